@@ -1,0 +1,128 @@
+"""The result object of two-rater kappa statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from concord import _explain
+from concord._interpret import interpret as _interpret
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class KappaResult:
+    """Cohen's kappa of two raters, with the tables it was computed from.
+
+    Attributes
+    ----------
+    statistic : float
+        κ = 1 − ΣW·O / ΣW·E; nan when ΣW·E = 0 (see
+        :class:`~concord.UndefinedKappaWarning`). ``float(result)`` gives it too.
+    observed : numpy.ndarray
+        O, shape (k, k): ``observed[i, j]`` counts the items rater1 put in
+        category i and rater2 in category j (sums of sample weights if given).
+    expected : numpy.ndarray
+        E, shape (k, k): the counts expected if the raters were independent,
+        the outer product of the row and column totals divided by n. It has
+        the same total as ``observed``.
+    weights : numpy.ndarray
+        W, shape (k, k): the disagreement weights (0 on the diagonal).
+    labels : tuple
+        The k categories, in the order of the rows and columns.
+    n : int or float
+        The number of rated pairs (the total weight with sample weights).
+    observed_agreement, chance_agreement : float
+        The weighted p_o and p_e, with agreement weights 1 − W / max W, so
+        that κ = (p_o − p_e) / (1 − p_e).
+    weighting : str
+        'unweighted', 'linear', 'quadratic' or 'custom'.
+    """
+
+    statistic: float
+    observed: np.ndarray
+    expected: np.ndarray
+    weights: np.ndarray
+    labels: tuple[Any, ...]
+    n: int | float
+    observed_agreement: float
+    chance_agreement: float
+    weighting: str
+
+    def __post_init__(self) -> None:
+        for name in ("observed", "expected", "weights"):
+            getattr(self, name).setflags(write=False)
+
+    def __float__(self) -> float:
+        return float(self.statistic)
+
+    def __repr__(self) -> str:
+        return (
+            f"KappaResult(statistic={self.statistic:.6g}, weighting={self.weighting!r}, "
+            f"n={_explain.number(self.n)}, k={len(self.labels)})"
+        )
+
+    @property
+    def n_items(self) -> int | float:
+        """The number of rated items: for two raters, the number of pairs ``n``."""
+        return self.n
+
+    def interpret(self, scale: str = "landis-koch") -> str:
+        """Return the verbal category of κ on a published benchmark scale.
+
+        Parameters
+        ----------
+        scale : {"landis-koch", "fleiss", "altman", "cicchetti", "krippendorff"}
+            Landis & Koch (1977), Fleiss (1981), Altman (1991), Cicchetti
+            (1994) or Krippendorff (2004). See :mod:`concord._interpret` for
+            the boundaries.
+
+        Returns
+        -------
+        str
+            For example 'moderate'; 'undefined' when κ is nan.
+        """
+        return _interpret(self.statistic, scale, "KappaResult.interpret")
+
+    def explain(self) -> str:
+        """Return the computation step by step: O, W, E, the two weighted sums and κ.
+
+        Examples
+        --------
+        >>> import concord
+        >>> r = concord.cohen_kappa([1, 1, 2, 2], [1, 2, 2, 2], weights="linear")
+        >>> print(r.explain())  # doctest: +ELLIPSIS
+        Cohen's kappa, linear weights: n = 4 pairs, k = 2 categories
+        ...
+        κ = 1 − ΣW·O / ΣW·E = 1 − 1 / 2 = 0.5
+        ...
+        """
+        wo = float((self.weights * self.observed).sum())
+        we = float((self.weights * self.expected).sum())
+        num = _explain.number
+        labels = self.labels
+        lines = [
+            f"Cohen's kappa, {self.weighting} weights: n = {num(self.n)} pairs, "
+            f"k = {len(labels)} categories",
+            "",
+            "1. Observed matrix O (rows: rater1, columns: rater2)",
+            _explain.matrix(self.observed, labels),
+            "",
+            "2. Weight matrix W (disagreement weights, 0 on the diagonal)",
+            _explain.matrix(self.weights, labels),
+            "",
+            "3. Expected matrix E = (row totals ⊗ column totals) / n, as if the raters were "
+            "independent",
+            _explain.matrix(self.expected, labels),
+            "",
+            "4. Weighted disagreement",
+            f"    ΣW·O = {num(wo)}    (observed)",
+            f"    ΣW·E = {num(we)}    (expected by chance)",
+            "",
+            f"κ = 1 − ΣW·O / ΣW·E = 1 − {num(wo)} / {num(we)} = {num(self.statistic)}",
+            f"  = (p_o − p_e) / (1 − p_e) with p_o = {num(self.observed_agreement)}, "
+            f"p_e = {num(self.chance_agreement)}",
+            f"Interpretation (Landis & Koch 1977): {self.interpret()}",
+        ]
+        return "\n".join(lines)

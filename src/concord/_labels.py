@@ -1,0 +1,158 @@
+"""Categories: declared or inferred, their order, and encoding ratings as category codes.
+
+Policy
+------
+* Declared ``labels`` fix the categories and their order.
+* An ordered pandas Categorical declares its categories in its own order.
+* Numbers without declared labels: the sorted distinct values. Linear and
+  quadratic distances come from the numeric values themselves.
+* Anything else without declared labels is nominal: the distinct values,
+  sorted only so that the table has a stable layout. Nominal labels carry no
+  order, so weighted statistics refuse them (see :func:`Labels.scores`).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from concord._errors import param_error
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Ordered categories.
+
+    ``values`` are the categories as Python scalars. ``ordered`` says whether
+    the order carries meaning (numbers, declared labels, ordered categoricals).
+    """
+
+    values: tuple[Any, ...]
+    ordered: bool
+
+    @property
+    def k(self) -> int:
+        return len(self.values)
+
+    @property
+    def numeric(self) -> bool:
+        return all(isinstance(v, numbers.Real) for v in self.values)
+
+    def scores(self, func: str, weights: str) -> np.ndarray:
+        """Return the positions used for linear/quadratic distances.
+
+        Numeric labels are their own scores; ordered non-numeric labels are
+        scored 0, 1, ..., k−1 in their declared order.
+        """
+        if self.numeric:
+            return np.array(self.values, dtype=np.float64)
+        if not self.ordered:
+            param_error(
+                func,
+                "labels",
+                f"given to order non-numeric ratings for weights={weights!r}",
+                "None",
+                fix=(
+                    f"The ratings {_preview(self.values)} have no natural order and concord "
+                    "never sorts them alphabetically. Pass labels=[...] listing them from "
+                    "lowest to highest, or use an ordered pandas Categorical."
+                ),
+                raw=True,
+            )
+        return np.arange(self.k, dtype=np.float64)
+
+
+def _preview(values: Sequence[Any], limit: int = 5) -> str:
+    shown = ", ".join(repr(v) for v in list(values)[:limit])
+    return f"({shown}{', ...' if len(values) > limit else ''})"
+
+
+def check_labels(labels: Any, func: str) -> tuple[Any, ...] | None:
+    """Validate the ``labels`` parameter: None, or a non-empty 1-D sequence of distinct values."""
+    if labels is None:
+        return None
+    if isinstance(labels, str | bytes) or np.isscalar(labels):
+        param_error(
+            func,
+            "labels",
+            "a list of categories",
+            labels,
+            exc=TypeError,
+            fix="For example labels=[1, 2, 3, 4, 5, 6].",
+        )
+    arr = np.asarray(labels, dtype=object)
+    if arr.ndim != 1 or arr.shape[0] == 0:
+        param_error(func, "labels", "a non-empty 1-D list of categories", labels)
+    values = tuple(v.item() if isinstance(v, np.generic) else v for v in arr)
+    if any(v is None or (isinstance(v, float) and v != v) for v in values):
+        param_error(func, "labels", "free of missing values", labels)
+    repeated = [v for v, c in Counter(values).items() if c > 1]
+    if repeated:
+        param_error(
+            func,
+            "labels",
+            "distinct categories",
+            labels,
+            fix=f"Repeated: {', '.join(repr(v) for v in repeated)}.",
+        )
+    return values
+
+
+def lookup(values: np.ndarray, labels: tuple[Any, ...], func: str, name: str) -> np.ndarray:
+    """Return the position in ``labels`` of each rating; raise naming ratings not in ``labels``."""
+    keys = np.asarray(labels)
+    comparable = keys.dtype.kind in "biuf" and values.dtype.kind in "biuf"
+    comparable |= keys.dtype.kind == "U" and values.dtype.kind == "U"
+    if comparable:
+        order = np.argsort(keys, kind="stable")
+        ranked = keys[order]
+        pos = np.clip(np.searchsorted(ranked, values), 0, len(ranked) - 1)
+        found = ranked[pos] == values
+        codes = order[pos]
+    else:
+        index = {v: i for i, v in enumerate(labels)}
+        codes = np.fromiter((index.get(v, -1) for v in values.tolist()), np.int64, len(values))
+        found = codes >= 0
+    if not found.all():
+        unknown(Counter(values[~found].tolist()), labels, func, name)
+    return codes.astype(np.intp)
+
+
+def unknown(counts: Counter[Any], labels: tuple[Any, ...], func: str, name: str) -> None:
+    """Raise the error for ratings (value → count) that are not among the declared labels."""
+    listed = ", ".join(f"{v!r} ({c}×)" for v, c in sorted(counts.items(), key=lambda t: -t[1])[:5])
+    more = f" and {len(counts) - 5} more" if len(counts) > 5 else ""
+    param_error(
+        func,
+        "labels",
+        f"a list containing every rating in {name!r}",
+        f"ratings not in labels={_preview(labels)}: {listed}{more}",
+        fix="Add those categories to 'labels', or remove those ratings.",
+        raw=True,
+    )
+
+
+def infer(arrays: Sequence[np.ndarray]) -> tuple[Labels, list[np.ndarray]]:
+    """Infer nominal or numeric labels from the ratings and return them with the codes."""
+    if len({a.dtype.kind in "biuf" for a in arrays}) > 1:
+        # numbers beside strings: never let numpy turn 1 into '1'
+        arrays = [a.astype(object) for a in arrays]
+    joined = np.concatenate(arrays)
+    try:
+        uniq, inverse = np.unique(joined, return_inverse=True)
+        values = tuple(v.item() if isinstance(v, np.generic) else v for v in uniq)
+    except TypeError:  # incomparable objects: keep the order of first appearance
+        index: dict[Any, int] = {}
+        inverse = np.fromiter(
+            (index.setdefault(v, len(index)) for v in joined.tolist()), np.intp, len(joined)
+        )
+        values = tuple(index)
+    labels = Labels(values, ordered=all(isinstance(v, numbers.Real) for v in values))
+    bounds = np.cumsum([0] + [len(a) for a in arrays])
+    codes = [inverse.reshape(-1)[bounds[i] : bounds[i + 1]] for i in range(len(arrays))]
+    return labels, codes

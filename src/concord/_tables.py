@@ -1,0 +1,179 @@
+"""Raw ratings of two raters → validated labels → the k×k confusion table.
+
+This is the only place where two raters' ratings become a table. Integer
+ratings (and integral floats) are counted on the range of their values by
+:mod:`concord._count` without materialising codes; all other ratings are
+encoded by label lookup and counted with ``np.bincount``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from concord import _count
+from concord._errors import check_option, param_error
+from concord._inputs import Column, check_pair, column, omit_missing, sample_weights
+from concord._labels import Labels, check_labels, infer, lookup, unknown
+
+_EXACT_FLOAT = 2.0**53
+
+
+@dataclass(frozen=True)
+class PairTable:
+    """The confusion table: ``table[i, j]`` counts rater1 = label i and rater2 = label j.
+
+    Counts are int64; with sample weights they are float64 sums of weights.
+    """
+
+    table: np.ndarray
+    labels: Labels
+
+
+def confusion_table(
+    rater1: Any,
+    rater2: Any,
+    *,
+    labels: Any,
+    nan_policy: str,
+    sample_weight: Any,
+    func: str,
+    engine: _count.Engine = "auto",
+) -> PairTable:
+    """Validate two raters' ratings and count their confusion table."""
+    declared = check_labels(labels, func)
+    check_option(func, "nan_policy", nan_policy, ("raise", "omit"))
+    c1, c2 = column(rater1, func, "rater1"), column(rater2, func, "rater2")
+    check_pair(c1, c2, func)
+    weight = sample_weights(sample_weight, c1.values.shape[0], func)
+    (c1, c2), weight = omit_missing([c1, c2], weight, nan_policy, func)
+    declared = _categorical_order(declared, c1, c2, func)
+    if c1.numeric and c2.numeric:
+        ints = _as_integers(c1.values, c2.values, declared, func)
+        if ints is not None:
+            counted = _integer_table(*ints, weight, declared, func, engine)
+            if counted is not None:
+                return counted
+    return _lookup_table(c1, c2, weight, declared, func)
+
+
+def _categorical_order(
+    declared: tuple[Any, ...] | None, c1: Column, c2: Column, func: str
+) -> tuple[Any, ...] | None:
+    """Labels declared by ordered pandas Categoricals, when ``labels`` is not given."""
+    if declared is not None:
+        return declared
+    orders = {c.categories for c in (c1, c2) if c.ordered and c.categories is not None}
+    if len(orders) > 1:
+        param_error(
+            func,
+            "labels",
+            "given when the two ordered Categoricals differ",
+            "None",
+            fix="Pass labels=[...] with the order to use.",
+            raw=True,
+        )
+    return orders.pop() if orders else None
+
+
+def _as_integers(
+    a: np.ndarray, b: np.ndarray, declared: tuple[Any, ...] | None, func: str
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Return the ratings as integer arrays, or None if they must be looked up instead."""
+    if declared is not None and not all(_is_integral_number(v) for v in declared):
+        return None
+    out = []
+    for name, x in (("rater1", a), ("rater2", b)):
+        ints = _integral_floats(x, declared, func, name) if x.dtype.kind == "f" else x
+        if ints is None or (ints.dtype == np.uint64 and ints.max(initial=0) >= 2**63):
+            return None
+        out.append(ints)
+    return out[0], out[1]
+
+
+def _is_integral_number(v: Any) -> bool:
+    return isinstance(v, int | np.integer) or (isinstance(v, float) and v.is_integer())
+
+
+def _integral_floats(
+    x: np.ndarray, declared: tuple[Any, ...] | None, func: str, name: str
+) -> np.ndarray | None:
+    finite = np.isfinite(x)
+    if not finite.all():
+        param_error(
+            func,
+            name,
+            "finite",
+            f"{x[~finite][0]!r}",
+            raw=True,
+            fix="Missing ratings are NaN; infinite ones have no category.",
+        )
+    fractional = x != np.round(x)
+    if fractional.any() or np.abs(x).max() >= _EXACT_FLOAT:
+        if declared is not None:
+            return None  # the lookup names the ratings missing from 'labels'
+        param_error(
+            func,
+            name,
+            "integral (whole-number) ratings when 'labels' is not given",
+            f"non-integral values such as {x[fractional][0]!r}",
+            fix=(
+                "This looks like a regression output. Round it to grades (np.rint), cut it "
+                "at chosen thresholds (np.digitize), or declare the categories with labels=[...]."
+            ),
+            raw=True,
+        )
+    return x.astype(np.int64)
+
+
+def _integer_table(
+    a: np.ndarray,
+    b: np.ndarray,
+    weight: np.ndarray | None,
+    declared: tuple[Any, ...] | None,
+    func: str,
+    engine: _count.Engine,
+) -> PairTable | None:
+    counted = _count.pair_table(a, b, weight, engine=engine)
+    if counted is None:
+        return None
+    dense, lo = counted
+    present = dense if weight is None else _count.pair_table(a, b, engine="numpy")[0]  # type: ignore[index]
+    used = (present.sum(axis=0) + present.sum(axis=1)) > 0
+    as_label = bool if a.dtype == np.bool_ and b.dtype == np.bool_ else int
+    if declared is None:
+        idx = np.flatnonzero(used)
+        values = tuple(as_label(lo + i) for i in idx)
+        return PairTable(dense[np.ix_(idx, idx)], Labels(values, ordered=True))
+    pos = np.array([int(v) for v in declared], dtype=np.int64) - lo
+    inside = (pos >= 0) & (pos < dense.shape[0])
+    covered = np.zeros(dense.shape[0], dtype=bool)
+    covered[pos[inside]] = True
+    stray = np.flatnonzero(used & ~covered)
+    if stray.size:
+        counts = present.sum(axis=0) + present.sum(axis=1)
+        unknown(Counter({int(lo + i): int(counts[i]) for i in stray}), declared, func, "ratings")
+    sel = np.flatnonzero(inside)
+    table = np.zeros((len(declared), len(declared)), dtype=dense.dtype)
+    table[np.ix_(sel, sel)] = dense[np.ix_(pos[sel], pos[sel])]
+    return PairTable(table, Labels(declared, ordered=True))
+
+
+def _lookup_table(
+    c1: Column, c2: Column, weight: np.ndarray | None, declared: tuple[Any, ...] | None, func: str
+) -> PairTable:
+    if declared is None:
+        labels, (k1, k2) = infer([c1.decoded(), c2.decoded()])
+    else:
+        labels = Labels(declared, ordered=True)
+        k1, k2 = (
+            c.values if c.categories == declared else lookup(c.decoded(), declared, func, name)
+            for c, name in ((c1, "rater1"), (c2, "rater2"))
+        )
+    k = labels.k
+    dtype = np.int64 if weight is None else np.float64
+    flat = np.bincount(k1 * k + k2, weights=weight, minlength=k * k).astype(dtype)
+    return PairTable(flat.reshape(k, k), labels)
