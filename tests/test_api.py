@@ -1,0 +1,135 @@
+"""The public API contract: names, import cost, and the result object's conventions."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import concord
+
+PUBLIC = {
+    "GroupedKappaResult",
+    "KappaResult",
+    "UndefinedKappaWarning",
+    "__version__",
+    "cohen_kappa",
+    "grouped_kappa",
+    "mean_kappa",
+    "quadratic_weighted_kappa",
+    "weight_matrix",
+}
+
+
+def test_all_is_the_contract():
+    assert set(concord.__all__) == PUBLIC
+    for name in concord.__all__:
+        assert hasattr(concord, name)
+
+
+def test_every_public_callable_has_a_numpydoc_docstring_with_examples():
+    for name in concord.__all__:
+        obj = getattr(concord, name)
+        if callable(obj) and not isinstance(obj, type):
+            doc = inspect.getdoc(obj) or ""
+            for section in ("Parameters", "Returns", "Examples"):
+                assert section in doc, f"{name} lacks {section}"
+
+
+@pytest.mark.parametrize(
+    "name", ["cohen_kappa", "quadratic_weighted_kappa", "mean_kappa", "grouped_kappa"]
+)
+def test_data_positional_only_options_keyword_only(name):
+    params = list(inspect.signature(getattr(concord, name)).parameters.values())
+    kinds = [p.kind for p in params]
+    first_option = next(i for i, k in enumerate(kinds) if k != inspect.Parameter.POSITIONAL_ONLY)
+    assert first_option >= 1
+    assert all(k == inspect.Parameter.KEYWORD_ONLY for k in kinds[first_option:])
+
+
+def test_import_needs_numpy_only():
+    code = (
+        "import sys, concord; heavy = ['pandas', 'matplotlib', 'scipy', 'dask', 'numba', "
+        "'click', 'sklearn']; print([m for m in heavy if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.fixture
+def result():
+    return concord.cohen_kappa([1, 2, 3, 3, 2], [1, 2, 2, 3, 3], weights="quadratic")
+
+
+def test_result_is_frozen(result):
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.statistic = 0.5
+    with pytest.raises(ValueError, match="read-only"):
+        result.observed[0, 0] = 7
+
+
+def test_result_conventions(result):
+    assert float(result) == result.statistic
+    assert result.n == result.n_items == 5
+    assert result.labels == (1, 2, 3)
+    assert result.observed.dtype == np.int64
+    assert result.expected.sum() == pytest.approx(result.observed.sum())
+    assert result.weighting == "quadratic"
+    assert np.all(np.diag(result.weights) == 0) and result.weights.max() == 1
+    p_o, p_e = result.observed_agreement, result.chance_agreement
+    assert result.statistic == pytest.approx((p_o - p_e) / (1 - p_e), rel=1e-14)
+    assert repr(result) == "KappaResult(statistic=0.642857, weighting='quadratic', n=5, k=3)"
+
+
+def test_explain_shows_every_step(result):
+    # by hand: W = (i - j)²/4; ΣW·O = 0.25 + 0.25; row and column totals (1, 2, 2), so
+    # ΣW·E = (0.25·2 + 1·2 + 0.25·2 + 0.25·4 + 1·2 + 0.25·4) / 5 = 1.4 and κ = 1 − 0.5/1.4
+    text = result.explain()
+    for fragment in (
+        "Observed matrix O",
+        "Weight matrix W",
+        "Expected matrix E",
+        "ΣW·O = 0.5",
+        "ΣW·E = 1.4",
+        "κ = 1 − ΣW·O / ΣW·E = 1 − 0.5 / 1.4 = 0.642857",
+        "p_o = 0.9, p_e = 0.72",
+        "Interpretation (Landis & Koch 1977): substantial",
+    ):
+        assert fragment in text
+
+
+@pytest.mark.parametrize(
+    ("scale", "value", "label"),
+    [
+        ("landis-koch", -0.01, "poor"),
+        ("landis-koch", 0.0, "slight"),
+        ("landis-koch", 0.2, "slight"),
+        ("landis-koch", 0.21, "fair"),
+        ("landis-koch", 0.6, "moderate"),
+        ("landis-koch", 0.8, "substantial"),
+        ("landis-koch", 0.81, "almost perfect"),
+        ("landis-koch", 1.0, "almost perfect"),
+        ("fleiss", 0.39, "poor"),
+        ("fleiss", 0.4, "fair to good"),
+        ("fleiss", 0.75, "fair to good"),
+        ("fleiss", 0.76, "excellent"),
+        ("altman", 0.2, "poor"),
+        ("altman", 0.41, "moderate"),
+        ("altman", 0.8, "good"),
+        ("altman", 0.9, "very good"),
+        ("cicchetti", 0.59, "fair"),
+        ("cicchetti", 0.6, "good"),
+        ("cicchetti", 0.75, "excellent"),
+        ("krippendorff", 0.666, "unacceptable"),
+        ("krippendorff", 0.667, "tentative"),
+        ("krippendorff", 0.8, "acceptable"),
+    ],
+)
+def test_interpretation_scales(scale, value, label):
+    from concord._interpret import interpret
+
+    assert interpret(value, scale, "test") == label

@@ -1,0 +1,167 @@
+"""κ equals the exact rational value of its definition, rounded once, on random data.
+
+The reference (tests/exact_reference.py) builds the table with plain Python and
+evaluates 1 − ΣW·O / ΣW·E in ``fractions.Fraction``; concord must return the
+float nearest to it, for every weighting and on both counting engines.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import concord
+from concord import _count
+from tests.exact_reference import fraction_kappa, fraction_table, positions_weights
+
+
+@st.composite
+def rated_pairs(draw, max_k=7, max_n=60):
+    k = draw(st.integers(2, max_k))
+    n = draw(st.integers(1, max_n))
+    r1 = draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))
+    r2 = draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))
+    return k, r1, r2
+
+
+def _defined(table, weights):
+    try:
+        return fraction_kappa(table, weights)
+    except ZeroDivisionError:
+        return None
+
+
+@given(rated_pairs(), st.sampled_from([None, "linear", "quadratic"]))
+def test_matches_fraction_arithmetic(data, weights):
+    k, r1, r2 = data
+    labels = list(range(k))
+    exact = _defined(fraction_table(r1, r2, labels), positions_weights(k, weights or "none"))
+    assume(exact is not None)
+    r = concord.cohen_kappa(r1, r2, weights=weights, labels=labels)
+    assert r.statistic == float(exact)
+
+
+@given(rated_pairs(max_k=5), st.data())
+def test_custom_float_weights_are_exact(data, draw):
+    k, r1, r2 = data
+    w = np.array(
+        [[draw.draw(st.floats(0.01, 10)) if i != j else 0.0 for j in range(k)] for i in range(k)]
+    )
+    exact = _defined(fraction_table(r1, r2, range(k)), w)
+    assume(exact is not None)
+    r = concord.cohen_kappa(r1, r2, weights=w, labels=range(k))
+    assert r.statistic == float(exact)
+
+
+@given(rated_pairs(), st.integers(-(2**40), 2**40), st.integers(1, 1000))
+def test_numeric_labels_use_their_values(data, offset, scale):
+    # ratings x -> offset + scale·x: quadratic kappa is invariant, and exact
+    k, r1, r2 = data
+    exact = _defined(fraction_table(r1, r2, range(k)), positions_weights(k, "quadratic"))
+    assume(exact is not None)
+    a = [offset + scale * v for v in r1]
+    b = [offset + scale * v for v in r2]
+    assert concord.cohen_kappa(a, b, weights="quadratic").statistic == float(exact)
+    assert concord.quadratic_weighted_kappa(np.array(a), np.array(b)) == float(exact)
+
+
+@given(rated_pairs(max_n=30), st.lists(st.integers(0, 5), min_size=30, max_size=30))
+def test_sample_weight_matches_fraction_arithmetic(data, weights):
+    # integer sample weights replicate pairs exactly
+    k, r1, r2 = data
+    sw = weights[: len(r1)]
+    rep1 = [v for v, w in zip(r1, sw, strict=True) for _ in range(w)]
+    rep2 = [v for v, w in zip(r2, sw, strict=True) for _ in range(w)]
+    assume(rep1)
+    exact = _defined(fraction_table(rep1, rep2, range(k)), positions_weights(k, "linear"))
+    assume(exact is not None)
+    r = concord.cohen_kappa(r1, r2, weights="linear", labels=range(k), sample_weight=sw)
+    assert r.statistic == float(exact)
+
+
+def test_agreement_components_are_exact():
+    r = concord.cohen_kappa([1, 2, 3, 3], [1, 3, 3, 2], weights="quadratic")
+    # W/max W on values 1..3: ΣW·O = (0 + 1/4 + 0 + 1/4) = 1/2 over n = 4
+    assert r.observed_agreement == float(1 - Fraction(1, 2) / 4)
+    assert r.statistic == float(fraction_kappa(r.observed, r.weights))
+
+
+@contextmanager
+def numba_everywhere():
+    """Run the numba kernels (and two threads) even on tiny inputs."""
+    pytest.importorskip("numba")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_count, "_NUMBA_MIN", 0)
+        mp.setattr(_count, "_THREAD_MIN", 4)
+        mp.setenv("CONCORD_NUM_THREADS", "2")
+        yield
+
+
+int_dtypes = st.sampled_from([np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64])
+
+
+@settings(max_examples=60)
+@given(rated_pairs(max_k=20, max_n=300), int_dtypes, st.integers(0, 100))
+def test_engines_agree(data, dtype, offset):
+    _, r1, r2 = data
+    a = (np.array(r1) + offset).astype(dtype)
+    b = (np.array(r2) + offset).astype(dtype)
+    t_np, lo_np = _count.pair_table(a, b, engine="numpy")
+    with numba_everywhere():
+        t_nb, lo_nb = _count.pair_table(a, b, engine="numba")
+        m_nb = _count.pair_moments(a, b, engine="numba")
+    # the numba path may use a wider window; compare on the numpy table's range
+    start = lo_np - lo_nb
+    size = t_np.shape[0]
+    np.testing.assert_array_equal(t_nb[start : start + size, start : start + size], t_np)
+    assert t_nb.sum() == t_np.sum() == len(r1)
+    m_np = _count.pair_moments(a, b, engine="numpy")
+    assert m_np is not None and m_nb is not None
+    assert m_np[:2] == m_nb[:2]
+    # sums around different shifts: compare the shift-invariant quantities
+    for sa, sb, saa, _, sab in (m_np[2], m_nb[2]):
+        n = len(r1)
+        assert n * sab - sa * sb == _cross(a, b)
+        assert n * saa - sa * sa == _cross(a, a)
+
+
+def _cross(a, b):
+    xs, ys = [int(v) for v in a], [int(v) for v in b]
+    return len(xs) * sum(x * y for x, y in zip(xs, ys, strict=True)) - sum(xs) * sum(ys)
+
+
+@settings(max_examples=40)
+@given(rated_pairs(max_k=6, max_n=200), st.sampled_from([None, "linear", "quadratic"]))
+def test_public_results_identical_across_engines(data, weights):
+    k, r1, r2 = data
+    exact = _defined(fraction_table(r1, r2, range(k)), positions_weights(k, weights or "none"))
+    assume(exact is not None)
+    with numba_everywhere():
+        r = concord.cohen_kappa(np.array(r1, np.int8), np.array(r2, np.int8), weights=weights)
+        qwk = concord.quadratic_weighted_kappa(np.array(r1), np.array(r2))
+    assert r.statistic == float(exact)
+    if weights == "quadratic":
+        assert qwk == float(exact)
+
+
+def test_window_fallback():
+    # a rating outside the 16-value window guessed from the first 1024 pairs
+    a = np.r_[np.arange(1200) % 5, 99]
+    b = np.r_[np.arange(1200) % 5, 0]
+    with numba_everywhere():
+        t, lo = _count.pair_table(a, b, engine="numba")
+    assert t.sum() == a.size and t[99 - lo, 0 - lo] == 1
+
+
+def test_wide_range_falls_back_to_lookup():
+    a = np.array([0, 10**6, 5, 5])
+    b = np.array([0, 10**6, 5, 10**6])
+    assert _count.pair_table(a, b) is None  # wider than MAX_RANGE
+    r = concord.cohen_kappa(a, b)
+    assert r.labels == (0, 5, 10**6)
+    assert r.statistic == float(fraction_kappa(r.observed, positions_weights(3, "none")))

@@ -1,0 +1,143 @@
+"""Every accepted input form gives the same table and κ as plain integer lists."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import concord
+
+A = [1, 2, 3, 3, 2, 1, 4, 4]
+B = [1, 3, 3, 2, 2, 1, 4, 3]
+REFERENCE = concord.cohen_kappa(A, B, weights="quadratic")
+
+
+@pytest.mark.parametrize(
+    "dtype",
+    [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, float],
+)
+def test_numpy_dtypes(dtype):
+    r = concord.cohen_kappa(np.array(A, dtype), np.array(B, dtype), weights="quadratic")
+    assert r.statistic == REFERENCE.statistic
+    assert r.labels == (1, 2, 3, 4) and all(type(v) is int for v in r.labels)
+    np.testing.assert_array_equal(r.observed, REFERENCE.observed)
+
+
+def test_bool_ratings():
+    r = concord.cohen_kappa(np.array([True, False, True]), np.array([True, False, False]))
+    assert r.labels == (False, True)
+    assert r.statistic == concord.cohen_kappa([1, 0, 1], [1, 0, 0]).statistic
+
+
+def test_object_arrays_of_numbers_and_strings():
+    r = concord.cohen_kappa(
+        np.array(A, dtype=object), np.array(B, dtype=object), weights="quadratic"
+    )
+    assert r.statistic == REFERENCE.statistic
+    s = concord.cohen_kappa(np.array(["x", "y"], dtype=object), np.array(["x", "x"], dtype=object))
+    assert s.labels == ("x", "y")
+
+
+def test_pandas_series_and_index():
+    r = concord.cohen_kappa(pd.Series(A), pd.Index(B), weights="quadratic")
+    assert r.statistic == REFERENCE.statistic
+
+
+@pytest.mark.parametrize("missing", [np.nan, None, pd.NA])
+def test_missing_values_with_omit(missing):
+    a = [*A, missing, 2]
+    b = [*B, 3, missing]
+    r = concord.cohen_kappa(a, b, weights="quadratic", nan_policy="omit")
+    assert r.statistic == REFERENCE.statistic and r.n == len(A)
+
+
+def test_nullable_integer_series():
+    a = pd.Series([*A, None], dtype="Int64")
+    b = pd.Series([*B, 2], dtype="Int64")
+    r = concord.cohen_kappa(a, b, weights="quadratic", nan_policy="omit")
+    assert r.statistic == REFERENCE.statistic and r.labels == (1, 2, 3, 4)
+
+
+def test_float_series_with_nan_keeps_integer_labels():
+    a = pd.Series([*A, np.nan])
+    r = concord.cohen_kappa(a, pd.Series([*B, 1.0]), weights="quadratic", nan_policy="omit")
+    assert r.labels == (1, 2, 3, 4)
+
+
+def test_ordered_categorical_supplies_its_order():
+    order = ["low", "mid", "high"]
+    a = pd.Categorical(["low", "mid", "high", "high"], categories=order, ordered=True)
+    b = pd.Categorical(["low", "high", "high", "mid"], categories=order, ordered=True)
+    r = concord.cohen_kappa(a, b, weights="linear")
+    assert r.labels == tuple(order)
+    same = concord.cohen_kappa([0, 1, 2, 2], [0, 2, 2, 1], weights="linear")
+    assert r.statistic == same.statistic
+    via_series = concord.cohen_kappa(pd.Series(a), pd.Series(b), weights="linear")
+    assert via_series.statistic == r.statistic
+
+
+def test_ordered_categorical_beside_plain_strings():
+    a = pd.Categorical(["lo", "hi", "hi"], categories=["lo", "hi"], ordered=True)
+    r = concord.cohen_kappa(a, ["lo", "hi", "lo"], weights="linear")
+    assert r.labels == ("lo", "hi")
+
+
+def test_unordered_categorical_is_nominal():
+    a = pd.Categorical(["x", "y", "y"])
+    r = concord.cohen_kappa(a, pd.Categorical(["x", "y", "x"]))
+    assert r.labels == ("x", "y")
+    with pytest.raises(ValueError, match="no natural order"):
+        concord.cohen_kappa(a, pd.Categorical(["x", "y", "x"]), weights="linear")
+
+
+def test_categorical_with_missing_values():
+    a = pd.Categorical(["lo", None, "hi"], categories=["lo", "hi"], ordered=True)
+    b = pd.Categorical(["lo", "hi", "hi"], categories=["lo", "hi"], ordered=True)
+    r = concord.cohen_kappa(a, b, nan_policy="omit")
+    assert r.n == 2 and r.statistic == 1.0
+
+
+def test_declared_labels_keep_unused_categories():
+    r = concord.cohen_kappa([1, 2], [1, 2], labels=[1, 2, 3, 4, 5])
+    assert r.observed.shape == (5, 5) and r.labels == (1, 2, 3, 4, 5)
+
+
+def test_numeric_labels_in_a_declared_order():
+    # labels may be listed in any order; the table follows it, distances use the values
+    r = concord.cohen_kappa(A, B, weights="quadratic", labels=[4, 3, 2, 1])
+    assert r.statistic == REFERENCE.statistic
+    np.testing.assert_array_equal(r.observed, REFERENCE.observed[::-1, ::-1])
+
+
+def test_non_integral_floats_with_declared_labels():
+    r = concord.cohen_kappa(
+        [0.5, 1.5, 2.5], [0.5, 2.5, 2.5], weights="linear", labels=[0.5, 1.5, 2.5]
+    )
+    assert r.statistic == concord.cohen_kappa([0, 1, 2], [0, 2, 2], weights="linear").statistic
+
+
+def test_unused_interior_category_keeps_its_distance():
+    # 1, 2, 5 on a 1..5 scale: 2-vs-5 is three steps, not one
+    gapped = concord.cohen_kappa([1, 2, 5, 5], [1, 5, 5, 2], weights="linear")
+    declared = concord.cohen_kappa(
+        [1, 2, 5, 5], [1, 5, 5, 2], weights="linear", labels=range(1, 6)
+    )
+    assert gapped.statistic == declared.statistic
+    assert gapped.weights[1, 2] == 0.75 and gapped.weights[0, 1] == 0.25
+
+
+def test_mixed_numbers_and_strings_are_not_conflated():
+    r = concord.cohen_kappa([1, "1"], ["1", 1])
+    assert len(r.labels) == 2 and r.observed_agreement == 0.0
+
+
+def test_sample_weight_gives_float_table():
+    r = concord.cohen_kappa(A, B, sample_weight=np.full(len(A), 0.5))
+    assert r.observed.dtype == np.float64 and r.n == len(A) / 2
+    assert r.statistic == concord.cohen_kappa(A, B).statistic
+
+
+def test_zero_sample_weight_keeps_the_category():
+    r = concord.cohen_kappa([1, 2, 3], [1, 2, 3], sample_weight=[1, 1, 0])
+    assert r.labels == (1, 2, 3) and r.observed[2, 2] == 0
