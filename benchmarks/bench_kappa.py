@@ -1,0 +1,189 @@
+"""Two-rater kappa: concord against scikit-learn and a numpy bincount snippet, in one process.
+
+Run ``python benchmarks/bench_kappa.py`` (or ``make bench``). It prints
+markdown tables of median times over repeated runs, throughput and ratios:
+
+* quadratic kappa on integer ratings, int64 and int8, n = 10^4 ... 10^7:
+  ``quadratic_weighted_kappa``, ``cohen_kappa(weights="quadratic")``,
+  ``cohen_kappa`` with a custom weight matrix, scikit-learn's
+  ``cohen_kappa_score(weights="quadratic")``, the numpy ``bincount`` snippet
+  used in Kaggle kernels (written here from the formula), and a one-pass read
+  of both arrays (``a.sum(); b.sum()``), the floor for any exact method;
+* string labels;
+* the extra memory each call allocates (tracemalloc peak) and the cost of the
+  first call in a fresh process, with and without numba's on-disk cache.
+
+The machine is shared and noisy: read medians and ratios, not single times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import sklearn
+from sklearn.metrics import cohen_kappa_score
+
+import concord
+
+K = 6
+
+
+def median_time(fn: Callable[[], Any], repeat: int, budget: float = 20.0) -> float:
+    """Median wall time of ``fn`` over ``repeat`` runs (fewer if it exceeds ``budget`` s)."""
+    fn()  # warm-up: compilation, caches, page faults
+    times = []
+    start = time.perf_counter()
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+        if time.perf_counter() - start > budget and len(times) >= 3:
+            break
+    return statistics.median(times)
+
+
+def bincount_qwk(a: np.ndarray, b: np.ndarray) -> float:
+    """The numpy snippet of Kaggle kernels: confusion by bincount, then the k×k formula."""
+    lo = min(a.min(), b.min())
+    k = int(max(a.max(), b.max()) - lo + 1)
+    o = np.bincount((a - lo) * k + (b - lo), minlength=k * k).reshape(k, k).astype(float)
+    i, j = np.indices((k, k))
+    w = (i - j) ** 2
+    e = np.outer(o.sum(1), o.sum(0)) / o.sum()
+    return float(1 - (w * o).sum() / (w * e).sum())
+
+
+def data(n: int, dtype: Any, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    truth = rng.integers(0, K, n)
+    noisy = np.clip(truth + rng.integers(-1, 2, n), 0, K - 1)
+    return truth.astype(dtype), noisy.astype(dtype)
+
+
+CUSTOM = np.abs(np.subtract.outer(np.arange(K), np.arange(K))) ** 1.5
+
+
+def contenders(a: np.ndarray, b: np.ndarray) -> dict[str, Callable[[], Any]]:
+    return {
+        "read a and b once": lambda: (a.sum(), b.sum()),
+        "concord quadratic_weighted_kappa": lambda: concord.quadratic_weighted_kappa(a, b),
+        "concord cohen_kappa quadratic": lambda: concord.cohen_kappa(a, b, weights="quadratic"),
+        "concord cohen_kappa custom W": lambda: concord.cohen_kappa(a, b, weights=CUSTOM),
+        "numpy bincount snippet": lambda: bincount_qwk(a, b),
+        "sklearn cohen_kappa_score": lambda: cohen_kappa_score(a, b, weights="quadratic"),
+    }
+
+
+def integer_table(sizes: list[int], dtype: Any, repeat: int, rng: np.random.Generator) -> str:
+    rows = []
+    for n in sizes:
+        a, b = data(n, dtype, rng)
+        times = {name: median_time(fn, repeat) for name, fn in contenders(a, b).items()}
+        sk, read = times["sklearn cohen_kappa_score"], times["read a and b once"]
+        for name, t in times.items():
+            rows.append(
+                f"| {n:.0e} | {name} | {t * 1e3:.3f} | {n / t / 1e6:,.0f} | "
+                f"{sk / t:,.1f}× | {t / read:.2f}× |"
+            )
+    head = (
+        f"| n | {np.dtype(dtype).name} ratings, k = {K} | median ms | M pairs/s | "
+        "vs sklearn | vs one read |\n|---|---|---|---|---|---|"
+    )
+    return head + "\n" + "\n".join(rows)
+
+
+def string_table(n: int, repeat: int, rng: np.random.Generator) -> str:
+    names = np.array(["none", "mild", "moderate", "severe", "critical", "fatal"])
+    a, b = (names[x] for x in data(n, np.int64, rng))
+    order = list(names)
+    ours = median_time(
+        lambda: concord.cohen_kappa(a, b, weights="quadratic", labels=order), repeat
+    )
+    sk = median_time(lambda: cohen_kappa_score(a, b, weights="quadratic", labels=order), repeat)
+    return (
+        "| n | string labels, k = 6, quadratic | median ms | vs sklearn |\n|---|---|---|---|\n"
+        f"| {n:.0e} | concord cohen_kappa(labels=...) | {ours * 1e3:.1f} | {sk / ours:.1f}× |\n"
+        f"| {n:.0e} | sklearn cohen_kappa_score(labels=...) | {sk * 1e3:.1f} | 1.0× |"
+    )
+
+
+def memory_table(n: int, rng: np.random.Generator) -> str:
+    a, b = data(n, np.int64, rng)
+    rows = []
+    for name, fn in contenders(a, b).items():
+        if name.startswith("read"):
+            continue
+        fn()
+        tracemalloc.start()
+        fn()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        rows.append(f"| {name} | {peak / 1024:,.1f} KiB | {peak / (16 * n):.3f} |")
+    return (
+        f"| extra memory at n = {n:.0e} int64 (inputs: {16 * n / 2**20:,.0f} MiB) | "
+        "tracemalloc peak | ÷ input size |\n|---|---|---|\n" + "\n".join(rows)
+    )
+
+
+FIRST_CALL = """
+import time, numpy as np
+t0 = time.perf_counter(); import concord; t1 = time.perf_counter()
+rng = np.random.default_rng(0)
+small = rng.integers(0, 6, 1000); big = rng.integers(0, 6, {n})
+t2 = time.perf_counter(); concord.cohen_kappa(small, small[::-1], weights="quadratic")
+t3 = time.perf_counter(); concord.cohen_kappa(big, big[::-1], weights="quadratic")
+t4 = time.perf_counter(); concord.cohen_kappa(big, big[::-1], weights="quadratic")
+t5 = time.perf_counter()
+print(f"{{(t1-t0)*1e3:.0f}} {{(t3-t2)*1e3:.1f}} {{(t4-t3)*1e3:.0f}} {{(t5-t4)*1e3:.1f}}")
+"""
+
+
+def first_call_table(n: int) -> str:
+    rows = []
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"NUMBA_CACHE_DIR": cache, "PATH": "/usr/bin:/bin"}
+        for label in ("cold (empty numba cache)", "warm (numba cache on disk)"):
+            out = subprocess.run(
+                [sys.executable, "-c", FIRST_CALL.format(n=n)],
+                capture_output=True,
+                text=True,
+                check=True,
+                env=env,
+            ).stdout.split()
+            rows.append(f"| {label} | {out[0]} | {out[1]} | {out[2]} | {out[3]} |")
+    return (
+        "| fresh process | import concord, ms | first call n = 1e3, ms | "
+        f"first call n = {n:.0e}, ms | second call, ms |\n|---|---|---|---|---|\n"
+        + "\n".join(rows)
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10**4, 10**5, 10**6, 10**7])
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    rng = np.random.default_rng(2026)
+    print(
+        f"Machine: {platform.processor() or platform.machine()}, {concord._count._n_threads()} "
+        f"threads; Python {platform.python_version()}, numpy {np.__version__}, "
+        f"scikit-learn {sklearn.__version__}, concord {concord.__version__}\n"
+    )
+    print(integer_table(args.sizes, np.int64, args.repeat, rng) + "\n")
+    print(integer_table(args.sizes, np.int8, args.repeat, rng) + "\n")
+    print(string_table(10**6, 5, rng) + "\n")
+    print(memory_table(max(args.sizes), rng) + "\n")
+    print(first_call_table(max(args.sizes)))
+
+
+if __name__ == "__main__":
+    main()
