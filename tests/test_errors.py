@@ -78,7 +78,8 @@ def test_unknown_weights_with_hint():
     with raises(
         ValueError,
         "'weights'",
-        "None, 'linear', 'quadratic' or a k×k array",
+        "None, one of 'linear', 'quadratic'",
+        "k×k array",
         "quadratc",
         "Did you mean 'quadratic'?",
     ):

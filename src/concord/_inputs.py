@@ -17,6 +17,7 @@ import numpy as np
 from concord._errors import describe, param_error
 
 _NUMERIC_KINDS = "biuf"
+_EXACT_FLOAT = 2.0**53
 
 
 @dataclass(frozen=True)
@@ -108,10 +109,10 @@ def _with_missing(raw: np.ndarray) -> Column:
     if raw.dtype.kind != "O":
         return Column(raw, None)
     mask = np.fromiter((_is_missing(v) for v in raw), dtype=bool, count=raw.shape[0])
-    return Column(_narrow_object(raw, mask), mask if mask.any() else None)
+    return Column(narrow_object(raw, mask), mask if mask.any() else None)
 
 
-def _narrow_object(raw: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def narrow_object(raw: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Give an object array of numbers (or of strings) a numeric (or str) dtype."""
     present = raw[~mask]
     kinds = {type(v) for v in present}
@@ -190,3 +191,59 @@ def omit_missing(
             "nan_policy='omit' leaves no item. Check the columns passed as raters."
         )
     return [c.take(keep) for c in cols], None if weight is None else weight[keep]
+
+
+def is_integral_number(v: Any) -> bool:
+    """Return True for an int, or a float with no fractional part."""
+    return isinstance(v, int | np.integer) or (isinstance(v, float) and v.is_integer())
+
+
+def integral_floats(
+    x: np.ndarray, declared: tuple[Any, ...] | None, func: str, name: str
+) -> np.ndarray | None:
+    """Return integral floats as int64; None if they must be looked up among ``declared``."""
+    finite = np.isfinite(x)
+    if not finite.all():
+        param_error(
+            func,
+            name,
+            "finite",
+            f"{x[~finite][0]!r}",
+            raw=True,
+            fix="Missing ratings are NaN; infinite ones have no category.",
+        )
+    fractional = x != np.round(x)
+    if fractional.any() or np.abs(x).max() >= _EXACT_FLOAT:
+        if declared is not None:
+            return None  # the lookup names the ratings missing from 'labels'
+        param_error(
+            func,
+            name,
+            "integral (whole-number) ratings when 'labels' is not given",
+            f"non-integral values such as {x[fractional][0]!r}",
+            fix=(
+                "This looks like a regression output. Round it to grades (np.rint), cut it "
+                "at chosen thresholds (np.digitize), or declare the categories with labels=[...]."
+            ),
+            raw=True,
+        )
+    return x.astype(np.int64)
+
+
+def categorical_order(
+    declared: tuple[Any, ...] | None, cols: list[Column], func: str
+) -> tuple[Any, ...] | None:
+    """Return the declared labels, or else the order of the ordered pandas Categoricals."""
+    if declared is not None:
+        return declared
+    orders = {c.categories for c in cols if c.ordered and c.categories is not None}
+    if len(orders) > 1:
+        param_error(
+            func,
+            "labels",
+            "given when the ordered Categoricals differ",
+            "None",
+            fix="Pass labels=[...] with the order to use.",
+            raw=True,
+        )
+    return orders.pop() if orders else None

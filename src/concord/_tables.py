@@ -15,11 +15,18 @@ from typing import Any
 import numpy as np
 
 from concord import _count
-from concord._errors import check_option, param_error
-from concord._inputs import Column, check_pair, column, omit_missing, sample_weights
+from concord._errors import check_option
+from concord._inputs import (
+    Column,
+    categorical_order,
+    check_pair,
+    column,
+    integral_floats,
+    is_integral_number,
+    omit_missing,
+    sample_weights,
+)
 from concord._labels import Labels, check_labels, infer, lookup, unknown
-
-_EXACT_FLOAT = 2.0**53
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,7 @@ def confusion_table(
     check_pair(c1, c2, func)
     weight = sample_weights(sample_weight, c1.values.shape[0], func)
     (c1, c2), weight = omit_missing([c1, c2], weight, nan_policy, func)
-    declared = _categorical_order(declared, c1, c2, func)
+    declared = categorical_order(declared, [c1, c2], func)
     if c1.numeric and c2.numeric:
         ints = _as_integers(c1.values, c2.values, declared, func)
         if ints is not None:
@@ -60,73 +67,19 @@ def confusion_table(
     return _lookup_table(c1, c2, weight, declared, func)
 
 
-def _categorical_order(
-    declared: tuple[Any, ...] | None, c1: Column, c2: Column, func: str
-) -> tuple[Any, ...] | None:
-    """Labels declared by ordered pandas Categoricals, when ``labels`` is not given."""
-    if declared is not None:
-        return declared
-    orders = {c.categories for c in (c1, c2) if c.ordered and c.categories is not None}
-    if len(orders) > 1:
-        param_error(
-            func,
-            "labels",
-            "given when the two ordered Categoricals differ",
-            "None",
-            fix="Pass labels=[...] with the order to use.",
-            raw=True,
-        )
-    return orders.pop() if orders else None
-
-
 def _as_integers(
     a: np.ndarray, b: np.ndarray, declared: tuple[Any, ...] | None, func: str
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Return the ratings as integer arrays, or None if they must be looked up instead."""
-    if declared is not None and not all(_is_integral_number(v) for v in declared):
+    if declared is not None and not all(is_integral_number(v) for v in declared):
         return None
     out = []
     for name, x in (("rater1", a), ("rater2", b)):
-        ints = _integral_floats(x, declared, func, name) if x.dtype.kind == "f" else x
+        ints = integral_floats(x, declared, func, name) if x.dtype.kind == "f" else x
         if ints is None or (ints.dtype == np.uint64 and ints.max(initial=0) >= 2**63):
             return None
         out.append(ints)
     return out[0], out[1]
-
-
-def _is_integral_number(v: Any) -> bool:
-    return isinstance(v, int | np.integer) or (isinstance(v, float) and v.is_integer())
-
-
-def _integral_floats(
-    x: np.ndarray, declared: tuple[Any, ...] | None, func: str, name: str
-) -> np.ndarray | None:
-    finite = np.isfinite(x)
-    if not finite.all():
-        param_error(
-            func,
-            name,
-            "finite",
-            f"{x[~finite][0]!r}",
-            raw=True,
-            fix="Missing ratings are NaN; infinite ones have no category.",
-        )
-    fractional = x != np.round(x)
-    if fractional.any() or np.abs(x).max() >= _EXACT_FLOAT:
-        if declared is not None:
-            return None  # the lookup names the ratings missing from 'labels'
-        param_error(
-            func,
-            name,
-            "integral (whole-number) ratings when 'labels' is not given",
-            f"non-integral values such as {x[fractional][0]!r}",
-            fix=(
-                "This looks like a regression output. Round it to grades (np.rint), cut it "
-                "at chosen thresholds (np.digitize), or declare the categories with labels=[...]."
-            ),
-            raw=True,
-        )
-    return x.astype(np.int64)
 
 
 def _integer_table(

@@ -7,6 +7,7 @@ Gwet (2014) are ``1 − W / max W``; they are used internally only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +16,20 @@ import numpy as np
 from concord._errors import check_option, param_error
 from concord._labels import Labels, check_labels
 
-KINDS = ("unweighted", "linear", "quadratic")
-_EXPECTED = "None, 'linear', 'quadratic' or a k×k array of disagreement weights"
+KINDS = (
+    "unweighted",
+    "linear",
+    "quadratic",
+    "ordinal",
+    "radical",
+    "ratio",
+    "circular",
+    "bipolar",
+)
+_EXPECTED = (
+    "None, one of 'linear', 'quadratic', 'ordinal', 'radical', 'ratio', 'circular', "
+    "'bipolar', or a k×k array of disagreement weights"
+)
 
 
 @dataclass(frozen=True)
@@ -35,12 +48,51 @@ class Weighting:
     exact: np.ndarray
 
 
+def _ratio(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    total = x + y
+    safe = np.where(total == 0, 1.0, total)
+    out: np.ndarray = ((x - y) / safe) ** 2
+    return out
+
+
+def _bipolar(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    lo, hi = min(x.min(), y.min()), max(x.max(), y.max())
+    den = (x + y - 2 * lo) * (2 * hi - x - y)
+    out: np.ndarray = np.where(x == y, 0.0, (x - y) ** 2 / np.where(den == 0, 1.0, den))
+    return out
+
+
+def _circular(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    span = max(x.max(), y.max()) - min(x.min(), y.min()) + 1
+    out: np.ndarray = np.sin(np.pi * (x - y) / span) ** 2
+    return out
+
+
+def _ordinal(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    # Gwet (2014): categories at positions, w ∝ C(|i − j| + 1, 2), whatever their values
+    pos = np.arange(x.shape[0], dtype=np.float64)
+    d = np.abs(pos[:, None] - pos[None, :])
+    out: np.ndarray = d * (d + 1) / 2
+    return out
+
+
+# Disagreement before scaling, as functions of the scores x_i (rows) and x_j (columns).
+# irrCAC (Gwet 2014, weights.gen.r) defines the agreement weights 1 − these / max.
+_FORMULAS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "unweighted": lambda x, y: (x != y).astype(np.float64),
+    "linear": lambda x, y: np.abs(x - y),
+    "quadratic": lambda x, y: (x - y) ** 2,
+    "radical": lambda x, y: np.sqrt(np.abs(x - y)),
+    "ratio": _ratio,
+    "circular": _circular,
+    "bipolar": _bipolar,
+}
+
+
 def _raw(scores: np.ndarray, kind: str) -> np.ndarray:
-    diff = scores[:, None] - scores[None, :]
-    raw: np.ndarray = {"linear": np.abs(diff), "quadratic": diff * diff}.get(
-        kind, (diff != 0).astype(np.float64)
-    )
-    return raw
+    if kind == "ordinal":
+        return _ordinal(scores, scores)
+    return _FORMULAS[kind](scores[:, None], scores[None, :])
 
 
 def _scaled(raw: np.ndarray) -> np.ndarray:
@@ -49,27 +101,51 @@ def _scaled(raw: np.ndarray) -> np.ndarray:
     return scaled
 
 
+def _scores(labels: Labels, kind: str, func: str) -> np.ndarray:
+    if kind == "unweighted":
+        return np.arange(labels.k, dtype=np.float64)
+    scores = labels.scores(func, kind)
+    if kind == "ratio" and (scores < 0).any():
+        param_error(
+            func,
+            "weights",
+            "'ratio' only for non-negative scores",
+            "'ratio'",
+            fix=f"The labels {labels.values!r} include negative values.",
+            raw=True,
+        )
+    return scores
+
+
 def weight_matrix(labels: Any, kind: str = "quadratic") -> np.ndarray:
     r"""Return the k×k disagreement weight matrix for ordered categories.
 
-    .. math::
+    With scores :math:`x_i` (the labels themselves if they are numbers, their
+    positions 0, 1, ..., k−1 otherwise), the disagreement of categories i and
+    j before scaling to a maximum of 1 is
 
-        w_{ij} = \begin{cases}
-            [x_i \ne x_j] & \text{unweighted} \\
-            |x_i - x_j| / (x_{max} - x_{min}) & \text{linear} \\
-            (x_i - x_j)^2 / (x_{max} - x_{min})^2 & \text{quadratic}
-        \end{cases}
+    ============  =====================================================
+    kind          disagreement
+    ============  =====================================================
+    unweighted    :math:`[x_i \ne x_j]`
+    linear        :math:`|x_i - x_j|`
+    quadratic     :math:`(x_i - x_j)^2`
+    ordinal       :math:`\binom{|i - j| + 1}{2}` on positions
+    radical       :math:`\sqrt{|x_i - x_j|}`
+    ratio         :math:`((x_i - x_j) / (x_i + x_j))^2`
+    circular      :math:`\sin^2(\pi (x_i - x_j) / (x_{max} - x_{min} + 1))`
+    bipolar       :math:`(x_i - x_j)^2 / ((x_i + x_j - 2x_{min})(2x_{max} - x_i - x_j))`
+    ============  =====================================================
 
-    where :math:`x_i` is the i-th label if the labels are numbers, and its
-    position 0, 1, ..., k−1 otherwise.
+    These are 1 minus the agreement weights of Gwet (2014) and R irrCAC.
 
     Parameters
     ----------
     labels : sequence or int
         The categories in order, shape (k,). An integer k stands for the
         positions 0, ..., k−1.
-    kind : {"unweighted", "linear", "quadratic"}
-        The weighting scheme.
+    kind : str
+        One of the kinds above.
 
     Returns
     -------
@@ -81,7 +157,13 @@ def weight_matrix(labels: Any, kind: str = "quadratic") -> np.ndarray:
     Numeric labels keep their distances: the scale 1, 2, 3, 5 (4 unused)
     weighs the 3-vs-5 disagreement like a gap of two steps. scikit-learn's
     ``cohen_kappa_score`` instead uses positions among the labels it is given;
-    pass ``labels=range(k)``-style positions to reproduce it.
+    pass positions to reproduce it.
+
+    References
+    ----------
+    Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed.,
+    Advanced Analytics, chapter 3 (weights for ordinal, interval and ratio
+    ratings).
 
     Examples
     --------
@@ -99,6 +181,11 @@ def weight_matrix(labels: Any, kind: str = "quadratic") -> np.ndarray:
     array([[0. , 0.5, 1. ],
            [0.5, 0. , 0.5],
            [1. , 0.5, 0. ]])
+    >>> concord.weight_matrix(4, "ordinal") * 6  # C(d + 1, 2): 1, 3, 6
+    array([[0., 1., 3., 6.],
+           [1., 0., 1., 3.],
+           [3., 1., 0., 1.],
+           [6., 3., 1., 0.]])
     """
     func = "weight_matrix"
     if isinstance(labels, int | np.integer) and not isinstance(labels, bool):
@@ -110,8 +197,7 @@ def weight_matrix(labels: Any, kind: str = "quadratic") -> np.ndarray:
         assert checked is not None
         values = checked
     kind = check_option(func, "kind", kind, KINDS)
-    scores = Labels(values, ordered=True).scores(func, kind)
-    return _scaled(_raw(scores, kind))
+    return _scaled(_raw(_scores(Labels(values, ordered=True), kind, func), kind))
 
 
 def resolve(weights: Any, labels: Labels, func: str) -> Weighting:
@@ -120,11 +206,9 @@ def resolve(weights: Any, labels: Labels, func: str) -> Weighting:
         weights = "unweighted"
     if isinstance(weights, str):
         kind = check_option(func, "weights", weights, KINDS, expected=_EXPECTED)
-        scores = (
-            labels.scores(func, kind) if kind != "unweighted" else np.arange(labels.k, dtype=float)
-        )
-        raw = _raw(scores, kind)
-        return Weighting(kind, _scaled(raw), raw)
+        raw = _raw(_scores(labels, kind, func), kind)
+        exact = raw if kind in ("unweighted", "linear", "quadratic", "ordinal") else _scaled(raw)
+        return Weighting(kind, _scaled(raw), exact)
     matrix = custom(weights, labels, func)
     return Weighting("custom", matrix, matrix)
 
