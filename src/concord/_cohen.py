@@ -15,7 +15,9 @@ from concord._tables import confusion_table
 from concord._weights import Weighting, resolve
 
 
-def weighted_kappa_core(table: np.ndarray, weights: np.ndarray) -> tuple[float, float, float]:
+def weighted_kappa_core(
+    table: np.ndarray, weights: np.ndarray, *, pooled: bool = False
+) -> tuple[float, float, float]:
     """Return (κ, p_o, p_e) of a k×k table under k×k disagreement weights, rounded once.
 
     With n = ΣO, row totals r and column totals c, and the weights scaled to
@@ -26,21 +28,25 @@ def weighted_kappa_core(table: np.ndarray, weights: np.ndarray) -> tuple[float, 
         κ = 1 − (A/n) / (B/n²) = (B − n·A) / B
 
     and, with agreement weights 1 − W / max W, p_o = 1 − A / (n·max W) and
-    p_e = 1 − B / (n²·max W). κ is nan when B = 0.
+    p_e = 1 − B / (n²·max W). κ is nan when B = 0. With ``pooled`` (Scott's
+    pi) chance uses the pooled shares (r + c) / 2n for both raters, so B is
+    Σ W_ij s_i s_j / 4 with s = r + c; everything is scaled by 4 to stay integral.
     """
     o = _exact.integers(table)
     w = _exact.integers(weights)
     n = int(o.sum())
     top = int(w.max())
-    if not _exact.fits_int64(top, n, n):
+    if not _exact.fits_int64(top, 4 * n, n):
         o, w = _exact.as_object(o), _exact.as_object(w)
-    a = int((w * o).sum())
-    b = int(o.sum(axis=1) @ w @ o.sum(axis=0))
+    rows, cols = o.sum(axis=1), o.sum(axis=0)
+    scale = 4 if pooled else 1
+    a = scale * int((w * o).sum())
+    b = int((rows + cols) @ w @ (rows + cols)) if pooled else int(rows @ w @ cols)
     statistic = _exact.ratio(b - n * a, b)
     if top == 0:  # a single category: all agreement, nothing to weigh
         return statistic, 1.0, 1.0
-    p_o = _exact.ratio(n * top - a, n * top)
-    p_e = _exact.ratio(n * n * top - b, n * n * top)
+    p_o = _exact.ratio(scale * n * top - a, scale * n * top)
+    p_e = _exact.ratio(scale * n * n * top - b, scale * n * n * top)
     return statistic, p_o, p_e
 
 
@@ -57,8 +63,12 @@ def undefined_reason(table: np.ndarray, labels: Labels) -> str:
 def kappa_result(
     table: np.ndarray, labels: Labels, weighting: Weighting, func: str
 ) -> KappaResult:
-    """Build the :class:`KappaResult` of a confusion table; warn if κ is undefined."""
-    statistic, p_o, p_e = weighted_kappa_core(table, weighting.exact)
+    """Build the :class:`KappaResult` of a confusion table; warn if κ is undefined.
+
+    ``func`` is 'cohen_kappa' or 'scott_pi' (chance from the pooled shares).
+    """
+    pooled = func == "scott_pi"
+    statistic, p_o, p_e = weighted_kappa_core(table, weighting.exact, pooled=pooled)
     if np.isnan(statistic):
         warnings.warn(
             f"{func} is undefined (nan) because the chance disagreement ΣW·E is 0: "
@@ -68,6 +78,8 @@ def kappa_result(
         )
     n = table.sum()
     rows, cols = table.sum(axis=1), table.sum(axis=0)
+    if pooled:
+        rows = cols = (rows + cols) / 2
     expected = np.outer(rows, cols) / n
     return KappaResult(
         statistic=statistic,
@@ -79,6 +91,7 @@ def kappa_result(
         observed_agreement=p_o,
         chance_agreement=p_e,
         weighting=weighting.name,
+        coefficient=func,
     )
 
 
@@ -197,6 +210,67 @@ def cohen_kappa(
         nan_policy=nan_policy,
         sample_weight=sample_weight,
         func=func,
+    )
+    weighting = resolve(weights, counted.labels, func)
+    return kappa_result(counted.table, counted.labels, weighting, func)
+
+
+def scott_pi(
+    rater1: Any,
+    rater2: Any,
+    /,
+    *,
+    weights: Any = None,
+    labels: Any = None,
+    nan_policy: str = "raise",
+) -> KappaResult:
+    r"""Scott's pi of two raters: kappa with chance from the raters' pooled shares.
+
+    .. math::
+
+        \pi = 1 - \frac{\sum_{ij} w_{ij} O_{ij}}{\sum_{ij} w_{ij} E_{ij}},
+        \qquad E_{ij} = n \, \bar p_i \bar p_j, \quad
+        \bar p_i = \frac{r_i + c_i}{2n}
+
+    Both raters are assumed to share one distribution over the categories,
+    estimated from all 2n ratings. Fleiss' kappa of two raters without
+    missing ratings is Scott's pi.
+
+    Parameters
+    ----------
+    rater1, rater2 : array-like, shape (n,)
+        As in :func:`cohen_kappa`.
+    weights : None, str or array-like (k, k)
+        Disagreement weights, as in :func:`cohen_kappa`.
+    labels : sequence, optional
+        The ordered categories.
+    nan_policy : {"raise", "omit"}
+        As in :func:`cohen_kappa`.
+
+    Returns
+    -------
+    KappaResult
+        ``expected`` holds n p̄ p̄ᵀ.
+
+    References
+    ----------
+    Scott, W. A. (1955). Reliability of content analysis: the case of nominal
+    scale coding. Public Opinion Quarterly 19(3), 321-325. doi:10.1086/266577
+
+    Examples
+    --------
+    p_o = 3/4; the pooled shares are 3/8 and 5/8, so p_e = 34/64 and
+    π = (3/4 − 34/64) / (1 − 34/64) = 7/15, where Cohen's κ is 1/2:
+
+    >>> import concord
+    >>> concord.scott_pi([1, 1, 2, 2], [1, 2, 2, 2]).statistic
+    0.4666666666666667
+    >>> concord.cohen_kappa([1, 1, 2, 2], [1, 2, 2, 2]).statistic
+    0.5
+    """
+    func = "scott_pi"
+    counted = confusion_table(
+        rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
     )
     weighting = resolve(weights, counted.labels, func)
     return kappa_result(counted.table, counted.labels, weighting, func)

@@ -37,7 +37,9 @@ class KappaResult:
         The weighted p_o and p_e, with agreement weights 1 − W / max W, so
         that κ = (p_o − p_e) / (1 − p_e).
     weighting : str
-        'unweighted', 'linear', 'quadratic' or 'custom'.
+        'unweighted', the name of the weight family, or 'custom'.
+    coefficient : str
+        'cohen_kappa', or 'scott_pi' (chance from the pooled shares).
     """
 
     statistic: float
@@ -49,6 +51,7 @@ class KappaResult:
     observed_agreement: float
     chance_agreement: float
     weighting: str
+    coefficient: str = "cohen_kappa"
 
     def __post_init__(self) -> None:
         for name in ("observed", "expected", "weights"):
@@ -58,10 +61,31 @@ class KappaResult:
         return float(self.statistic)
 
     def __repr__(self) -> str:
+        kind = "" if self.coefficient == "cohen_kappa" else f"coefficient={self.coefficient!r}, "
         return (
-            f"KappaResult(statistic={self.statistic:.6g}, weighting={self.weighting!r}, "
+            f"KappaResult({kind}statistic={self.statistic:.6g}, weighting={self.weighting!r}, "
             f"n={_explain.number(self.n)}, k={len(self.labels)})"
         )
+
+    @property
+    def name(self) -> str:
+        """The coefficient's name as the literature writes it."""
+        return "Scott's pi" if self.coefficient == "scott_pi" else "Cohen's kappa"
+
+    @property
+    def kappa_max(self) -> float:
+        """The largest value the raters' marginal totals allow (Cohen 1960).
+
+        κ_max = (p_o,max − p_e) / (1 − p_e), where p_o,max is the largest
+        weighted observed agreement of any table with these row and column
+        totals: Σ_k min(r_k, c_k) / n unweighted; for linear, quadratic and
+        ordinal weights the monotone (north-west corner) coupling of the
+        sorted categories, which is optimal because these weights are convex
+        in the distance; for other weights a linear programme (needs scipy).
+        """
+        from concord._kappa_max import kappa_max
+
+        return kappa_max(self)
 
     @property
     def n_items(self) -> int | float:
@@ -103,7 +127,7 @@ class KappaResult:
         num = _explain.number
         labels = self.labels
         lines = [
-            f"Cohen's kappa, {self.weighting} weights: n = {num(self.n)} pairs, "
+            f"{self.name}, {self.weighting} weights: n = {num(self.n)} pairs, "
             f"k = {len(labels)} categories",
             "",
             "1. Observed matrix O (rows: rater1, columns: rater2)",
