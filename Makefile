@@ -43,8 +43,14 @@ pytest: $(VENV)/.dev-installed
 
 test: lint typecheck pytest
 
-bench: $(VENV)/.dev-installed
+$(VENV)/.bench-installed: pyproject.toml $(VENV)/.dev-installed
+	$(PY) -m pip install --quiet -e ".[bench]"
+	$(PY) -m pip install --quiet --no-deps "irrCAC==0.4.4"
+	touch $@
+
+bench: $(VENV)/.bench-installed
 	$(PY) benchmarks/bench_kappa.py
+	$(PY) benchmarks/bench_multirater.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -8,22 +8,51 @@ a small count table → one core function → a frozen result object.
 imported lazily, where they are used.
 """
 
-from concord._cohen import cohen_kappa
+from concord._agreement_result import (
+    AgreementResult,
+    FleissResult,
+    KrippendorffResult,
+    LightResult,
+)
+from concord._cohen import cohen_kappa, scott_pi
 from concord._errors import UndefinedKappaWarning
 from concord._kappa_result import KappaResult
+from concord._krippendorff import krippendorff_alpha
 from concord._mean import GroupedKappaResult, grouped_kappa, mean_kappa
+from concord._multirater import (
+    brennan_prediger,
+    conger_kappa,
+    fleiss_kappa,
+    gwet_ac,
+    light_kappa,
+    percent_agreement,
+)
 from concord._qwk import quadratic_weighted_kappa
+from concord._ratings import CategoryCounts
 from concord._version import __version__
 from concord._weights import weight_matrix
 
 __all__ = [
+    "AgreementResult",
+    "CategoryCounts",
+    "FleissResult",
     "GroupedKappaResult",
     "KappaResult",
+    "KrippendorffResult",
+    "LightResult",
     "UndefinedKappaWarning",
     "__version__",
+    "brennan_prediger",
     "cohen_kappa",
+    "conger_kappa",
+    "fleiss_kappa",
     "grouped_kappa",
+    "gwet_ac",
+    "krippendorff_alpha",
+    "light_kappa",
     "mean_kappa",
+    "percent_agreement",
     "quadratic_weighted_kappa",
+    "scott_pi",
     "weight_matrix",
 ]

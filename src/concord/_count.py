@@ -24,6 +24,7 @@ Engine = Literal["auto", "numpy", "numba"]
 
 _NUMBA_MIN = 1 << 17  # below this the numpy path is as fast (benchmarks/bench_kappa.py)
 _THREAD_MIN = 1 << 21  # below this a second thread costs more than it saves
+_MATRIX_THREAD_MIN = 1 << 17  # the same for matrix_stats, which does more per value
 _CHUNK = 1 << 16
 MAX_RANGE = 1024  # dense tables up to MAX_RANGE × MAX_RANGE cells
 _INT64_SAFE = 1 << 62
@@ -202,3 +203,43 @@ def _add_sums(parts: Any) -> tuple[int, int, int, int, int]:
         for i, value in enumerate(part):
             total[i] += int(value)
     return total[0], total[1], total[2], total[3], total[4]
+
+
+def matrix_stats(
+    x: np.ndarray, *, max_range: int = MAX_RANGE, engine: Engine = "auto"
+) -> tuple[int, tuple[np.ndarray, ...]] | None:
+    """Item statistics of a numeric ratings matrix in one pass (numba), or None.
+
+    Returns ``(lo, (items, totals, gram, by_rater))`` over the window of values
+    [lo, hi]; None when the numpy path must run instead: numba missing or the
+    input small, a range wider than ``max_range``, or any value that is not a
+    whole number (the numpy path then validates and explains).
+    """
+    kernels = _engine(x.size, engine)
+    if kernels is None or x.dtype.kind not in "iuf" or x.shape[0] == 0:
+        return None
+    if x.dtype.kind == "f":
+        if np.isnan(x).all():
+            return None
+        lo_f, hi_f = np.nanmin(x), np.nanmax(x)
+        if not (np.isfinite(lo_f) and np.isfinite(hi_f)):
+            return None
+        lo, hi = int(np.floor(lo_f)), int(np.ceil(hi_f))
+    else:
+        lo, hi = int(x.min()), int(x.max())
+    if hi - lo >= max_range:
+        return None
+    rows = x.shape[0]
+    parts = min(_n_threads(), max(1, x.size // _MATRIX_THREAD_MIN))
+    step = -(-rows // parts)
+    if parts == 1:
+        results = [kernels.matrix_stats(x, lo, hi - lo + 1)]
+    else:
+        futures = [
+            _pool().submit(kernels.matrix_stats, x[s : s + step], lo, hi - lo + 1)
+            for s in range(0, rows, step)
+        ]
+        results = [f.result() for f in futures]
+    if any(res[4] for res in results):
+        return None
+    return lo, tuple(np.sum([res[i] for res in results], axis=0) for i in range(4))

@@ -121,3 +121,50 @@ def table_direct(a, b, lo, k):  # type: ignore[no-untyped-def]  # pragma: no cov
     for i in range(a.shape[0]):
         t[(np.int64(a[i]) - lo) * k + (np.int64(b[i]) - lo)] += 1
     return t.reshape(k, k)
+
+
+@numba.njit(nogil=True, cache=True)
+def matrix_stats(x, lo, k):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Item statistics of a ratings matrix with values in [lo, lo + k); NaN is missing.
+
+    Returns ``(items, totals, gram, by_rater, bad)``: per number of ratings m,
+    the number of items, their category totals and Gram matrix; the raters ×
+    categories counts; and how many values were not whole numbers in range
+    (then the caller falls back to the validating numpy path).
+    """
+    n, r = x.shape
+    items = np.zeros(r + 1, np.int64)
+    totals = np.zeros((r + 1, k), np.int64)
+    gram = np.zeros((r + 1, k, k), np.int64)
+    by_rater = np.zeros((r, k), np.int64)
+    c = np.zeros(k, np.int64)
+    seen = np.empty(r, np.int64)  # the distinct categories of the current item
+    bad = 0
+    for i in range(n):
+        m = 0
+        d = 0
+        for g in range(r):
+            v = x[i, g]
+            if v != v:
+                continue
+            j = np.int64(v) - lo
+            if j < 0 or j >= k or np.float64(np.int64(v)) != v:
+                bad += 1
+                continue
+            if c[j] == 0:
+                seen[d] = j
+                d += 1
+            c[j] += 1
+            by_rater[g, j] += 1
+            m += 1
+        if m == 0:
+            continue
+        items[m] += 1
+        for t1 in range(d):
+            a = seen[t1]
+            totals[m, a] += c[a]
+            for t2 in range(d):
+                gram[m, a, seen[t2]] += c[a] * c[seen[t2]]
+        for t1 in range(d):
+            c[seen[t1]] = 0
+    return items, totals, gram, by_rater, bad
