@@ -13,14 +13,27 @@ import pytest
 import concord
 
 PUBLIC = {
+    "AgreementResult",
+    "CategoryCounts",
+    "FleissResult",
     "GroupedKappaResult",
     "KappaResult",
+    "KrippendorffResult",
+    "LightResult",
     "UndefinedKappaWarning",
     "__version__",
+    "brennan_prediger",
     "cohen_kappa",
+    "conger_kappa",
+    "fleiss_kappa",
     "grouped_kappa",
+    "gwet_ac",
+    "krippendorff_alpha",
+    "light_kappa",
     "mean_kappa",
+    "percent_agreement",
     "quadratic_weighted_kappa",
+    "scott_pi",
     "weight_matrix",
 }
 
@@ -41,7 +54,8 @@ def test_every_public_callable_has_a_numpydoc_docstring_with_examples():
 
 
 @pytest.mark.parametrize(
-    "name", ["cohen_kappa", "quadratic_weighted_kappa", "mean_kappa", "grouped_kappa"]
+    "name",
+    [n for n in sorted(PUBLIC) if n[0].islower() and n != "__version__" and n != "weight_matrix"],
 )
 def test_data_positional_only_options_keyword_only(name):
     params = list(inspect.signature(getattr(concord, name)).parameters.values())

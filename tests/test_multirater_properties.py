@@ -1,0 +1,312 @@
+"""Properties of the multi-rater coefficients: an invariance registry, the cases where
+definitions coincide, the count form, independent implementations and peers."""
+
+from __future__ import annotations
+
+import tracemalloc
+import warnings
+from fractions import Fraction
+
+import krippendorff
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from statsmodels.stats import inter_rater
+
+import concord
+from concord import _krippendorff
+
+Q = [1, 2, 3, 4]
+
+# name -> callable(ratings matrix) -> float; every one is symmetric in the raters
+REGISTRY = {
+    "percent_agreement": lambda x: concord.percent_agreement(x, labels=Q).statistic,
+    "fleiss": lambda x: concord.fleiss_kappa(x, labels=Q).statistic,
+    "fleiss_quadratic": lambda x: concord.fleiss_kappa(x, weights="quadratic", labels=Q).statistic,
+    "conger": lambda x: concord.conger_kappa(x, labels=Q).statistic,
+    "conger_linear": lambda x: concord.conger_kappa(x, weights="linear", labels=Q).statistic,
+    "light": lambda x: concord.light_kappa(x, labels=Q).statistic,
+    "brennan_prediger": lambda x: concord.brennan_prediger(x, labels=Q).statistic,
+    "gwet_ac1": lambda x: concord.gwet_ac(x, labels=Q).statistic,
+    "gwet_ac2": lambda x: concord.gwet_ac(x, weights="ordinal", labels=Q).statistic,
+    "alpha_nominal": lambda x: concord.krippendorff_alpha(x, labels=Q).statistic,
+    "alpha_ordinal": lambda x: concord.krippendorff_alpha(x, level="ordinal", labels=Q).statistic,
+    "alpha_interval": lambda x: (
+        concord.krippendorff_alpha(x, level="interval", labels=Q).statistic
+    ),
+    "alpha_ratio": lambda x: concord.krippendorff_alpha(x, level="ratio", labels=Q).statistic,
+}
+
+
+@st.composite
+def matrices(draw, min_raters=2, max_raters=5, missing=True):
+    n = draw(st.integers(2, 25))
+    r = draw(st.integers(min_raters, max_raters))
+    cell = st.sampled_from(Q + ([None] if missing else []))
+    rows = draw(st.lists(st.lists(cell, min_size=r, max_size=r), min_size=n, max_size=n))
+    return np.array(rows, dtype=object)
+
+
+def defined(name, x):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", concord.UndefinedKappaWarning)
+        try:
+            return REGISTRY[name](x)
+        except (concord.UndefinedKappaWarning, ValueError):
+            assume(False)
+
+
+@given(st.sampled_from(sorted(REGISTRY)), matrices(), st.randoms(use_true_random=False))
+def test_raters_permuted(name, x, rnd):
+    value = defined(name, x)
+    order = list(range(x.shape[1]))
+    rnd.shuffle(order)
+    assert REGISTRY[name](x[:, order]) == pytest.approx(value, rel=1e-12, abs=1e-12)
+
+
+@given(st.sampled_from(sorted(REGISTRY)), matrices(), st.randoms(use_true_random=False))
+def test_items_permuted(name, x, rnd):
+    value = defined(name, x)
+    order = list(range(x.shape[0]))
+    rnd.shuffle(order)
+    assert REGISTRY[name](x[order]) == pytest.approx(value, rel=1e-12, abs=1e-12)
+
+
+@given(
+    st.sampled_from(sorted(REGISTRY)),
+    st.lists(st.sampled_from(Q), min_size=2, max_size=20),
+    st.integers(2, 6),
+)
+def test_identical_raters_give_one(name, column, raters):
+    assume(len(set(column)) >= 2)
+    x = np.repeat(np.array(column)[:, None], raters, axis=1)
+    assert REGISTRY[name](x) == 1.0
+
+
+two_raters = st.integers(2, 30).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.sampled_from(Q), min_size=n, max_size=n),
+        st.lists(st.sampled_from(Q), min_size=n, max_size=n),
+    )
+)
+
+
+@given(two_raters, st.sampled_from([None, "linear", "quadratic", "ordinal"]))
+def test_two_complete_raters(pair, weights):
+    a, b = pair
+    assume(len(set(a) | set(b)) >= 2)
+    x = np.column_stack([a, b])
+    cohen = concord.cohen_kappa(a, b, weights=weights, labels=Q).statistic
+    scott = concord.scott_pi(a, b, weights=weights, labels=Q).statistic
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", concord.UndefinedKappaWarning)
+        assert concord.fleiss_kappa(x, weights=weights, labels=Q).statistic == pytest.approx(
+            scott, rel=1e-12, abs=1e-15, nan_ok=True
+        )
+        assert concord.conger_kappa(x, weights=weights, labels=Q).statistic == pytest.approx(
+            cohen, rel=1e-12, abs=1e-15, nan_ok=True
+        )
+        assert concord.light_kappa(x, weights=weights, labels=Q).statistic == pytest.approx(
+            cohen, rel=1e-12, abs=1e-15, nan_ok=True
+        )
+
+
+@given(matrices(), st.sampled_from([None, "quadratic"]))
+def test_count_form_gives_the_same_values(x, weights):
+    assume(any(v is not None for v in x.ravel()))
+    counts = concord.CategoryCounts(_counts(x), labels=Q)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", concord.UndefinedKappaWarning)
+        for func in (
+            concord.fleiss_kappa,
+            concord.gwet_ac,
+            concord.brennan_prediger,
+            concord.percent_agreement,
+        ):
+            a = func(x, weights=weights, labels=Q).statistic
+            b = func(counts, weights=weights).statistic
+            assert a == b or (np.isnan(a) and np.isnan(b))
+        a = concord.krippendorff_alpha(x, labels=Q).statistic
+        b = concord.krippendorff_alpha(counts).statistic
+        assert a == b or (np.isnan(a) and np.isnan(b))
+
+
+def _counts(x):
+    return np.array([[sum(v == q for v in row) for q in Q] for row in x])
+
+
+# --- independent implementations in exact fractions, straight from the definitions ------------
+def fraction_fleiss(x, kind="fleiss"):
+    """Gwet (2014) generalised Fleiss / AC1 / Brennan-Prediger, item by item."""
+    rows = [[v for v in row if v is not None] for row in x]
+    rows = [r for r in rows if r]
+    q = len(Q)
+    pairable = [r for r in rows if len(r) >= 2]
+    pa = sum(
+        Fraction(sum(r.count(c) * (r.count(c) - 1) for c in Q), len(r) * (len(r) - 1))
+        for r in pairable
+    ) / len(pairable)
+    pi = [sum(Fraction(r.count(c), len(r)) for r in rows) / len(rows) for c in Q]
+    pe = {
+        "fleiss": sum(p * p for p in pi),
+        "gwet": sum(p * (1 - p) for p in pi) / (q - 1),
+        "bp": Fraction(1, q),
+    }[kind]
+    return (pa - pe) / (1 - pe)
+
+
+def fraction_alpha(x):
+    """Krippendorff (2011), nominal, from the coincidence matrix built pair by pair."""
+    o = {(c, k): Fraction(0) for c in Q for k in Q}
+    for row in x:
+        values = [v for v in row if v is not None]
+        m = len(values)
+        if m < 2:
+            continue
+        for i, c in enumerate(values):
+            for j, k in enumerate(values):
+                if i != j:
+                    o[c, k] += Fraction(1, m - 1)
+    n_c = {c: sum(o[c, k] for k in Q) for c in Q}
+    n = sum(n_c.values())
+    d_o = sum(v for (c, k), v in o.items() if c != k) / n
+    d_e = sum(n_c[c] * n_c[k] for c in Q for k in Q if c != k) / (n * (n - 1))
+    return 1 - d_o / d_e
+
+
+@given(matrices())
+def test_exact_against_fractions(x):
+    for name, kind in (("fleiss", "fleiss"), ("gwet_ac1", "gwet"), ("brennan_prediger", "bp")):
+        try:
+            expected = fraction_fleiss(x, kind)
+        except ZeroDivisionError:
+            continue
+        assert REGISTRY[name](x) == float(expected)
+    try:
+        expected = fraction_alpha(x)
+    except ZeroDivisionError:
+        return
+    assert REGISTRY["alpha_nominal"](x) == float(expected)
+
+
+# --- peers -------------------------------------------------------------------------------------
+@given(matrices(min_raters=2, max_raters=6, missing=False))
+def test_fleiss_and_randolph_match_statsmodels(x):
+    table = _counts(x)
+    assume(len({tuple(row) for row in table}) >= 1 and (table.sum(axis=0) > 0).sum() >= 2)
+    with np.errstate(all="ignore"):
+        expected = inter_rater.fleiss_kappa(table, method="fleiss")
+        uniform = inter_rater.fleiss_kappa(table, method="randolph")
+    assume(np.isfinite(expected))
+    assert concord.fleiss_kappa(x, labels=Q).statistic == pytest.approx(expected, rel=1e-10)
+    assert concord.brennan_prediger(x, labels=Q).statistic == pytest.approx(uniform, rel=1e-10)
+
+
+@settings(max_examples=60)
+@given(matrices(max_raters=6), st.sampled_from(["nominal", "ordinal", "interval", "ratio"]))
+def test_alpha_matches_the_krippendorff_package(x, level):
+    data = np.where(x == None, np.nan, x).astype(float).T  # noqa: E711 - elementwise
+    try:
+        with np.errstate(all="ignore"):
+            expected = krippendorff.alpha(reliability_data=data, level_of_measurement=level)
+    except (ValueError, ZeroDivisionError):
+        assume(False)
+    assume(np.isfinite(expected))
+    got = concord.krippendorff_alpha(x, level=level).statistic
+    assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+@settings(max_examples=40)
+@given(matrices(max_raters=6), st.sampled_from(["nominal", "ordinal", "interval", "ratio"]))
+def test_decomposition_engine_equals_coincidence_engine(x, level):
+    assume(any(v is not None for v in x.ravel()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", concord.UndefinedKappaWarning)
+        exact = concord.krippendorff_alpha(x, level=level, labels=Q)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(_krippendorff, "_DENSE_MAX", 1)
+            decomposed = concord.krippendorff_alpha(x, level=level, labels=Q)
+    assert decomposed.coincidences is None
+    for attr in (
+        "statistic",
+        "observed_disagreement",
+        "expected_disagreement",
+        "observed_agreement",
+        "chance_agreement",
+    ):
+        assert getattr(decomposed, attr) == pytest.approx(
+            getattr(exact, attr), rel=1e-9, abs=1e-12, nan_ok=True
+        ), attr
+
+
+@pytest.mark.parametrize("level", ["interval", "ratio", "ordinal", "nominal"])
+def test_alpha_on_continuous_data_stays_small(level):
+    # 12,610 distinct values over 3,000 items × 5 raters: a V×V matrix of float64 would
+    # take 1.2 GiB, and the `krippendorff` package asks for 3.47 TiB (items × V × V) here
+    rng = np.random.default_rng(7)
+    truth = rng.uniform(50, 1000, 3000)
+    x = np.round(truth[:, None] + rng.normal(0, 5, (3000, 5)), 2)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    labels = np.unique(x[~np.isnan(x)]) if level == "nominal" else None
+    tracemalloc.start()
+    r = concord.krippendorff_alpha(x, level=level, labels=labels)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(r.labels) > 10_000 and r.coincidences is None
+    assert peak < 60 * 2**20, f"peak {peak / 2**20:.0f} MiB"
+    # the same computation on a subset, through the exact coincidence engine
+    sub = x[:300]
+    labels = np.unique(sub[~np.isnan(sub)]) if level == "nominal" else None
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_krippendorff, "_DENSE_MAX", 10**6)
+        exact = concord.krippendorff_alpha(sub, level=level, labels=labels)
+    assert exact.coincidences is not None
+    assert concord.krippendorff_alpha(sub, level=level, labels=labels).statistic == pytest.approx(
+        exact.statistic, rel=1e-9
+    )
+
+
+@st.composite
+def numeric_matrices(draw):
+    n = draw(st.integers(1, 30))
+    r = draw(st.integers(1, 6))
+    lo = draw(st.integers(-3, 3))
+    k = draw(st.integers(1, 20))
+    cell = st.one_of(st.integers(lo, lo + k - 1).map(float), st.just(np.nan))
+    rows = draw(st.lists(st.lists(cell, min_size=r, max_size=r), min_size=n, max_size=n))
+    return np.array(rows, dtype=np.float64)
+
+
+@settings(max_examples=80)
+@given(numeric_matrices(), st.booleans())
+def test_one_pass_engine_equals_numpy_path(x, as_int):
+    # the numba route (small inputs forced through it) gives the numpy path's statistics
+    from concord import _count, _multirater
+
+    assume(not np.isnan(x).all())
+    if as_int:
+        assume(not np.isnan(x).any())
+        x = x.astype(np.int64)
+    slow = _multirater.item_data(x, None, "test", need_codes=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_count, "_NUMBA_MIN", 0)
+        mp.setattr(_count, "_MATRIX_THREAD_MIN", 4)
+        fast = _multirater.item_data(x, None, "test", need_raters=True)
+    assert fast.matrix is None and fast.labels == slow.labels
+    for attr in ("sizes", "items", "totals", "gram"):
+        np.testing.assert_array_equal(getattr(fast.stats, attr), getattr(slow.stats, attr))
+    from concord._multirater import _by_rater
+
+    np.testing.assert_array_equal(fast.by_rater, _by_rater(slow.matrix))
+
+
+def test_one_pass_engine_defers_bad_values_to_the_numpy_path():
+    from concord import _count
+
+    x = np.array([[1.0, 2.5], [2.0, 2.0]])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_count, "_NUMBA_MIN", 0)
+        assert _count.matrix_stats(x) is None
+        with pytest.raises(ValueError, match="integral"):
+            concord.fleiss_kappa(x)
