@@ -24,6 +24,7 @@ from fractions import Fraction
 import numpy as np
 
 from concord import _exact
+from concord._patterns import Patterns
 
 _FLOAT_EXACT = 2**53
 
@@ -58,25 +59,28 @@ class ItemStats:
         return out
 
 
-def item_stats(counts: np.ndarray) -> ItemStats:
-    """Group the rows of ``counts`` by their number of ratings and sum r_i and r_i r_iᵀ."""
-    per_item = counts.sum(axis=1)
-    frequency = np.bincount(per_item)
-    sizes = np.flatnonzero(frequency)
-    sizes = sizes[sizes > 0]
-    q = counts.shape[1]
+def item_stats(patterns: Patterns) -> ItemStats:
+    """Group the distinct count rows by their number of ratings and sum r_i and r_i r_iᵀ."""
+    per_item = patterns.rows.sum(axis=1)
+    keep = per_item > 0
+    rows, freq, per_item = patterns.rows[keep], patterns.freq[keep], per_item[keep]
+    sizes = np.unique(per_item)
+    q = rows.shape[1]
+    items = np.zeros(sizes.size, dtype=np.int64)
     totals = np.zeros((sizes.size, q), dtype=np.int64)
     gram = np.zeros((sizes.size, q, q), dtype=np.int64)
     for g, m in enumerate(sizes):
-        group = counts if sizes.size == 1 else counts[per_item == m]
-        totals[g] = group.sum(axis=0)
-        if frequency[m] * int(m) ** 2 < _FLOAT_EXACT:  # BLAS in float64 is exact here
+        sel = per_item == m
+        group, weight = rows[sel], freq[sel]
+        items[g] = weight.sum()
+        totals[g] = weight @ group
+        if items[g] * int(m) ** 2 < _FLOAT_EXACT:  # BLAS in float64 is exact here
             block = group.astype(np.float64)
-            gram[g] = np.rint(block.T @ block).astype(np.int64)
+            gram[g] = np.rint(block.T @ (block * weight[:, None])).astype(np.int64)
         else:  # pragma: no cover - more than 2**53 / m² items
             block = group.astype(object)
-            gram[g] = (block.T @ block).astype(np.int64)
-    return ItemStats(sizes, frequency[sizes], totals, gram)
+            gram[g] = (block.T @ (block * weight[:, None].astype(object))).astype(np.int64)
+    return ItemStats(sizes, items, totals, gram)
 
 
 @dataclass(frozen=True)

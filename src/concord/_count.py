@@ -205,16 +205,19 @@ def _add_sums(parts: Any) -> tuple[int, int, int, int, int]:
     return total[0], total[1], total[2], total[3], total[4]
 
 
-def matrix_stats(
-    x: np.ndarray, *, max_range: int = MAX_RANGE, engine: Engine = "auto"
-) -> tuple[int, tuple[np.ndarray, ...]] | None:
-    """Item statistics of a numeric ratings matrix in one pass (numba), or None.
+def matrix_patterns(
+    x: np.ndarray, *, max_range: int = MAX_RANGE, rows_too: bool = False, engine: Engine = "auto"
+) -> tuple[int, int, np.ndarray, np.ndarray] | None:
+    """Per-item pattern codes of a numeric ratings matrix in one pass (numba), or None.
 
-    Returns ``(lo, (items, totals, gram, by_rater))`` over the window of values
-    [lo, hi]; None when the numpy path must run instead: numba missing or the
-    input small, a range wider than ``max_range``, or any value that is not a
-    whole number (the numpy path then validates and explains).
+    Returns ``(lo, k, counts, rows)`` for the values in [lo, lo + k) (see
+    ``_kernels.matrix_patterns``); None when the numpy path must run instead:
+    numba missing or the input small, a range wider than ``max_range``,
+    codes that would not fit in int64, or any value that is not a whole
+    number (the numpy path then validates and explains).
     """
+    from concord._patterns import radix_fits
+
     kernels = _engine(x.size, engine)
     if kernels is None or x.dtype.kind not in "iuf" or x.shape[0] == 0:
         return None
@@ -227,19 +230,15 @@ def matrix_stats(
         lo, hi = int(np.floor(lo_f)), int(np.ceil(hi_f))
     else:
         lo, hi = int(x.min()), int(x.max())
-    if hi - lo >= max_range:
+    k, r = hi - lo + 1, x.shape[1]
+    if k > max_range or not radix_fits(r + 1, k) or (rows_too and not radix_fits(k + 1, r)):
         return None
-    rows = x.shape[0]
-    parts = min(_n_threads(), max(1, x.size // _MATRIX_THREAD_MIN))
-    step = -(-rows // parts)
-    if parts == 1:
-        results = [kernels.matrix_stats(x, lo, hi - lo + 1)]
-    else:
-        futures = [
-            _pool().submit(kernels.matrix_stats, x[s : s + step], lo, hi - lo + 1)
-            for s in range(0, rows, step)
-        ]
-        results = [f.result() for f in futures]
-    if any(res[4] for res in results):
+    step = -(-x.shape[0] // min(_n_threads(), max(1, x.size // _MATRIX_THREAD_MIN)))
+    futures = [
+        _pool().submit(kernels.matrix_patterns, x[s : s + step], lo, k, rows_too)
+        for s in range(0, x.shape[0], step)
+    ]
+    parts = [f.result() for f in futures]
+    if any(part[2] for part in parts):
         return None
-    return lo, tuple(np.sum([res[i] for res in results], axis=0) for i in range(4))
+    return lo, k, np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])

@@ -124,47 +124,40 @@ def table_direct(a, b, lo, k):  # type: ignore[no-untyped-def]  # pragma: no cov
 
 
 @numba.njit(nogil=True, cache=True)
-def matrix_stats(x, lo, k):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
-    """Item statistics of a ratings matrix with values in [lo, lo + k); NaN is missing.
+def matrix_patterns(x, lo, k, rows_too):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Pattern codes of a ratings matrix with values in [lo, lo + k); NaN is missing.
 
-    Returns ``(items, totals, gram, by_rater, bad)``: per number of ratings m,
-    the number of items, their category totals and Gram matrix; the raters ×
-    categories counts; and how many values were not whole numbers in range
-    (then the caller falls back to the validating numpy path).
+    For item i with count vector c (c_j raters chose category j) and m ratings,
+    ``counts[i]`` is Σ_j c_j (r + 1)^j, or −1 when m = 0; with ``rows_too``,
+    ``rows[i]`` is Σ_g (j_g + 1)(k + 1)^g over its raters (0 for a missing
+    rating; −1 when m = 0, an item nobody rated). Also returns the number of values that were not whole numbers in
+    range (the caller then falls back to the validating numpy path).
     """
     n, r = x.shape
-    items = np.zeros(r + 1, np.int64)
-    totals = np.zeros((r + 1, k), np.int64)
-    gram = np.zeros((r + 1, k, k), np.int64)
-    by_rater = np.zeros((r, k), np.int64)
-    c = np.zeros(k, np.int64)
-    seen = np.empty(r, np.int64)  # the distinct categories of the current item
+    counts = np.full(n, -1, np.int64)
+    rows = np.zeros(n if rows_too else 0, np.int64)
+    powers = np.ones(k, np.int64)
+    for j in range(1, k):
+        powers[j] = powers[j - 1] * (r + 1)
     bad = 0
     for i in range(n):
+        code = np.int64(0)
+        row = np.int64(0)
+        step = np.int64(1)
         m = 0
-        d = 0
         for g in range(r):
             v = x[i, g]
-            if v != v:
-                continue
-            j = np.int64(v) - lo
-            if j < 0 or j >= k or np.float64(np.int64(v)) != v:
-                bad += 1
-                continue
-            if c[j] == 0:
-                seen[d] = j
-                d += 1
-            c[j] += 1
-            by_rater[g, j] += 1
-            m += 1
-        if m == 0:
-            continue
-        items[m] += 1
-        for t1 in range(d):
-            a = seen[t1]
-            totals[m, a] += c[a]
-            for t2 in range(d):
-                gram[m, a, seen[t2]] += c[a] * c[seen[t2]]
-        for t1 in range(d):
-            c[seen[t1]] = 0
-    return items, totals, gram, by_rater, bad
+            if v == v:
+                j = np.int64(v) - lo
+                if j < 0 or j >= k or np.float64(np.int64(v)) != v:
+                    bad += 1
+                else:
+                    code += powers[j]
+                    row += (j + 1) * step
+                    m += 1
+            step *= k + 1
+        if m > 0:
+            counts[i] = code
+        if rows_too:
+            rows[i] = row if m > 0 else -1
+    return counts, rows, bad

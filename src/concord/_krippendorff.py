@@ -23,11 +23,12 @@ from typing import Any
 import numpy as np
 
 from concord import _exact
-from concord._agreement import ItemStats, item_stats
+from concord._agreement import ItemStats
 from concord._agreement_result import KrippendorffResult
 from concord._errors import check_option, param_error
 from concord._labels import Labels
-from concord._multirater import item_data, undefined
+from concord._multirater import Items, item_data, undefined
+from concord._patterns import distinct
 from concord._ratings import RatingMatrix
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
@@ -195,14 +196,14 @@ def krippendorff_alpha(
     func = "krippendorff_alpha"
     continuous = isinstance(level, str) and level in ("ordinal", "interval", "ratio")
     items = item_data(ratings, labels, func, dense_limit=_DENSE_MAX, continuous=continuous)
-    found, matrix, stats = items.labels, items.matrix, items.stats
+    found, matrix = items.labels, items.matrix
     name, custom = _level(level, found, func)
-    if stats is None:  # more than _DENSE_MAX categories
+    if items.counts is None:  # more than _DENSE_MAX categories
         assert matrix is not None
         if custom is None:
             return _decomposed(func, name, found, matrix)
-        stats = item_stats(matrix.counts())
-    return _from_coincidences(func, name, custom, stats, found, items.n_raters)
+        items = Items(found, distinct(matrix.counts()), names=items.names)
+    return _from_coincidences(func, name, custom, items.stats, found, items.n_raters)
 
 
 def _from_coincidences(

@@ -20,6 +20,7 @@ import numpy as np
 
 from concord import _agreement as core
 from concord import _count
+from concord import _patterns as patterns
 from concord._agreement_result import AgreementResult, FleissResult, LightResult
 from concord._cohen import kappa_result
 from concord._errors import UndefinedKappaWarning, param_error
@@ -33,16 +34,49 @@ from concord._weights import Weighting, resolve
 class Items:
     """What a multi-rater coefficient needs from the ratings.
 
-    ``stats`` (None only when not requested), the ``labels``, the number of
-    raters (None for the count form), the raters × categories counts
-    ``by_rater`` and the label-encoded ``matrix`` when they were formed.
+    ``counts``: the distinct rows of the items × categories counts with their
+    frequencies (None when not formed: continuous data with many values);
+    ``raters``: the distinct rows of label codes + 1 (0 = missing), which
+    keep which rater gave which rating (formed when asked for); the number of
+    raters (None for the count form); the label-encoded ``matrix`` when the
+    numpy path formed it.
     """
 
-    stats: core.ItemStats | None
     labels: Labels
-    n_raters: int | None = None
-    by_rater: np.ndarray | None = None
+    counts: patterns.Patterns | None
+    raters: patterns.Patterns | None = None
+    names: tuple[Any, ...] | None = None
     matrix: RatingMatrix | None = None
+
+    @property
+    def n_raters(self) -> int | None:
+        return None if self.names is None else len(self.names)
+
+    def by_rater(self) -> np.ndarray:
+        """Raters × categories counts, from the rater patterns."""
+        assert self.raters is not None
+        k, rows, freq = self.labels.k, self.raters.rows, self.raters.freq
+        return np.array(
+            [
+                np.bincount(rows[:, g], weights=freq, minlength=k + 1)[1:]
+                for g in range(rows.shape[1])
+            ]
+        ).astype(np.int64)
+
+    def pair_table(self, g: int, h: int) -> np.ndarray:
+        """Return the k×k table of raters g and h over the items both rated."""
+        assert self.raters is not None
+        k, rows, freq = self.labels.k, self.raters.rows, self.raters.freq
+        both = (rows[:, g] > 0) & (rows[:, h] > 0)
+        cells = (rows[both, g] - 1) * k + rows[both, h] - 1
+        return (
+            np.bincount(cells, weights=freq[both], minlength=k * k).astype(np.int64).reshape(k, k)
+        )
+
+    @property
+    def stats(self) -> core.ItemStats:
+        assert self.counts is not None
+        return core.item_stats(self.counts)
 
 
 def item_data(
@@ -51,28 +85,26 @@ def item_data(
     func: str,
     *,
     need_raters: bool = False,
-    need_codes: bool = False,
     dense_limit: int | None = None,
     continuous: bool = False,
 ) -> Items:
     """Validate the ratings and return what the coefficient needs (see :class:`Items`).
 
-    Numeric matrices take a one-pass route (``_count.matrix_stats``) unless
-    the label codes themselves are needed. With more than ``dense_limit``
-    categories the items × categories statistics are not formed (``stats``
-    is None): for continuous data with many distinct values they are large.
+    Numeric matrices take a one-pass route (``_count.matrix_patterns``).
+    With more than ``dense_limit`` categories the count patterns are not
+    formed (``counts`` is None) and the ``matrix`` of codes is kept instead.
     """
     if isinstance(ratings, CategoryCounts):
-        return _count_form(ratings, labels, func, need_raters or need_codes)
-    if not need_codes:
-        fast = _one_pass(ratings, labels, dense_limit)
-        if fast is not None:
-            return fast
+        return _count_form(ratings, labels, func, need_raters)
+    fast = _one_pass(ratings, labels, dense_limit, need_raters)
+    if fast is not None:
+        return fast
     matrix = rating_matrix(ratings, labels, func, continuous=continuous)
-    dense = dense_limit is None or matrix.labels.k <= dense_limit
-    stats = core.item_stats(matrix.counts()) if dense else None
-    by_rater = _by_rater(matrix) if need_raters else None
-    return Items(stats, matrix.labels, matrix.codes.shape[1], by_rater, matrix)
+    k = matrix.labels.k
+    dense = dense_limit is None or k <= dense_limit
+    raters = patterns.distinct(matrix.codes + 1) if need_raters else None
+    counts = patterns.distinct(matrix.counts()) if dense else None
+    return Items(matrix.labels, counts, raters, matrix.raters, None if dense else matrix)
 
 
 def _count_form(counts: CategoryCounts, labels: Any, func: str, need_raters: bool) -> Items:
@@ -99,11 +131,13 @@ def _count_form(counts: CategoryCounts, labels: Any, func: str, need_raters: boo
     if table.shape[0] == 0:
         param_error(func, "ratings", "at least one rating", "only empty items", raw=True)
     # the columns of the count form are declared categories, in their declared order
-    return Items(core.item_stats(table), Labels(counts.labels, ordered=True))
+    return Items(Labels(counts.labels, ordered=True), patterns.distinct(table))
 
 
-def _one_pass(ratings: Any, labels: Any, dense_limit: int | None) -> Items | None:
-    """Return the numba route's items for numeric matrices with inferred labels, or None."""
+def _one_pass(
+    ratings: Any, labels: Any, dense_limit: int | None, need_raters: bool
+) -> Items | None:
+    """Return the items of a numeric matrix with inferred labels via numba, or None."""
     if labels is not None:
         return None
     if isinstance(ratings, np.ndarray):
@@ -116,17 +150,27 @@ def _one_pass(ratings: Any, labels: Any, dense_limit: int | None) -> Items | Non
         return None
     if x.ndim != 2 or x.dtype.kind not in "iuf":
         return None
-    counted = _count.matrix_stats(x, max_range=dense_limit or _count.MAX_RANGE)
-    if counted is None:
-        return None
-    lo, (items, totals, gram, by_rater) = counted
-    used = np.flatnonzero(totals.sum(axis=0))
-    sizes = np.flatnonzero(items)
-    stats = core.ItemStats(
-        sizes, items[sizes], totals[sizes][:, used], gram[sizes][:, used][:, :, used]
+    found = _count.matrix_patterns(
+        x, max_range=dense_limit or _count.MAX_RANGE, rows_too=need_raters
     )
-    found = Labels(tuple(int(lo + j) for j in used), ordered=True)
-    return Items(stats, found, x.shape[1], by_rater[:, used])
+    if found is None:
+        return None
+    lo, k, count_codes, row_codes = found
+    r = x.shape[1]
+    counts = patterns.from_codes(count_codes, r + 1, k)
+    used = np.flatnonzero(counts.rows.sum(axis=0))  # categories someone used
+    if used.size == 0:
+        return None  # nothing rated: the numpy path explains
+    counts = patterns.Patterns(counts.rows[:, used], counts.freq)
+    raters = None
+    if need_raters:
+        rows = patterns.from_codes(row_codes, k + 1, r)
+        remap = np.zeros(k + 1, dtype=np.int64)
+        remap[used + 1] = np.arange(1, used.size + 1)
+        raters = patterns.Patterns(remap[rows.rows], rows.freq)
+    labels_found = Labels(tuple(int(lo + j) for j in used), ordered=True)
+    names = tuple(ratings.columns) if hasattr(ratings, "columns") else tuple(range(r))
+    return Items(labels_found, counts, raters, names)
 
 
 Chance = Callable[[core.Shares, np.ndarray], Fraction]
@@ -429,21 +473,11 @@ def conger_kappa(ratings: Any, /, *, weights: Any = None, labels: Any = None) ->
     """
     func = "conger_kappa"
     items = item_data(ratings, labels, func, need_raters=True)
-    assert items.stats is not None and items.by_rater is not None
     weighting = resolve(weights, items.labels, func)
     s = core.shares(items.stats, weighting.exact)
-    by_rater = items.by_rater[items.by_rater.sum(axis=1) > 0]  # raters who rated something
-    pe = core.chance_conger(by_rater, weighting.exact)
+    by_rater = items.by_rater()
+    pe = core.chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
     return assemble(func, items.stats, items.labels, weighting, s.pa, pe, items.n_raters)
-
-
-def _by_rater(matrix: RatingMatrix) -> np.ndarray:
-    """Raters × categories counts."""
-    k = matrix.labels.k
-    rater = np.broadcast_to(np.arange(matrix.codes.shape[1]), matrix.codes.shape)
-    rated = matrix.codes >= 0
-    flat = np.bincount(rater[rated] * k + matrix.codes[rated], minlength=matrix.codes.shape[1] * k)
-    return flat.reshape(-1, k)
 
 
 def light_kappa(ratings: Any, /, *, weights: Any = None, labels: Any = None) -> LightResult:
@@ -488,14 +522,11 @@ def light_kappa(ratings: Any, /, *, weights: Any = None, labels: Any = None) -> 
     0.3333
     """
     func = "light_kappa"
-    items = item_data(ratings, labels, func, need_raters=True, need_codes=True)
-    stats, found, matrix = items.stats, items.labels, items.matrix
-    assert stats is not None and matrix is not None
-    weighting = resolve(weights, found, func)
-    pairs = itertools.combinations(range(matrix.codes.shape[1]), 2)
-    pairwise = {
-        (matrix.raters[g], matrix.raters[h]): _pair(matrix, g, h, weighting) for g, h in pairs
-    }
+    items = item_data(ratings, labels, func, need_raters=True)
+    weighting = resolve(weights, items.labels, func)
+    assert items.names is not None
+    pairs = itertools.combinations(range(len(items.names)), 2)
+    pairwise = {(items.names[g], items.names[h]): _pair(items, g, h, weighting) for g, h in pairs}
     values = np.array([r.statistic for r in pairwise.values()])
     if values.size == 0:
         undefined(func, "there is only one rater")
@@ -506,35 +537,33 @@ def light_kappa(ratings: Any, /, *, weights: Any = None, labels: Any = None) -> 
         got = [getattr(r, attribute) for r in pairwise.values()]
         return float(np.mean(got)) if got else float("nan")
 
+    stats = items.stats
     return LightResult(
         statistic=mean("statistic"),
         observed_agreement=mean("observed_agreement"),
         chance_agreement=mean("chance_agreement"),
-        labels=found.values,
+        labels=items.labels.values,
         weights=weighting.matrix,
         weighting=weighting.name,
         n_items=stats.n_items,
-        n_raters=matrix.codes.shape[1],
+        n_raters=items.n_raters,
         coefficient=func,
         category_totals=stats.category_totals,
         pairwise=pairwise,
     )
 
 
-def _pair(matrix: RatingMatrix, g: int, h: int, weighting: Weighting) -> KappaResult:
+def _pair(items: Items, g: int, h: int, weighting: Weighting) -> KappaResult:
     """Cohen's kappa of raters g and h on the items both rated (nan if none)."""
-    k = matrix.labels.k
-    a, b = matrix.codes[:, g], matrix.codes[:, h]
-    both = (a >= 0) & (b >= 0)
-    table = np.bincount(a[both] * k + b[both], minlength=k * k).reshape(k, k)
-    if not both.any():
+    table = items.pair_table(g, h)
+    if table.sum() == 0:
         nan = float("nan")
         return KappaResult(
             nan,
             table,
             np.zeros(table.shape),
             weighting.matrix,
-            matrix.labels.values,
+            items.labels.values,
             0,
             nan,
             nan,
@@ -542,4 +571,4 @@ def _pair(matrix: RatingMatrix, g: int, h: int, weighting: Weighting) -> KappaRe
         )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedKappaWarning)  # reported once, for the mean
-        return kappa_result(table, matrix.labels, weighting, "cohen_kappa")
+        return kappa_result(table, items.labels, weighting, "cohen_kappa")

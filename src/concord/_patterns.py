@@ -1,0 +1,75 @@
+"""Distinct rows with their frequencies: the exact, small table of many items.
+
+An items × categories count table has few distinct rows (5 raters and 5
+categories allow at most 252), so the table of distinct rows with their
+frequencies is an exact compression: every sum over items is a sum over
+patterns weighted by frequency, and resampling n items is one multinomial
+draw over the patterns. The same holds for the rows of label codes, which
+keep which rater gave which rating (Conger, Light).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+_DENSE_CODES = 1 << 22  # below this many possible codes, count them with bincount
+
+
+@dataclass(frozen=True)
+class Patterns:
+    """Distinct rows (P × w non-negative ints) and how often each occurs (P,)."""
+
+    rows: np.ndarray
+    freq: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return int(self.freq.sum())
+
+    def __post_init__(self) -> None:
+        self.rows.setflags(write=False)
+        self.freq.setflags(write=False)
+
+
+def radix_fits(base: int, width: int) -> bool:
+    """Return True when base**width codes fit in int64."""
+    return bool(width * np.log2(max(base, 2)) < 62)
+
+
+def encode(rows: np.ndarray, base: int) -> np.ndarray:
+    """Mixed-radix codes Σ_j rows[:, j] · base**j of non-negative rows (base**width < 2**62)."""
+    powers = base ** np.arange(rows.shape[1], dtype=np.int64)
+    out: np.ndarray = rows.astype(np.int64) @ powers
+    return out
+
+
+def decode(codes: np.ndarray, base: int, width: int) -> np.ndarray:
+    """Return the rows of mixed-radix ``codes``."""
+    out = np.empty((codes.shape[0], width), dtype=np.int64)
+    rest = codes.copy()
+    for j in range(width):
+        rest, out[:, j] = np.divmod(rest, base)
+    return out
+
+
+def from_codes(codes: np.ndarray, base: int, width: int) -> Patterns:
+    """Patterns of the rows whose mixed-radix codes are ``codes`` (negative codes are skipped)."""
+    codes = codes[codes >= 0]
+    if base**width <= _DENSE_CODES:
+        freq = np.bincount(codes, minlength=1)
+        present = np.flatnonzero(freq)
+        return Patterns(decode(present, base, width), freq[present])
+    present, freq = np.unique(codes, return_counts=True)
+    return Patterns(decode(present, base, width), freq.astype(np.int64))
+
+
+def distinct(rows: np.ndarray) -> Patterns:
+    """Patterns of a matrix of non-negative integers."""
+    rows = np.asarray(rows, dtype=np.int64)
+    base = int(rows.max(initial=0)) + 1
+    if radix_fits(base, rows.shape[1]):
+        return from_codes(encode(rows, base), base, rows.shape[1])
+    unique, freq = np.unique(rows, axis=0, return_counts=True)
+    return Patterns(unique, freq.astype(np.int64))
