@@ -282,7 +282,7 @@ def numeric_matrices(draw):
 @given(numeric_matrices(), st.booleans())
 def test_one_pass_engine_equals_numpy_path(x, as_int):
     # the numba route (small inputs forced through it) forms the numpy path's patterns
-    from concord import _count, _multirater
+    from concord import _count, _items
 
     assume(not np.isnan(x).all())
     if as_int:
@@ -290,11 +290,11 @@ def test_one_pass_engine_equals_numpy_path(x, as_int):
         x = x.astype(np.int64)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_count, "_NUMBA_MIN", 1 << 62)
-        slow = _multirater.item_data(x, None, "test", need_raters=True)
+        slow = _items.item_data(x, None, "test", need_raters=True)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_count, "_NUMBA_MIN", 0)
         mp.setattr(_count, "_MATRIX_THREAD_MIN", 4)
-        fast = _multirater.item_data(x, None, "test", need_raters=True)
+        fast = _items.item_data(x, None, "test", need_raters=True)
     assert fast.labels == slow.labels and fast.names == slow.names
     for kind in ("counts", "raters"):
         a, b = getattr(fast, kind), getattr(slow, kind)

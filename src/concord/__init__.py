@@ -19,15 +19,9 @@ from concord._errors import UndefinedKappaWarning
 from concord._kappa_result import KappaResult
 from concord._krippendorff import krippendorff_alpha
 from concord._mean import GroupedKappaResult, grouped_kappa, mean_kappa
-from concord._multirater import (
-    brennan_prediger,
-    conger_kappa,
-    fleiss_kappa,
-    gwet_ac,
-    light_kappa,
-    percent_agreement,
-)
+from concord._multirater import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
 from concord._qwk import quadratic_weighted_kappa
+from concord._raters import conger_kappa, light_kappa
 from concord._ratings import CategoryCounts
 from concord._version import __version__
 from concord._weights import weight_matrix

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from concord import _explain
+from concord._inference import Inference, InferenceMixin
 from concord._interpret import interpret as _interpret
 from concord._kappa_result import KappaResult
 
@@ -34,7 +35,7 @@ CHANCE = {
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class AgreementResult:
+class AgreementResult(InferenceMixin):
     """A multi-rater agreement coefficient and what it was computed from.
 
     Attributes
@@ -59,6 +60,16 @@ class AgreementResult:
         The function that computed it, e.g. 'fleiss_kappa'.
     category_totals : numpy.ndarray
         Ratings per category over all items, shape (q,).
+    standard_error, pvalue : float
+        Gwet's (2014) design-based SE (conditional on the raters) and the
+        two-sided p-value for H0: coefficient = 0; see each function's docstring.
+
+    Methods
+    -------
+    confidence_interval(confidence_level=0.95, *, method=None, n_resamples=9999, rng=None)
+        A :class:`ConfidenceInterval` (low, high).
+    bootstrap(n_resamples=9999, *, rng=None)
+        The coefficient on bootstrap resamples of the items.
     """
 
     statistic: float
@@ -71,6 +82,7 @@ class AgreementResult:
     n_raters: int | None
     coefficient: str
     category_totals: np.ndarray
+    _inference: Inference | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.weights.setflags(write=False)
@@ -145,6 +157,7 @@ class AgreementResult:
                 f"Observed agreement p_a = {num(self.observed_agreement)}",
                 f"Chance agreement   {CHANCE[self.coefficient]} = {num(self.chance_agreement)}",
                 f"{self.name} = (p_a − p_e) / (1 − p_e) = {num(self.statistic)}",
+                *self._uncertainty(),
                 f"Interpretation (Landis & Koch 1977): {self.interpret()}",
             ]
         )

@@ -7,10 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from concord import _exact
-from concord._errors import UndefinedKappaWarning
+from concord import _exact, _variance
+from concord._bootstrap import TableSampler
+from concord._errors import UndefinedKappaWarning, check_population
+from concord._inference import Inference
 from concord._kappa_result import KappaResult
 from concord._labels import Labels
+from concord._patterns import Patterns
 from concord._tables import confusion_table
 from concord._weights import Weighting, resolve
 
@@ -60,12 +63,70 @@ def undefined_reason(table: np.ndarray, labels: Labels) -> str:
     return "every pair of categories that chance could produce has disagreement weight 0"
 
 
+# the default interval of each coefficient, chosen by benchmarks/coverage.py
+DEFAULT_METHOD = {"cohen_kappa": "wald", "scott_pi": "wald"}
+
+
+def _inference(
+    table: np.ndarray,
+    weighting: Weighting,
+    statistic: float,
+    pooled: bool,
+    population: float | None,
+    units: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+) -> Inference:
+    """SE, test and sampler of a two-rater result (see the module docstring)."""
+    agreement = weighting.agreement()
+    n = float(table.sum())
+    f = _variance.fraction(round(n), population)
+    null_z = None
+    if pooled:  # Scott's pi is Fleiss' kappa of two raters: Gwet's raw-ratings variance
+        k = table.shape[0]
+        cells = np.flatnonzero(table)
+        rows = np.eye(k, dtype=np.int64)[cells // k] + np.eye(k, dtype=np.int64)[cells % k]
+        pairs = Patterns(rows, table.ravel()[cells].astype(np.int64))
+        pi = (table.sum(axis=0) + table.sum(axis=1)) / (2 * n)
+        pe = float(pi @ agreement @ pi)
+        var = _variance.gwet_family(
+            "fleiss", _variance.terms(pairs, agreement), agreement, pi, pe, statistic, population
+        )
+    elif n > 0 and np.isfinite(statistic):
+        var, var0 = _variance.fce(table, agreement, statistic)
+        var, var0 = (1 - f) * var, (1 - f) * var0
+        null_z = statistic / np.sqrt(var0) if var0 > 0 else float("nan")
+    else:
+        var = float("nan")
+    sampler = (
+        TableSampler(table, weighting.exact, pooled)
+        if units is None
+        else TableSampler(table, weighting.exact, pooled, *units)
+    )
+    func = "scott_pi" if pooled else "cohen_kappa"
+    return Inference(
+        statistic=statistic,
+        standard_error=float(np.sqrt(var)) if var >= 0 else float("nan"),
+        df=max(round(n) - 1, 0),
+        bounds=(-1.0, 1.0),
+        default_method=DEFAULT_METHOD[func],
+        sampler=sampler,
+        null_z=null_z,
+    )
+
+
 def kappa_result(
-    table: np.ndarray, labels: Labels, weighting: Weighting, func: str
+    table: np.ndarray,
+    labels: Labels,
+    weighting: Weighting,
+    func: str,
+    *,
+    population: float | None = None,
+    units: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> KappaResult:
     """Build the :class:`KappaResult` of a confusion table; warn if κ is undefined.
 
-    ``func`` is 'cohen_kappa' or 'scott_pi' (chance from the pooled shares).
+    ``func`` is 'cohen_kappa' or 'scott_pi' (chance from the pooled shares);
+    ``units`` are the distinct (cell, sample weight) pairs and their
+    frequencies, when the pairs carry sample weights.
     """
     pooled = func == "scott_pi"
     statistic, p_o, p_e = weighted_kappa_core(table, weighting.exact, pooled=pooled)
@@ -92,6 +153,7 @@ def kappa_result(
         chance_agreement=p_e,
         weighting=weighting.name,
         coefficient=func,
+        _inference=_inference(table, weighting, statistic, pooled, population, units),
     )
 
 
@@ -104,6 +166,7 @@ def cohen_kappa(
     labels: Any = None,
     sample_weight: Any = None,
     nan_policy: str = "raise",
+    population_size: float | None = None,
 ) -> KappaResult:
     r"""Cohen's kappa of two raters, unweighted or weighted.
 
@@ -212,7 +275,10 @@ def cohen_kappa(
         func=func,
     )
     weighting = resolve(weights, counted.labels, func)
-    return kappa_result(counted.table, counted.labels, weighting, func)
+    population = check_population(population_size, func)
+    return kappa_result(
+        counted.table, counted.labels, weighting, func, population=population, units=counted.units
+    )
 
 
 def scott_pi(
@@ -223,6 +289,7 @@ def scott_pi(
     weights: Any = None,
     labels: Any = None,
     nan_policy: str = "raise",
+    population_size: float | None = None,
 ) -> KappaResult:
     r"""Scott's pi of two raters: kappa with chance from the raters' pooled shares.
 
@@ -273,4 +340,5 @@ def scott_pi(
         rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
     )
     weighting = resolve(weights, counted.labels, func)
-    return kappa_result(counted.table, counted.labels, weighting, func)
+    population = check_population(population_size, func)
+    return kappa_result(counted.table, counted.labels, weighting, func, population=population)

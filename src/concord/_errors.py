@@ -70,3 +70,24 @@ def check_option(
             hint = f"Did you mean {match[0]!r}?"
     exc: type[Exception] = ValueError if isinstance(value, str) else TypeError
     param_error(func, name, listing, value, fix=hint, exc=exc)
+
+
+def check_population(population_size: Any, func: str) -> float | None:
+    """Validate irrCAC's N: None (infinite population) or a positive number of items."""
+    if population_size is None:
+        return None
+    try:
+        value = float(population_size)
+    except (TypeError, ValueError):
+        param_error(
+            func, "population_size", "None or a number of items", population_size, exc=TypeError
+        )
+    if not value > 0:
+        param_error(
+            func,
+            "population_size",
+            "positive",
+            population_size,
+            fix="It is the size N of the finite population the items were drawn from.",
+        )
+    return value

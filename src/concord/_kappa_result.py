@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from concord import _explain
+from concord._inference import Inference, InferenceMixin
 from concord._interpret import interpret as _interpret
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class KappaResult:
+class KappaResult(InferenceMixin):
     """Cohen's kappa of two raters, with the tables it was computed from.
 
     Attributes
@@ -40,6 +41,16 @@ class KappaResult:
         'unweighted', the name of the weight family, or 'custom'.
     coefficient : str
         'cohen_kappa', or 'scott_pi' (chance from the pooled shares).
+    standard_error, pvalue : float
+        The large-sample SE (not under H0) and the two-sided p-value for
+        H0: κ = 0; see :func:`cohen_kappa` and :func:`scott_pi`.
+
+    Methods
+    -------
+    confidence_interval(confidence_level=0.95, *, method=None, n_resamples=9999, rng=None)
+        A :class:`ConfidenceInterval` (low, high).
+    bootstrap(n_resamples=9999, *, rng=None)
+        κ on bootstrap resamples of the pairs.
     """
 
     statistic: float
@@ -52,6 +63,7 @@ class KappaResult:
     chance_agreement: float
     weighting: str
     coefficient: str = "cohen_kappa"
+    _inference: Inference | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("observed", "expected", "weights"):
@@ -147,6 +159,7 @@ class KappaResult:
             f"κ = 1 − ΣW·O / ΣW·E = 1 − {num(wo)} / {num(we)} = {num(self.statistic)}",
             f"  = (p_o − p_e) / (1 − p_e) with p_o = {num(self.observed_agreement)}, "
             f"p_e = {num(self.chance_agreement)}",
+            *self._uncertainty(),
             f"Interpretation (Landis & Koch 1977): {self.interpret()}",
         ]
         return "\n".join(lines)

@@ -130,8 +130,9 @@ def matrix_patterns(x, lo, k, rows_too):  # type: ignore[no-untyped-def]  # prag
     For item i with count vector c (c_j raters chose category j) and m ratings,
     ``counts[i]`` is Σ_j c_j (r + 1)^j, or −1 when m = 0; with ``rows_too``,
     ``rows[i]`` is Σ_g (j_g + 1)(k + 1)^g over its raters (0 for a missing
-    rating; −1 when m = 0, an item nobody rated). Also returns the number of values that were not whole numbers in
-    range (the caller then falls back to the validating numpy path).
+    rating; −1 when m = 0, an item nobody rated). Also returns the number of
+    values that were not whole numbers in range (the caller then falls back to
+    the validating numpy path).
     """
     n, r = x.shape
     counts = np.full(n, -1, np.int64)

@@ -22,18 +22,21 @@ from typing import Any
 
 import numpy as np
 
-from concord import _exact
+from concord import _exact, _variance
+from concord import _krippendorff_continuous as continuous
 from concord._agreement import ItemStats
 from concord._agreement_result import KrippendorffResult
-from concord._errors import check_option, param_error
+from concord._bootstrap import CoincidenceSampler
+from concord._errors import check_option, check_population, param_error
+from concord._inference import Inference
+from concord._items import Items, item_data
 from concord._labels import Labels
-from concord._multirater import Items, item_data, undefined
+from concord._multirater import DEFAULT_METHOD, undefined
 from concord._patterns import distinct
 from concord._ratings import RatingMatrix
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 _DENSE_MAX = 256
-_BLOCK = 1 << 20  # values per block of the ratio metric's V × V sum
 
 
 def coincidences(stats: ItemStats) -> tuple[np.ndarray, int]:
@@ -116,7 +119,12 @@ def _level(level: Any, labels: Labels, func: str) -> tuple[str, np.ndarray | Non
 
 
 def krippendorff_alpha(
-    ratings: Any, /, *, level: Any = "nominal", labels: Any = None
+    ratings: Any,
+    /,
+    *,
+    level: Any = "nominal",
+    labels: Any = None,
+    population_size: float | None = None,
 ) -> KrippendorffResult:
     r"""Krippendorff's alpha for any number of raters, missing ratings and any metric.
 
@@ -195,25 +203,26 @@ def krippendorff_alpha(
     """
     func = "krippendorff_alpha"
     continuous = isinstance(level, str) and level in ("ordinal", "interval", "ratio")
+    population = check_population(population_size, func)
     items = item_data(ratings, labels, func, dense_limit=_DENSE_MAX, continuous=continuous)
     found, matrix = items.labels, items.matrix
     name, custom = _level(level, found, func)
     if items.counts is None:  # more than _DENSE_MAX categories
         assert matrix is not None
         if custom is None:
-            return _decomposed(func, name, found, matrix)
+            return _decomposed(func, name, found, matrix, population)
         items = Items(found, distinct(matrix.counts()), names=items.names)
-    return _from_coincidences(func, name, custom, items.stats, found, items.n_raters)
+    return _from_coincidences(func, name, custom, items, population)
 
 
 def _from_coincidences(
     func: str,
     name: str,
     custom: np.ndarray | None,
-    stats: ItemStats,
-    labels: Labels,
-    n_raters: int | None,
+    items: Items,
+    population: float | None,
 ) -> KrippendorffResult:
+    stats, labels = items.stats, items.labels
     scaled, scale = coincidences(stats)  # scale · o, integers
     totals = scaled.sum(axis=1)  # scale · n_c
     n = int((stats.sizes * stats.items)[stats.pairable()].sum())
@@ -238,7 +247,26 @@ def _from_coincidences(
     values = _values(n, observed, expected, top, unit)
     shown = scaled / scale if n else np.zeros(scaled.shape)
     summary = (stats.n_items, stats.category_totals)
-    return _result(func, name, summary, labels, n_raters, delta, values, n, shown)
+    inference = _dense_inference(func, name, items, delta, values["alpha"], population)
+    return _result(func, name, summary, labels, items.n_raters, delta, values, n, shown, inference)
+
+
+def _dense_inference(
+    func: str, name: str, items: Items, delta: np.ndarray, alpha: float, population: float | None
+) -> Inference:
+    """Gwet's (2014) variance with agreement weights 1 − δ²/max δ², and the pattern bootstrap."""
+    assert items.counts is not None
+    top = float(delta.max()) if delta.size else 0.0
+    agreement = 1 - delta / top if top > 0 else np.ones_like(delta)
+    var, n2 = _variance.krippendorff(items.counts, agreement, population)
+    return Inference(
+        statistic=alpha,
+        standard_error=float(np.sqrt(var)) if var >= 0 else float("nan"),
+        df=max(n2 - 1, 0),
+        bounds=(-1.0, 1.0),
+        default_method=DEFAULT_METHOD[func],
+        sampler=CoincidenceSampler(items.counts, delta, name),
+    )
 
 
 def _values(n: float, observed: Any, expected: Any, top: float, unit: float) -> dict[str, float]:
@@ -273,6 +301,7 @@ def _result(
     values: dict[str, float],
     n_pairable: int,
     coincidence: np.ndarray | None,
+    inference: Inference,
 ) -> KrippendorffResult:
     if np.isnan(values["alpha"]):
         reason = (
@@ -299,27 +328,29 @@ def _result(
         expected_disagreement=values["d_e"],
         coincidences=None if coincidence is None else np.asarray(coincidence, dtype=np.float64),
         n_pairable=n_pairable,
+        _inference=inference,
     )
 
 
-def _decomposed(func: str, name: str, labels: Labels, matrix: RatingMatrix) -> KrippendorffResult:
-    """α without a coincidence matrix: per-unit sums over the rater columns (floats)."""
+def _decomposed(
+    func: str, name: str, labels: Labels, matrix: RatingMatrix, population: float | None
+) -> KrippendorffResult:
+    """α without a coincidence matrix (:mod:`concord._krippendorff_continuous`)."""
     rated = matrix.codes >= 0
     summary = (matrix.codes.shape[0], np.bincount(matrix.codes[rated], minlength=labels.k))
     codes = matrix.codes[rated.sum(axis=1) >= 2]
-    present = codes >= 0
-    m = present.sum(axis=1).astype(np.float64)
-    n_c = np.bincount(codes[present], minlength=labels.k).astype(np.float64)
-    if name == "nominal":
-        observed, expected = _nominal_sums(codes, present, m, n_c)
-        top = 1.0
-    else:
-        scores = _ordinal_scores(n_c) / 2 if name == "ordinal" else labels.scores(func, name)
-        x = np.where(present, scores[np.maximum(codes, 0)], 0.0)
-        sums = _ratio_sums if name == "ratio" else _interval_sums
-        observed, expected = sums(x, present, m, n_c, scores)
-        top = _max_delta(name, scores)
-    values = _values(float(m.sum()), observed, expected, top, 1.0)
+    values = np.arange(labels.k, dtype=float) if name == "nominal" else labels.scores(func, name)
+    t = continuous.terms(codes, name, values)
+    numbers = _values(t.n, t.observed, t.expected, t.top, 1.0)
+    var = continuous.variance(t, population)
+    inference = Inference(
+        statistic=numbers["alpha"],
+        standard_error=float(np.sqrt(var)) if var >= 0 else float("nan"),
+        df=max(codes.shape[0] - 1, 0),
+        bounds=(-1.0, 1.0),
+        default_method=DEFAULT_METHOD[func],
+        sampler=continuous.ContinuousSampler(codes, name, values),
+    )
     return _result(
         func,
         name,
@@ -327,59 +358,8 @@ def _decomposed(func: str, name: str, labels: Labels, matrix: RatingMatrix) -> K
         labels,
         matrix.codes.shape[1],
         np.zeros((0, 0)),
-        values,
-        int(m.sum()),
+        numbers,
+        int(t.n),
         None,
+        inference,
     )
-
-
-def _interval_sums(
-    x: np.ndarray, present: np.ndarray, m: np.ndarray, n_c: np.ndarray, scores: np.ndarray
-) -> tuple[float, float]:
-    """Σ_u Σ_{g,h∈u} (x_g − x_h)² / (m_u − 1) and Σ_ck n_c n_k (x_c − x_k)²."""
-    s1, s2 = x.sum(axis=1), (x * x).sum(axis=1)
-    observed = float(np.sum((2 * m * s2 - 2 * s1 * s1) / (m - 1)))
-    t1, t2 = float(n_c @ scores), float(n_c @ (scores * scores))
-    return observed, 2 * float(n_c.sum()) * t2 - 2 * t1 * t1
-
-
-def _nominal_sums(
-    codes: np.ndarray, present: np.ndarray, m: np.ndarray, n_c: np.ndarray
-) -> tuple[float, float]:
-    """Σ_u (m_u² − Σ_c n_uc²) / (m_u − 1) and n..² − Σ_c n_c², by comparing rater columns."""
-    same = np.zeros(codes.shape[0])
-    for g in range(codes.shape[1]):
-        for h in range(codes.shape[1]):
-            same += present[:, g] & present[:, h] & (codes[:, g] == codes[:, h])
-    total = float(n_c.sum())
-    return float(np.sum((m * m - same) / (m - 1))), total * total - float(n_c @ n_c)
-
-
-def _ratio_sums(
-    x: np.ndarray, present: np.ndarray, m: np.ndarray, n_c: np.ndarray, scores: np.ndarray
-) -> tuple[float, float]:
-    """Return the ratio metric's two sums, by rater-column pairs and value blocks (O(V·chunk))."""
-    pair = np.zeros(x.shape[0])
-    for g in range(x.shape[1]):
-        for h in range(x.shape[1]):
-            both = present[:, g] & present[:, h]
-            tot = x[:, g] + x[:, h]
-            ratio = (x[:, g] - x[:, h]) / np.where(tot == 0, 1.0, tot)
-            pair += np.where(both & (tot != 0), ratio * ratio, 0.0)
-    expected = 0.0
-    step = max(1, _BLOCK // scores.shape[0])  # rows per block: O(_BLOCK) memory
-    for s in range(0, scores.shape[0], step):
-        block = scores[s : s + step]
-        tot = block[:, None] + scores[None, :]
-        d = np.where(
-            tot == 0, 0.0, (block[:, None] - scores[None, :]) / np.where(tot == 0, 1, tot)
-        )
-        expected += float(n_c[s : s + step] @ (d * d) @ n_c)
-    return float(np.sum(pair / (m - 1))), expected
-
-
-def _max_delta(name: str, scores: np.ndarray) -> float:
-    lo, hi = float(scores.min()), float(scores.max())
-    if name == "ratio":
-        return ((hi - lo) / (hi + lo)) ** 2 if hi + lo > 0 else 0.0
-    return (hi - lo) ** 2

@@ -33,11 +33,14 @@ from concord._labels import Labels, check_labels, infer, lookup, unknown
 class PairTable:
     """The confusion table: ``table[i, j]`` counts rater1 = label i and rater2 = label j.
 
-    Counts are int64; with sample weights they are float64 sums of weights.
+    Counts are int64; with sample weights they are float64 sums of weights,
+    and ``units`` holds the distinct (cell, weight) pairs with their
+    frequencies, which the bootstrap resamples.
     """
 
     table: np.ndarray
     labels: Labels
+    units: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def confusion_table(
@@ -58,6 +61,20 @@ def confusion_table(
     weight = sample_weights(sample_weight, c1.values.shape[0], func)
     (c1, c2), weight = omit_missing([c1, c2], weight, nan_policy, func)
     declared = categorical_order(declared, [c1, c2], func)
+    counted = _count_pairs(c1, c2, weight, declared, func, engine)
+    if weight is None:
+        return counted
+    return PairTable(counted.table, counted.labels, _units(c1, c2, counted.labels, weight, func))
+
+
+def _count_pairs(
+    c1: Column,
+    c2: Column,
+    weight: np.ndarray | None,
+    declared: tuple[Any, ...] | None,
+    func: str,
+    engine: _count.Engine,
+) -> PairTable:
     if c1.numeric and c2.numeric:
         ints = _as_integers(c1.values, c2.values, declared, func)
         if ints is not None:
@@ -65,6 +82,20 @@ def confusion_table(
             if counted is not None:
                 return counted
     return _lookup_table(c1, c2, weight, declared, func)
+
+
+def _units(
+    c1: Column, c2: Column, labels: Labels, weight: np.ndarray, func: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the distinct (cell, sample weight) pairs and how often each occurs."""
+    k = labels.k
+    codes = [
+        lookup(c.decoded(), labels.values, func, name)
+        for c, name in ((c1, "rater1"), (c2, "rater2"))
+    ]
+    stacked = np.column_stack([(codes[0] * k + codes[1]).astype(np.float64), weight])
+    unique, freq = np.unique(stacked, axis=0, return_counts=True)
+    return unique[:, 0].astype(np.int64), unique[:, 1], freq.astype(np.int64)
 
 
 def _as_integers(

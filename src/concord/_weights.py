@@ -47,6 +47,12 @@ class Weighting:
     matrix: np.ndarray
     exact: np.ndarray
 
+    def agreement(self) -> np.ndarray:
+        """Return the agreement weights 1 − W / max W (all ones for a single category)."""
+        top = self.exact.max()
+        out: np.ndarray = 1 - self.exact / top if top > 0 else np.ones_like(self.exact)
+        return out
+
 
 def _ratio(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     total = x + y

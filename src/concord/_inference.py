@@ -1,0 +1,307 @@
+"""Standard errors, p-values and confidence intervals shared by every result.
+
+Each result holds an :class:`Inference`: its standard error, the degrees of
+freedom of its t intervals, how its p-value is computed, the coefficient's
+possible range, and a sampler that draws bootstrap replicates from the
+result's own small table (see :mod:`concord._bootstrap`).
+
+Intervals never leave the coefficient's range [lower, 1]: Wald, t and
+bootstrap intervals are clipped to it; the Fisher-z interval stays inside it
+by construction.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+
+from concord._errors import check_option, param_error
+
+METHODS = ("wald", "t", "fisher-z", "bootstrap-percentile", "bootstrap-bca")
+_NORMAL = NormalDist()
+
+
+class ConfidenceInterval(NamedTuple):
+    """A confidence interval: ``low`` and ``high``."""
+
+    low: float
+    high: float
+
+
+class Sampler(Protocol):
+    """Draws bootstrap replicates of a statistic from a result's table."""
+
+    def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        """Return the statistic on ``n_resamples`` resamples of the items."""
+        ...
+
+    def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return leave-one-item-out values and how many items give each."""
+        ...
+
+
+def t_sf(x: float, df: float) -> float:
+    """Survival function of Student's t (scipy, imported when first needed)."""
+    return float(_scipy_special().stdtr(df, -x))
+
+
+def t_quantile(p: float, df: float) -> float:
+    """Quantile function of Student's t."""
+    return float(_scipy_special().stdtrit(df, p))
+
+
+def _scipy_special() -> Any:
+    try:
+        from scipy import special
+    except ImportError:  # pragma: no cover - scipy is in the stats extra
+        raise ImportError(
+            "t intervals and Gwet's p-values need scipy: pip install 'concord[stats]'"
+        ) from None
+    return special
+
+
+def normal_pvalue(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic."""
+    return 2 * _NORMAL.cdf(-abs(z)) if math.isfinite(z) else float("nan")
+
+
+@contextmanager
+def progress(total: int, description: str) -> Iterator[Any]:
+    """Yield a tqdm progress bar when stderr is a terminal and tqdm is installed, else None."""
+    bar = None
+    if total >= 2000 and sys.stderr.isatty():
+        try:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=total, desc=description, unit="resample", leave=False)
+        except ImportError:  # pragma: no cover - tqdm is optional
+            bar = None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+@dataclass(frozen=True)
+class Inference:
+    """Everything a result needs for its SE, p-value and intervals.
+
+    ``null_z`` is the test statistic under H0 for coefficients with a null
+    standard error (Cohen: Fleiss, Cohen & Everitt 1969; Fleiss: Fleiss, Nee
+    & Landis 1979), tested against the normal distribution; without it the
+    p-value is Gwet's (2014): t = statistic / standard_error on ``df`` degrees
+    of freedom. ``bounds`` is the coefficient's possible range.
+    """
+
+    statistic: float
+    standard_error: float
+    df: int
+    bounds: tuple[float, float]
+    default_method: str
+    sampler: Sampler | None = None
+    null_z: float | None = None
+
+    def pvalue(self) -> float:
+        if self.null_z is not None:
+            return normal_pvalue(self.null_z)
+        if not (math.isfinite(self.statistic) and self.standard_error > 0 and self.df > 0):
+            return (
+                float("nan")
+                if self.standard_error != 0
+                else (0.0 if self.statistic != 0 else float("nan"))
+            )
+        return 2 * t_sf(abs(self.statistic / self.standard_error), self.df)
+
+    def interval(
+        self,
+        confidence_level: float,
+        method: str | None,
+        n_resamples: int,
+        rng: Any,
+        func: str,
+    ) -> ConfidenceInterval:
+        level = _level(confidence_level, func)
+        chosen = check_option(func, "method", method or self.default_method, METHODS)
+        if not math.isfinite(self.statistic):
+            return ConfidenceInterval(float("nan"), float("nan"))
+        if chosen.startswith("bootstrap"):
+            return self._bootstrap(level, chosen, n_resamples, rng, func)
+        low, high = _analytic(chosen, self.statistic, self.standard_error, self.df, level)
+        return self._clip(low, high)
+
+    def _clip(self, low: float, high: float) -> ConfidenceInterval:
+        lower, upper = self.bounds
+        return ConfidenceInterval(max(low, lower), min(high, upper))
+
+    def bootstrap(self, n_resamples: int, rng: Any, func: str) -> np.ndarray:
+        if self.sampler is None:
+            raise NotImplementedError(f"{func}: this result has no bootstrap")
+        if not isinstance(n_resamples, int | np.integer) or n_resamples < 2:
+            param_error(func, "n_resamples", "an integer of at least 2", n_resamples)
+        generator = np.random.default_rng(rng)
+        return self.sampler.replicates(int(n_resamples), generator)
+
+    def _bootstrap(
+        self, level: float, method: str, n_resamples: int, rng: Any, func: str
+    ) -> ConfidenceInterval:
+        values = self.bootstrap(n_resamples, rng, func)
+        finite = values[np.isfinite(values)]
+        if finite.size < 0.9 * values.size:
+            warnings.warn(
+                f"{func}: {values.size - finite.size} of {values.size} bootstrap resamples "
+                "have an undefined coefficient; the interval uses the others.",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+        if finite.size == 0:
+            return ConfidenceInterval(float("nan"), float("nan"))
+        alpha = 1 - level
+        if method == "bootstrap-percentile":
+            probs = (alpha / 2, 1 - alpha / 2)
+        else:
+            assert self.sampler is not None
+            probs = _bca_probabilities(self.statistic, finite, self.sampler.jackknife(), alpha)
+        low, high = np.quantile(finite, probs)
+        return self._clip(float(low), float(high))
+
+
+def _level(confidence_level: Any, func: str) -> float:
+    try:
+        level = float(confidence_level)
+    except (TypeError, ValueError):
+        param_error(
+            func, "confidence_level", "a number in (0, 1)", confidence_level, exc=TypeError
+        )
+    if not 0 < level < 1:
+        param_error(
+            func,
+            "confidence_level",
+            "in (0, 1)",
+            confidence_level,
+            fix="For a 95% interval pass 0.95.",
+        )
+    return level
+
+
+def _analytic(
+    method: str, statistic: float, se: float, df: int, level: float
+) -> tuple[float, float]:
+    if not math.isfinite(se):
+        return float("nan"), float("nan")
+    alpha = 1 - level
+    if method == "t":
+        q = t_quantile(1 - alpha / 2, df) if df > 0 else float("inf")
+    else:
+        q = _NORMAL.inv_cdf(1 - alpha / 2)
+    if method != "fisher-z":
+        return statistic - q * se, statistic + q * se
+    if abs(statistic) >= 1:  # artanh(±1) is infinite: the interval is the point
+        return statistic, statistic
+    z, se_z = math.atanh(statistic), se / (1 - statistic * statistic)
+    return math.tanh(z - q * se_z), math.tanh(z + q * se_z)
+
+
+def _bca_probabilities(
+    estimate: float, values: np.ndarray, jackknife: tuple[np.ndarray, np.ndarray], alpha: float
+) -> tuple[float, float]:
+    """Efron's (1987) bias-corrected and accelerated percentile levels."""
+    below = np.mean(values < estimate) + 0.5 * np.mean(values == estimate)
+    below = min(max(below, 0.5 / values.size), 1 - 0.5 / values.size)
+    z0 = _NORMAL.inv_cdf(float(below))
+    theta, count = jackknife
+    keep = np.isfinite(theta)
+    theta, count = theta[keep], count[keep]
+    mean = np.sum(count * theta) / np.sum(count)
+    d = mean - theta
+    denominator = 6 * np.sum(count * d**2) ** 1.5
+    a = float(np.sum(count * d**3) / denominator) if denominator > 0 else 0.0
+    out = []
+    for p in (alpha / 2, 1 - alpha / 2):
+        z = _NORMAL.inv_cdf(p)
+        out.append(_NORMAL.cdf(z0 + (z0 + z) / (1 - a * (z0 + z))))
+    return out[0], out[1]
+
+
+class InferenceMixin:
+    """``standard_error``, ``pvalue``, ``confidence_interval()`` and ``bootstrap()``."""
+
+    _inference: Inference | None
+
+    def _inferred(self) -> Inference:
+        if self._inference is None:
+            raise NotImplementedError(f"{type(self).__name__} was built without inference")
+        return self._inference
+
+    def _uncertainty(self) -> list[str]:
+        """Return the explain() line: SE, 95% CI with the default method, p-value."""
+        if self._inference is None:
+            return []
+        from concord._explain import number
+
+        low, high = self.confidence_interval()
+        return [
+            f"SE = {number(self.standard_error)}, 95% CI [{number(low)}, {number(high)}] "
+            f"({self._inference.default_method}), p = {number(self.pvalue)}"
+        ]
+
+    @property
+    def standard_error(self) -> float:
+        """The large-sample standard error (not under H0); see the function's docstring."""
+        return self._inferred().standard_error
+
+    @property
+    def pvalue(self) -> float:
+        """Two-sided p-value for H0: the coefficient is 0."""
+        return self._inferred().pvalue()
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        method: str | None = None,
+        n_resamples: int = 9999,
+        rng: Any = None,
+    ) -> ConfidenceInterval:
+        """Return a confidence interval for the coefficient.
+
+        Parameters
+        ----------
+        confidence_level : float
+            In (0, 1); default 0.95.
+        method : {"wald", "t", "fisher-z", "bootstrap-percentile", "bootstrap-bca"}, optional
+            ``"wald"``: estimate ± z·SE; ``"t"``: ± t(n_items − 1)·SE, as
+            irrCAC; ``"fisher-z"``: Wald on artanh(κ), mapped back with tanh,
+            which keeps the interval inside (−1, 1) and is asymmetric near
+            the bounds; the bootstrap methods resample items. The default
+            depends on the coefficient (see its docstring and the coverage
+            study in the README).
+        n_resamples : int
+            Bootstrap resamples (bootstrap methods only).
+        rng : None, int or numpy.random.Generator
+            Seed or generator for the bootstrap.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``, clipped to the coefficient's possible range.
+        """
+        name = f"{type(self).__name__}.confidence_interval"
+        return self._inferred().interval(confidence_level, method, n_resamples, rng, name)
+
+    def bootstrap(self, n_resamples: int = 9999, *, rng: Any = None) -> np.ndarray:
+        """Return the coefficient on ``n_resamples`` bootstrap resamples of the items.
+
+        Resampling n items is one multinomial draw over the result's distinct
+        table cells (two raters) or item patterns (many raters), so the cost
+        does not grow with n. A progress bar shows on a terminal.
+        """
+        return self._inferred().bootstrap(n_resamples, rng, f"{type(self).__name__}.bootstrap")

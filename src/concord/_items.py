@@ -1,0 +1,165 @@
+"""Multi-rater ratings → what a coefficient needs: item patterns, rater patterns, labels.
+
+Raw ratings are validated and label-encoded (:mod:`concord._ratings`), or a
+numeric matrix takes the one-pass numba route (``_count.matrix_patterns``);
+either way they end as distinct item patterns with frequencies
+(:mod:`concord._patterns`), the small table every multi-rater coefficient,
+its standard error and its bootstrap are computed from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from concord import _agreement as core
+from concord import _count
+from concord import _patterns as patterns
+from concord._errors import param_error
+from concord._labels import Labels
+from concord._ratings import CategoryCounts, RatingMatrix, rating_matrix
+
+
+@dataclass(frozen=True)
+class Items:
+    """What a multi-rater coefficient needs from the ratings.
+
+    ``counts``: the distinct rows of the items × categories counts with their
+    frequencies (None when not formed: continuous data with many values);
+    ``raters``: the distinct rows of label codes + 1 (0 = missing), which
+    keep which rater gave which rating (formed when asked for); the number of
+    raters (None for the count form); the label-encoded ``matrix`` when the
+    numpy path formed it.
+    """
+
+    labels: Labels
+    counts: patterns.Patterns | None
+    raters: patterns.Patterns | None = None
+    names: tuple[Any, ...] | None = None
+    matrix: RatingMatrix | None = None
+
+    @property
+    def n_raters(self) -> int | None:
+        return None if self.names is None else len(self.names)
+
+    def by_rater(self) -> np.ndarray:
+        """Raters × categories counts, from the rater patterns."""
+        assert self.raters is not None
+        k, rows, freq = self.labels.k, self.raters.rows, self.raters.freq
+        return np.array(
+            [
+                np.bincount(rows[:, g], weights=freq, minlength=k + 1)[1:]
+                for g in range(rows.shape[1])
+            ]
+        ).astype(np.int64)
+
+    def pair_table(self, g: int, h: int) -> np.ndarray:
+        """Return the k×k table of raters g and h over the items both rated."""
+        assert self.raters is not None
+        k, rows, freq = self.labels.k, self.raters.rows, self.raters.freq
+        both = (rows[:, g] > 0) & (rows[:, h] > 0)
+        cells = (rows[both, g] - 1) * k + rows[both, h] - 1
+        return (
+            np.bincount(cells, weights=freq[both], minlength=k * k).astype(np.int64).reshape(k, k)
+        )
+
+    @property
+    def stats(self) -> core.ItemStats:
+        assert self.counts is not None
+        return core.item_stats(self.counts)
+
+
+def item_data(
+    ratings: Any,
+    labels: Any,
+    func: str,
+    *,
+    need_raters: bool = False,
+    dense_limit: int | None = None,
+    continuous: bool = False,
+) -> Items:
+    """Validate the ratings and return what the coefficient needs (see :class:`Items`).
+
+    Numeric matrices take a one-pass route (``_count.matrix_patterns``).
+    With more than ``dense_limit`` categories the count patterns are not
+    formed (``counts`` is None) and the ``matrix`` of codes is kept instead.
+    """
+    if isinstance(ratings, CategoryCounts):
+        return _count_form(ratings, labels, func, need_raters)
+    fast = _one_pass(ratings, labels, dense_limit, need_raters)
+    if fast is not None:
+        return fast
+    matrix = rating_matrix(ratings, labels, func, continuous=continuous)
+    k = matrix.labels.k
+    dense = dense_limit is None or k <= dense_limit
+    raters = patterns.distinct(matrix.codes + 1) if need_raters else None
+    counts = patterns.distinct(matrix.counts()) if dense else None
+    return Items(matrix.labels, counts, raters, matrix.raters, None if dense else matrix)
+
+
+def _count_form(counts: CategoryCounts, labels: Any, func: str, need_raters: bool) -> Items:
+    if need_raters:
+        param_error(
+            func,
+            "ratings",
+            "a ratings matrix (items × raters)",
+            "CategoryCounts",
+            exc=TypeError,
+            raw=True,
+            fix=f"{func} needs to know which rater gave which rating; "
+            "the count form has lost that.",
+        )
+    if labels is not None and tuple(labels) != counts.labels:
+        param_error(
+            func,
+            "labels",
+            f"None or the counts' own labels {counts.labels!r}",
+            labels,
+            fix="Set the labels when building CategoryCounts.",
+        )
+    table = counts.counts[counts.counts.sum(axis=1) > 0]
+    if table.shape[0] == 0:
+        param_error(func, "ratings", "at least one rating", "only empty items", raw=True)
+    # the columns of the count form are declared categories, in their declared order
+    return Items(Labels(counts.labels, ordered=True), patterns.distinct(table))
+
+
+def _one_pass(
+    ratings: Any, labels: Any, dense_limit: int | None, need_raters: bool
+) -> Items | None:
+    """Return the items of a numeric matrix with inferred labels via numba, or None."""
+    if labels is not None:
+        return None
+    if isinstance(ratings, np.ndarray):
+        x = ratings
+    elif hasattr(ratings, "dtypes") and all(
+        getattr(t, "kind", "O") in "iuf" for t in ratings.dtypes
+    ):
+        x = ratings.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        return None
+    if x.ndim != 2 or x.dtype.kind not in "iuf":
+        return None
+    found = _count.matrix_patterns(
+        x, max_range=dense_limit or _count.MAX_RANGE, rows_too=need_raters
+    )
+    if found is None:
+        return None
+    lo, k, count_codes, row_codes = found
+    r = x.shape[1]
+    counts = patterns.from_codes(count_codes, r + 1, k)
+    used = np.flatnonzero(counts.rows.sum(axis=0))  # categories someone used
+    if used.size == 0:
+        return None  # nothing rated: the numpy path explains
+    counts = patterns.Patterns(counts.rows[:, used], counts.freq)
+    raters = None
+    if need_raters:
+        rows = patterns.from_codes(row_codes, k + 1, r)
+        remap = np.zeros(k + 1, dtype=np.int64)
+        remap[used + 1] = np.arange(1, used.size + 1)
+        raters = patterns.Patterns(remap[rows.rows], rows.freq)
+    labels_found = Labels(tuple(int(lo + j) for j in used), ordered=True)
+    names = tuple(ratings.columns) if hasattr(ratings, "columns") else tuple(range(r))
+    return Items(labels_found, counts, raters, names)
