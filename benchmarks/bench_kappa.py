@@ -18,6 +18,12 @@ The machine is shared and noisy: read medians and ratios, not single times.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# numba imports the `coverage` package, which benchmarks/coverage.py would shadow
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
 import argparse
 import platform
 import statistics

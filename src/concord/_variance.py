@@ -27,7 +27,15 @@ from concord._patterns import Patterns
 
 def fraction(n: int, population: float | None) -> float:
     """Return the sampling fraction f = n / N (0 for an infinite population)."""
-    return 0.0 if population is None or math.isinf(population) else n / population
+    if population is None or math.isinf(population):
+        return 0.0
+    if population < n:
+        raise ValueError(
+            "The 'population_size' parameter must be at least the number of items "
+            f"({n}). Got {population:g} instead. It is the size N of the population the "
+            "items were drawn from."
+        )
+    return n / population
 
 
 def fce(table: np.ndarray, agreement: np.ndarray, kappa: float) -> tuple[float, float]:
