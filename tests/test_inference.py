@@ -401,3 +401,26 @@ def test_bad_population_size():
 
 def test_fraction_is_zero_for_an_infinite_population():
     assert _variance.fraction(10, None) == 0 and _variance.fraction(10, float("inf")) == 0
+
+
+def test_poisson_replicates_merge_by_addition():
+    from concord._bootstrap import PoissonReplicates, kappa_of_tables
+
+    rng = np.random.default_rng(0)
+    table = np.array([[40.0, 5, 1], [6, 30, 4], [2, 3, 25]])
+    weights = (np.subtract.outer(np.arange(3), np.arange(3)) ** 2).astype(float)
+    one = PoissonReplicates.empty(20_000, table.shape).update(table, rng)
+    halves = (
+        PoissonReplicates.empty(20_000, table.shape)
+        .update(table / 2, rng)
+        .merge(PoissonReplicates.empty(20_000, table.shape).update(table / 2, rng))
+    )
+    # Poisson(a) + Poisson(b) is Poisson(a + b): the two give the same distribution
+    assert halves.tables.mean(axis=0) == pytest.approx(table, rel=0.02)
+    assert halves.tables.var(axis=0) == pytest.approx(table, rel=0.06)
+    k_one = kappa_of_tables(one.tables, weights, False)
+    k_two = kappa_of_tables(halves.tables, weights, False)
+    r = concord.cohen_kappa(*ratings_from_table(table.astype(int)), weights="quadratic")
+    for k in (k_one, k_two):
+        assert np.std(k) == pytest.approx(r.standard_error, rel=0.1)
+        assert np.mean(k) == pytest.approx(r.statistic, abs=0.01)

@@ -250,3 +250,30 @@ class RaterSampler:
 
     def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
         return _jackknife(self.statistic, self.raters.freq)
+
+
+@dataclass(frozen=True)
+class PoissonReplicates:
+    """Poisson-bootstrap replicates of a count table, for data that arrive in batches.
+
+    Each item gets an independent Poisson(1) weight in each replicate; the
+    weights of the n_c items of a cell add up to a Poisson(n_c) draw, so one
+    replicate of a batch's table is ``rng.poisson(table)``, O(cells). Two
+    streams' replicates merge by adding their tables, which gives exactly the
+    replicates of the combined data.
+    """
+
+    tables: np.ndarray  # (B, *table shape)
+
+    @classmethod
+    def empty(cls, n_resamples: int, shape: tuple[int, ...]) -> PoissonReplicates:
+        return cls(np.zeros((n_resamples, *shape)))
+
+    def update(self, table: np.ndarray, rng: np.random.Generator) -> PoissonReplicates:
+        """Return the replicates with one more batch's count table added."""
+        draws = rng.poisson(np.broadcast_to(table, self.tables.shape))
+        return PoissonReplicates(self.tables + draws)
+
+    def merge(self, other: PoissonReplicates) -> PoissonReplicates:
+        """Return the replicates of the two streams together."""
+        return PoissonReplicates(self.tables + other.tables)
