@@ -15,7 +15,14 @@ from concord._agreement_result import (
     LightResult,
 )
 from concord._cohen import cohen_kappa, scott_pi
+from concord._cut_points import (
+    CrossValidatedKappa,
+    ThresholdResult,
+    cross_validated_kappa,
+    optimize_thresholds,
+)
 from concord._errors import UndefinedKappaWarning
+from concord._inference import ConfidenceInterval
 from concord._kappa_result import KappaResult
 from concord._krippendorff import krippendorff_alpha
 from concord._mean import GroupedKappaResult, grouped_kappa, mean_kappa
@@ -29,24 +36,39 @@ from concord._weights import weight_matrix
 __all__ = [
     "AgreementResult",
     "CategoryCounts",
+    "ConfidenceInterval",
+    "CrossValidatedKappa",
     "FleissResult",
     "GroupedKappaResult",
     "KappaResult",
     "KrippendorffResult",
     "LightResult",
+    "ThresholdClassifier",
+    "ThresholdResult",
     "UndefinedKappaWarning",
     "__version__",
     "brennan_prediger",
     "cohen_kappa",
     "conger_kappa",
+    "cross_validated_kappa",
     "fleiss_kappa",
     "grouped_kappa",
     "gwet_ac",
     "krippendorff_alpha",
     "light_kappa",
     "mean_kappa",
+    "optimize_thresholds",
     "percent_agreement",
     "quadratic_weighted_kappa",
     "scott_pi",
     "weight_matrix",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # the scikit-learn estimator imports scikit-learn: load it only when asked for
+    if name == "ThresholdClassifier":
+        from concord._estimator import ThresholdClassifier
+
+        return ThresholdClassifier
+    raise AttributeError(f"module 'concord' has no attribute {name!r}")

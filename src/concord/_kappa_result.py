@@ -99,6 +99,38 @@ class KappaResult(InferenceMixin):
 
         return kappa_max(self)
 
+    def contributions(self) -> Contributions:
+        """Return where the kappa is lost: each confusion's part of the weighted disagreement.
+
+        Since κ = 1 − ΣW·O / ΣW·E, the cell (i, j) costs (W·O)_ij / ΣW·E of
+        kappa, and these losses add up to 1 − κ. Compare each confusion's
+        share of the observed disagreement with its share under chance.
+
+        Returns
+        -------
+        Contributions
+            ``loss``, ``observed`` and ``expected`` (k×k) and ``ranked()``.
+
+        Examples
+        --------
+        Seed 000's grades shifted by one: every disagreement is a +1 confusion.
+
+        >>> import concord
+        >>> r = concord.cohen_kappa([1, 1, 1, 2, 2, 2], [2, 2, 2, 3, 3, 3], weights="quadratic")
+        >>> [(a, b, round(loss, 4)) for a, b, loss, *_ in r.contributions().ranked()]
+        [(1, 2, 0.3333), (2, 3, 0.3333)]
+        """
+        weighted_o = self.weights * self.observed
+        weighted_e = self.weights * self.expected
+        total_o, total_e = weighted_o.sum(), weighted_e.sum()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return Contributions(
+                labels=self.labels,
+                loss=weighted_o / total_e,
+                observed=weighted_o / total_o if total_o > 0 else np.zeros_like(weighted_o),
+                expected=weighted_e / total_e,
+            )
+
     @property
     def n_items(self) -> int | float:
         """The number of rated items: for two raters, the number of pairs ``n``."""
@@ -162,4 +194,50 @@ class KappaResult(InferenceMixin):
             *self._uncertainty(),
             f"Interpretation (Landis & Koch 1977): {self.interpret()}",
         ]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, eq=False)
+class Contributions:
+    """Where a kappa is lost: each cell's part of the weighted disagreement.
+
+    Attributes
+    ----------
+    labels : tuple
+        The categories (rows: rater1, columns: rater2).
+    loss : numpy.ndarray
+        (W·O)_ij / ΣW·E, shape (k, k): the kappa each confusion costs; sums to 1 − κ.
+    observed : numpy.ndarray
+        (W·O)_ij / ΣW·O: the share of the observed weighted disagreement.
+    expected : numpy.ndarray
+        (W·E)_ij / ΣW·E: the share it would have if the raters were independent.
+    """
+
+    labels: tuple[Any, ...]
+    loss: np.ndarray
+    observed: np.ndarray
+    expected: np.ndarray
+
+    def ranked(self, top: int | None = None) -> list[tuple[Any, Any, float, float, float]]:
+        """Return the confusions with a positive loss, costliest first.
+
+        Each is (rater1 label, rater2 label, loss, observed share, expected share).
+        """
+        cells = np.argwhere(self.loss > 0)
+        order = sorted(cells.tolist(), key=lambda ij: -self.loss[ij[0], ij[1]])[:top]
+        return [
+            (
+                self.labels[i],
+                self.labels[j],
+                float(self.loss[i, j]),
+                float(self.observed[i, j]),
+                float(self.expected[i, j]),
+            )
+            for i, j in order
+        ]
+
+    def __str__(self) -> str:
+        lines = ["rater1 → rater2   κ lost   share of ΣW·O   share under chance"]
+        for a, b, loss, obs, exp in self.ranked(10):
+            lines.append(f"{a!s:>6} → {b!s:<6}   {loss:6.4f}   {obs:13.1%}   {exp:18.1%}")
         return "\n".join(lines)

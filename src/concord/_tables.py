@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from concord import _count
-from concord._errors import check_option
+from concord._errors import check_option, param_error
 from concord._inputs import (
     Column,
     categorical_order,
@@ -161,3 +161,31 @@ def _lookup_table(
     dtype = np.int64 if weight is None else np.float64
     flat = np.bincount(k1 * k + k2, weights=weight, minlength=k * k).astype(dtype)
     return PairTable(flat.reshape(k, k), labels)
+
+
+def encode_rater(values: Any, labels: Any, func: str, name: str) -> tuple[np.ndarray, Labels]:
+    """Validate one rater's ratings (no missing values) and return their label codes."""
+    declared = check_labels(labels, func)
+    c = column(values, func, name)
+    if c.missing is not None:
+        param_error(
+            func,
+            name,
+            "free of missing values",
+            f"{int(c.missing.sum())} missing",
+            raw=True,
+            fix="Drop those items first.",
+        )
+    if c.values.shape[0] == 0:
+        param_error(func, name, "non-empty", "an empty array", raw=True)
+    declared = categorical_order(declared, [c], func)
+    values_ = c.decoded()
+    if c.numeric and c.values.dtype.kind == "f":
+        ints = integral_floats(c.values, declared, func, name)
+        values_ = ints if ints is not None else c.values
+    if declared is not None:
+        return lookup(values_, declared, func, name), Labels(declared, ordered=True)
+    found, (codes,) = infer([values_])
+    if found.numeric and all(isinstance(v, float) and v.is_integer() for v in found.values):
+        found = Labels(tuple(int(v) for v in found.values), ordered=True)
+    return codes, found
