@@ -104,7 +104,7 @@ def _fit(
     func: str,
 ) -> ThresholdResult:
     k = labels.k
-    if np.unique(codes).size < 2:
+    if np.count_nonzero(np.bincount(codes, minlength=k)) < 2:
         param_error(
             func,
             "y_true",

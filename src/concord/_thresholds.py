@@ -34,67 +34,97 @@ _MAX_STEPS = 100
 class Blocks:
     """The items sorted by score and grouped by equal score.
 
-    ``scores`` are the J distinct scores (ascending); ``hist[j, a]`` the
-    (weighted) number of items with the j-th score and truth a.
+    ``scores`` are the J distinct scores (ascending); ``hist[a, j]`` the
+    (weighted) number of items with truth a and the j-th score (category-major,
+    so that every sum along the scores is contiguous).
     """
 
     scores: np.ndarray
     hist: np.ndarray
+
+    @property
+    def truth(self) -> np.ndarray:
+        """The truth histogram r."""
+        out: np.ndarray = self.hist.sum(axis=1)
+        return out
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """The (weighted) number of items per distinct score."""
+        out: np.ndarray = self.hist.sum(axis=0)
+        return out
 
 
 def blocks(codes: np.ndarray, scores: np.ndarray, k: int, weight: np.ndarray | None) -> Blocks:
     """Sort by score and count the truth per distinct score."""
     order = np.argsort(scores, kind="stable")
     s = scores[order]
-    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-    block = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, s.size]))
+    new = np.empty(s.size, dtype=bool)
+    new[0], new[1:] = True, s[1:] != s[:-1]
+    block = np.cumsum(new) - 1
+    j = int(block[-1]) + 1
     w = None if weight is None else weight[order]
-    flat = np.bincount(block * k + codes[order], weights=w, minlength=starts.size * k)
-    return Blocks(s[starts], flat.reshape(starts.size, k).astype(np.float64))
+    flat = np.bincount(codes[order] * j + block, weights=w, minlength=k * j)
+    return Blocks(s[new], flat.reshape(k, j).astype(np.float64))
 
 
-def _solve(b: Blocks, weights: np.ndarray, lam: float) -> tuple[np.ndarray, float]:
+@dataclass(frozen=True)
+class Prefix:
+    """Prefix sums over the first p blocks, p = 0..J, for every grade (grade-major).
+
+    ``observed[g, p]`` = Σ over those items of W[y_i, g]; ``size[p]`` their
+    (weighted) number; ``expected[g]`` = e(g) = Σ_a r_a W[a, g] / n.
+    """
+
+    observed: np.ndarray
+    size: np.ndarray
+    expected: np.ndarray
+
+
+def prefix(b: Blocks, weights: np.ndarray) -> Prefix:
+    k, j = b.hist.shape
+    observed = np.zeros((k, j + 1))
+    np.cumsum(weights.T @ b.hist, axis=1, out=observed[:, 1:])  # Σ_a W[a, g] h[a, j]
+    size = np.zeros(j + 1)
+    np.cumsum(b.sizes, out=size[1:])
+    expected = (b.truth @ weights) / size[-1]
+    return Prefix(observed, size, expected)
+
+
+def _solve(p: Prefix, lam: float) -> tuple[np.ndarray, float]:
     """Minimise Σ_i (W[y_i, g_i] − λ e(g_i)) over monotone gradings.
 
     Returns the cut positions (k+1 non-decreasing block indices, first 0 and
     last J: grade g covers blocks [cuts[g], cuts[g+1])) and the minimum.
     """
-    j, k = b.hist.shape
-    n = b.hist.sum()
-    expected = (b.hist.sum(axis=0) @ weights) / n  # e(b) per item
-    observed = np.vstack([np.zeros(k), np.cumsum(b.hist @ weights, axis=0)])  # (J+1, k)
-    size = np.r_[0.0, np.cumsum(b.hist.sum(axis=1))]
-    gain = observed - lam * size[:, None] * expected[None, :]  # G_b(p), (J+1, k)
-    best = gain[:, 0] - gain[0, 0]  # F_0(p): blocks [0, p) all in grade 0
-    back = np.empty((k, j + 1), dtype=np.int64)
-    positions = np.arange(j + 1)
+    k, end = p.observed.shape[0], p.size.size - 1
+    best = p.observed[0] - lam * p.expected[0] * p.size  # F_0(p): blocks [0, p) in grade 0
+    candidates = np.empty((k, end + 1))
     for g in range(1, k):
-        candidate = best - gain[:, g]
-        running = np.minimum.accumulate(candidate)
-        back[g] = np.maximum.accumulate(np.where(candidate == running, positions, 0))
-        best = gain[:, g] + running
+        gain = p.observed[g] - lam * p.expected[g] * p.size  # G_g(p)
+        np.subtract(best, gain, out=candidates[g])
+        best = gain + np.minimum.accumulate(candidates[g])
     cuts = np.empty(k + 1, dtype=np.int64)
-    cuts[k] = j
-    for g in range(k - 1, 0, -1):
-        cuts[g] = back[g][cuts[g + 1]]
-    cuts[0] = 0
-    return cuts, float(best[j])
+    cuts[0], cuts[k] = 0, end
+    for g in range(k - 1, 0, -1):  # back from the end: where grade g started
+        cuts[g] = int(np.argmin(candidates[g][: cuts[g + 1] + 1]))
+    return cuts, float(best[end])
 
 
 def _ratio(b: Blocks, weights: np.ndarray, cuts: np.ndarray) -> float:
     """R = n D_o / n D_e of a grading."""
     k = weights.shape[0]
-    grade_hist = np.array([b.hist[cuts[g] : cuts[g + 1]].sum(axis=0) for g in range(k)])
+    grade_hist = np.array([b.hist[:, cuts[g] : cuts[g + 1]].sum(axis=1) for g in range(k)])
     observed = float(np.sum(grade_hist.T * weights))
     n = b.hist.sum()
-    expected = float((b.hist.sum(axis=0) @ weights) @ grade_hist.sum(axis=1)) / n
+    expected = float((b.truth @ weights) @ grade_hist.sum(axis=1)) / n
     return observed / expected if expected > 0 else math.inf
 
 
 def _start(b: Blocks, k: int) -> np.ndarray:
     """Return a feasible grading: the score quantiles that reproduce the truth histogram."""
-    share = np.cumsum(b.hist.sum(axis=0))[:-1] / b.hist.sum()
-    position = np.searchsorted(np.cumsum(b.hist.sum(axis=1)) / b.hist.sum(), share, side="right")
+    share = np.cumsum(b.truth)[:-1] / b.hist.sum()
+    position = np.searchsorted(np.cumsum(b.sizes) / b.hist.sum(), share, side="right")
     cuts: np.ndarray = np.r_[0, np.minimum(position, b.scores.size), b.scores.size]
     return cuts
 
@@ -116,9 +146,10 @@ def optimise(b: Blocks, weights: np.ndarray) -> Optimum:
     k = weights.shape[0]
     cuts = _start(b, k)
     lam = _ratio(b, weights, cuts)
+    sums = prefix(b, weights)
     tolerance = 1e-12 * float(b.hist.sum() * max(weights.max(), 1e-300))
     for step in range(1, _MAX_STEPS + 1):
-        candidate, value = _solve(b, weights, lam)
+        candidate, value = _solve(sums, lam)
         if value >= -tolerance:
             return Optimum(cuts, lam, value, step)
         cuts, lam = candidate, _ratio(b, weights, candidate)
