@@ -308,6 +308,42 @@ def test_intervals_stay_in_range():
     assert k.confidence_interval(method="fisher-z") == (1.0, 1.0)
 
 
+def test_perfect_agreement_has_zero_standard_error():
+    # the FCE variance of this table rounds to about -1.5e-17 (found by benchmarks/coverage.py)
+    x = [0] * 20 + [1] * 7 + [2] * 3
+    k = concord.cohen_kappa(x, x, labels=[0, 1, 2])
+    assert k.standard_error == 0.0
+    for method in ("wald", "t", "fisher-z"):
+        assert k.confidence_interval(method=method) == (1.0, 1.0)
+
+
+def test_standard_error_policy():
+    assert _variance.standard_error(0.25) == 0.5
+    assert _variance.standard_error(-1e-17) == 0.0  # rounding noise
+    assert math.isnan(_variance.standard_error(-1e-3))  # a negative variance is undefined
+
+
+def test_default_methods_follow_the_coverage_study():
+    from concord import _cohen, _multirater
+
+    defaults = {**_cohen.DEFAULT_METHOD, **_multirater.DEFAULT_METHOD}
+    assert set(defaults) == {
+        "cohen_kappa",
+        "scott_pi",
+        "fleiss_kappa",
+        "conger_kappa",
+        "light_kappa",
+        "brennan_prediger",
+        "gwet_ac",
+        "krippendorff_alpha",
+        "percent_agreement",
+    }
+    assert defaults.pop("percent_agreement") == "t"
+    assert set(defaults.values()) == {"fisher-z"}
+    r = concord.fleiss_kappa([[1, 1, 2], [2, 2, 2], [1, 2, 2], [1, 1, 1], [3, 3, 2]])
+    assert r.confidence_interval() == r.confidence_interval(method="fisher-z")
+
+
 def test_cohen_jackknife_is_leave_one_pair_out():
     a = [1, 1, 2, 2, 3, 3, 1, 2, 3, 3]
     b = [1, 2, 2, 2, 3, 1, 1, 3, 3, 2]

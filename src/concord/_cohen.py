@@ -9,6 +9,7 @@ import numpy as np
 
 from concord import _exact, _variance
 from concord._bootstrap import TableSampler
+from concord._docs import fill
 from concord._errors import UndefinedKappaWarning, check_population
 from concord._inference import Inference
 from concord._kappa_result import KappaResult
@@ -64,7 +65,8 @@ def undefined_reason(table: np.ndarray, labels: Labels) -> str:
 
 
 # the default interval of each coefficient, chosen by benchmarks/coverage.py
-DEFAULT_METHOD = {"cohen_kappa": "wald", "scott_pi": "wald"}
+# (see concord._multirater.DEFAULT_METHOD)
+DEFAULT_METHOD = {"cohen_kappa": "fisher-z", "scott_pi": "fisher-z"}
 
 
 def _inference(
@@ -104,7 +106,7 @@ def _inference(
     func = "scott_pi" if pooled else "cohen_kappa"
     return Inference(
         statistic=statistic,
-        standard_error=float(np.sqrt(var)) if var >= 0 else float("nan"),
+        standard_error=_variance.standard_error(var),
         df=max(round(n) - 1, 0),
         bounds=(-1.0, 1.0),
         default_method=DEFAULT_METHOD[func],
@@ -157,6 +159,7 @@ def kappa_result(
     )
 
 
+@fill
 def cohen_kappa(
     rater1: Any,
     rater2: Any,
@@ -203,6 +206,7 @@ def cohen_kappa(
     nan_policy : {"raise", "omit"}
         What to do with a missing rating (NaN, None, pd.NA): raise, or drop
         the pairs in which either rating is missing.
+    ${population_size}
 
     Returns
     -------
@@ -219,6 +223,15 @@ def cohen_kappa(
 
     Notes
     -----
+    Inference: ``standard_error`` is the large-sample SE of Fleiss, Cohen
+    & Everitt (1969), as SAS PROC FREQ, statsmodels' ``std_kappa`` and R vcd
+    report it, for any weights, asymmetric ones included. ``pvalue`` is
+    two-sided for H0: κ = 0, from their SE under the null hypothesis
+    (statsmodels' ``std_kappa0``, the z of R irr's ``kappa2``). The
+    bootstrap resamples pairs as one multinomial draw on the k×k table (on
+    the weighted units with ``sample_weight``).
+    ${fisher_z_default}
+
     Degenerate cases, one policy: κ is nan with a warning exactly when
     ΣW·E = 0 (a single category; both raters constant on the same category).
     It is defined otherwise: perfect agreement gives 1; one constant rater
@@ -281,6 +294,7 @@ def cohen_kappa(
     )
 
 
+@fill
 def scott_pi(
     rater1: Any,
     rater2: Any,
@@ -313,11 +327,18 @@ def scott_pi(
         The ordered categories.
     nan_policy : {"raise", "omit"}
         As in :func:`cohen_kappa`.
+    ${population_size}
 
     Returns
     -------
     KappaResult
         ``expected`` holds n p̄ p̄ᵀ.
+
+    Notes
+    -----
+    Inference: Scott's pi is Fleiss' kappa of two raters, and gets its
+    ${gwet_se}
+    ${fisher_z_default}
 
     References
     ----------

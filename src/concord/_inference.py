@@ -113,13 +113,12 @@ class Inference:
     def pvalue(self) -> float:
         if self.null_z is not None:
             return normal_pvalue(self.null_z)
-        if not (math.isfinite(self.statistic) and self.standard_error > 0 and self.df > 0):
-            return (
-                float("nan")
-                if self.standard_error != 0
-                else (0.0 if self.statistic != 0 else float("nan"))
-            )
-        return 2 * t_sf(abs(self.statistic / self.standard_error), self.df)
+        se = self.standard_error
+        if not (math.isfinite(self.statistic) and math.isfinite(se) and self.df > 0):
+            return float("nan")
+        if se == 0:  # no sampling variability: a non-zero coefficient is certainly non-zero
+            return 0.0 if self.statistic != 0 else float("nan")
+        return 2 * t_sf(abs(self.statistic / se), self.df)
 
     def interval(
         self,

@@ -27,6 +27,7 @@ from concord import _krippendorff_continuous as continuous
 from concord._agreement import ItemStats
 from concord._agreement_result import KrippendorffResult
 from concord._bootstrap import CoincidenceSampler
+from concord._docs import fill
 from concord._errors import check_option, check_population, param_error
 from concord._inference import Inference
 from concord._items import Items, item_data
@@ -118,6 +119,7 @@ def _level(level: Any, labels: Labels, func: str) -> tuple[str, np.ndarray | Non
     return "custom", delta
 
 
+@fill
 def krippendorff_alpha(
     ratings: Any,
     /,
@@ -155,6 +157,7 @@ def krippendorff_alpha(
         The metric, as above.
     labels : sequence, optional
         The ordered categories (values).
+    ${population_size}
 
     Returns
     -------
@@ -168,6 +171,13 @@ def krippendorff_alpha(
 
     Notes
     -----
+    Inference: ``standard_error`` is Gwet's (2014) variance of alpha, as
+    R irrCAC's ``krippen.alpha.raw`` (not its ``.dist`` variant, whose
+    formula differs), over the pairable items. ``pvalue`` is two-sided, from
+    the t test with n'' − 1 degrees of freedom (n'' pairable items). The
+    bootstrap resamples items (grouped by item pattern).
+    ${fisher_z_default}
+
     R irr's ``kripp.alpha`` is wrong for complete data with three or more
     raters; this implementation follows Krippendorff (2011) and agrees with
     his published examples and with the ``krippendorff`` package. Memory
@@ -261,7 +271,7 @@ def _dense_inference(
     var, n2 = _variance.krippendorff(items.counts, agreement, population)
     return Inference(
         statistic=alpha,
-        standard_error=float(np.sqrt(var)) if var >= 0 else float("nan"),
+        standard_error=_variance.standard_error(var),
         df=max(n2 - 1, 0),
         bounds=(-1.0, 1.0),
         default_method=DEFAULT_METHOD[func],
@@ -345,7 +355,7 @@ def _decomposed(
     var = continuous.variance(t, population)
     inference = Inference(
         statistic=numbers["alpha"],
-        standard_error=float(np.sqrt(var)) if var >= 0 else float("nan"),
+        standard_error=_variance.standard_error(var),
         df=max(codes.shape[0] - 1, 0),
         bounds=(-1.0, 1.0),
         default_method=DEFAULT_METHOD[func],

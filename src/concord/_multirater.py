@@ -22,6 +22,7 @@ from concord import _agreement as core
 from concord import _variance
 from concord._agreement_result import AgreementResult, FleissResult
 from concord._bootstrap import PatternSampler
+from concord._docs import fill
 from concord._errors import UndefinedKappaWarning, check_population
 from concord._inference import Inference
 from concord._items import Items, item_data
@@ -31,15 +32,19 @@ from concord._weights import Weighting, resolve
 Chance = Callable[[core.Shares, np.ndarray], Fraction]
 
 
-# the default interval of each coefficient, chosen by benchmarks/coverage.py
+# The default interval of each coefficient, from the coverage study in
+# benchmarks/coverage.py (results/coverage.md): for n >= 100, Fisher's z
+# interval came closest to 95% for every chance-corrected coefficient. Percent
+# agreement is not chance-corrected and lives on [0, 1], where the z transform
+# of [-1, 1] does not apply; it keeps Student's t interval.
 DEFAULT_METHOD = {
-    "percent_agreement": "wald",
-    "fleiss_kappa": "wald",
-    "gwet_ac": "wald",
-    "brennan_prediger": "wald",
-    "conger_kappa": "wald",
-    "light_kappa": "wald",
-    "krippendorff_alpha": "wald",
+    "percent_agreement": "t",
+    "fleiss_kappa": "fisher-z",
+    "gwet_ac": "fisher-z",
+    "brennan_prediger": "fisher-z",
+    "conger_kappa": "fisher-z",
+    "light_kappa": "fisher-z",
+    "krippendorff_alpha": "fisher-z",
 }
 _KIND = {
     "percent_agreement": "none",
@@ -100,7 +105,7 @@ def _gwet_inference(
     var = _variance.gwet_family(kind, t, agreement, pi, float(pe), statistic, population)
     return Inference(
         statistic=statistic,
-        standard_error=float(np.sqrt(var)) if var >= 0 else float("nan"),
+        standard_error=_variance.standard_error(var),
         df=max(t.n - 1, 0),
         bounds=(0.0, 1.0) if kind == "none" else (-1.0, 1.0),
         default_method=DEFAULT_METHOD[func],
@@ -167,6 +172,7 @@ def assemble(
     )
 
 
+@fill
 def percent_agreement(
     ratings: Any,
     /,
@@ -196,10 +202,17 @@ def percent_agreement(
         'circular', 'bipolar' (see :func:`weight_matrix`).
     labels : sequence, optional
         The ordered categories.
+    ${population_size}
 
     Returns
     -------
     AgreementResult
+
+    Notes
+    -----
+    Inference: ${gwet_se}
+    ``confidence_interval()`` defaults to ``method="t"``, clipped to [0, 1]
+    (Fisher's z is a transform of [−1, 1] and does not apply).
 
     References
     ----------
@@ -217,6 +230,7 @@ def percent_agreement(
     )
 
 
+@fill
 def fleiss_kappa(
     ratings: Any,
     /,
@@ -247,6 +261,7 @@ def fleiss_kappa(
         Disagreement weights, as in :func:`percent_agreement`.
     labels : sequence, optional
         The ordered categories.
+    ${population_size}
 
     Returns
     -------
@@ -254,6 +269,14 @@ def fleiss_kappa(
         An :class:`AgreementResult` with ``category_kappas``, the kappa of
         each category against the others (Fleiss 1971, eq. 20; irr's
         ``detail=TRUE``).
+
+    Notes
+    -----
+    Inference: ${gwet_se}
+    For unweighted kappa with every item rated by the same m raters,
+    ``pvalue`` is instead the z test of Fleiss, Nee & Landis (1979), the z of
+    R irr's ``kappam.fleiss``.
+    ${fisher_z_default}
 
     References
     ----------
@@ -295,6 +318,7 @@ def fleiss_kappa(
     return result
 
 
+@fill
 def gwet_ac(
     ratings: Any,
     /,
@@ -320,10 +344,16 @@ def gwet_ac(
         Disagreement weights, as in :func:`percent_agreement`.
     labels : sequence, optional
         The ordered categories.
+    ${population_size}
 
     Returns
     -------
     AgreementResult
+
+    Notes
+    -----
+    Inference: ${gwet_se}
+    ${fisher_z_default}
 
     References
     ----------
@@ -341,6 +371,7 @@ def gwet_ac(
     return _gwet_family("gwet_ac", ratings, weights, labels, core.chance_gwet, population_size)
 
 
+@fill
 def brennan_prediger(
     ratings: Any,
     /,
@@ -367,10 +398,16 @@ def brennan_prediger(
         Disagreement weights, as in :func:`percent_agreement`.
     labels : sequence, optional
         The ordered categories.
+    ${population_size}
 
     Returns
     -------
     AgreementResult
+
+    Notes
+    -----
+    Inference: ${gwet_se}
+    ${fisher_z_default}
 
     References
     ----------

@@ -13,6 +13,7 @@ from concord import _variance
 from concord._agreement_result import AgreementResult, LightResult
 from concord._bootstrap import RaterSampler
 from concord._cohen import kappa_result
+from concord._docs import fill
 from concord._errors import UndefinedKappaWarning, check_population
 from concord._inference import Inference
 from concord._items import Items, item_data
@@ -21,6 +22,7 @@ from concord._multirater import DEFAULT_METHOD, assemble, undefined
 from concord._weights import Weighting, resolve
 
 
+@fill
 def conger_kappa(
     ratings: Any,
     /,
@@ -48,10 +50,20 @@ def conger_kappa(
         Disagreement weights, as in :func:`percent_agreement`.
     labels : sequence, optional
         The ordered categories.
+    ${population_size}
 
     Returns
     -------
     AgreementResult
+
+    Notes
+    -----
+    Inference: ``standard_error`` is Gwet's (2014) variance of Conger's
+    kappa (R irrCAC's ``conger.kappa.raw``), each item's linearised
+    contribution including its own chance term. ``pvalue`` is two-sided,
+    from Gwet's t test with n_items − 1 degrees of freedom. The bootstrap
+    resamples items with who rated them.
+    ${fisher_z_default}
 
     References
     ----------
@@ -92,7 +104,7 @@ def _rater_inference(
     kind = "conger" if func == "conger_kappa" else "light"
     return Inference(
         statistic=statistic,
-        standard_error=float(np.sqrt(var)) if var >= 0 else float("nan"),
+        standard_error=_variance.standard_error(var),
         df=max(items.raters.n - 1, 0),
         bounds=(-1.0, 1.0),
         default_method=DEFAULT_METHOD[func],
@@ -100,6 +112,7 @@ def _rater_inference(
     )
 
 
+@fill
 def light_kappa(
     ratings: Any,
     /,
@@ -126,12 +139,22 @@ def light_kappa(
         Disagreement weights, as in :func:`cohen_kappa`.
     labels : sequence, optional
         The ordered categories.
+    ${population_size}
 
     Returns
     -------
     LightResult
         An :class:`AgreementResult` whose ``pairwise`` maps each pair of
         raters to its :class:`KappaResult`.
+
+    Notes
+    -----
+    Inference: no published variance covers Light's mean with pairwise
+    deletion, so ``standard_error`` linearises it: each item contributes the
+    mean of its influence on every pairwise Cohen kappa (Gwet's linearisation
+    of Cohen's kappa), and var = Σ_i Ψ_i² / (n (n − 1)). ``pvalue`` is
+    two-sided, from the t test with n_items − 1 degrees of freedom.
+    ${fisher_z_default}
 
     References
     ----------

@@ -24,6 +24,16 @@ import numpy as np
 
 from concord._patterns import Patterns
 
+# rounding leaves the variance of a perfect-agreement sample a few ulps below 0
+_ROUNDING = 1e-12
+
+
+def standard_error(var: float) -> float:
+    """Return √var, with rounding noise below 0 read as 0 and a negative variance as nan."""
+    if var >= 0:
+        return math.sqrt(var)
+    return 0.0 if var > -_ROUNDING else float("nan")
+
 
 def fraction(n: int, population: float | None) -> float:
     """Return the sampling fraction f = n / N (0 for an infinite population)."""

@@ -1,0 +1,40 @@
+"""Docstring fragments shared by the coefficient functions.
+
+A docstring names a fragment as ``${name}``; :func:`fill` substitutes it.
+Fragments are pre-indented for a function's docstring (4 spaces).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from string import Template
+from typing import TypeVar
+
+F = TypeVar("F", bound=Callable[..., object])
+
+_FRAGMENTS = {
+    "population_size": """\
+population_size : float, optional
+        The size N of the population the items were drawn from: the
+        variance is multiplied by 1 − n/N, as irrCAC's ``N``. Default:
+        infinite (no correction).""",
+    "gwet_se": """\
+``standard_error`` is Gwet's (2014) design-based SE, conditional on the
+    raters, from the raw-ratings formulas of R irrCAC (each item's linearised
+    contribution). ``pvalue`` is two-sided for H0: coefficient = 0, from
+    Gwet's t test with n_items − 1 degrees of freedom.""",
+    "fisher_z_default": """\
+``confidence_interval()`` defaults to ``method="fisher-z"``: the Wald
+    interval on artanh(κ), mapped back with tanh, which came closest to 95%
+    coverage for n ≥ 100 in the coverage study (README, "Uncertainty").
+    ``"wald"``, ``"t"`` (as irrCAC), ``"bootstrap-percentile"`` and
+    ``"bootstrap-bca"`` are the alternatives; every interval is clipped to
+    [−1, 1].""",
+}
+
+
+def fill(func: F) -> F:
+    """Substitute the ``${name}`` fragments of ``func.__doc__``."""
+    if func.__doc__:
+        func.__doc__ = Template(func.__doc__).substitute(_FRAGMENTS)
+    return func
