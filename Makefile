@@ -51,6 +51,8 @@ $(VENV)/.bench-installed: pyproject.toml $(VENV)/.dev-installed
 bench: $(VENV)/.bench-installed
 	$(PY) benchmarks/bench_kappa.py
 	$(PY) benchmarks/bench_multirater.py
+	$(PY) benchmarks/bench_inference.py
+	$(PY) benchmarks/bench_thresholds.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
