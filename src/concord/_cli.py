@@ -1,113 +1,61 @@
 """The ``concord`` command line: thin glue over the public API.
 
-The CLI reads files with pandas, calls the library and prints its results;
-it computes nothing itself. Library errors become one-line messages with a
-non-zero exit status (1 for data errors, 2 for usage errors).
+The CLI reads files (:mod:`concord._cli_input`), calls the library and lays
+out its results (:mod:`concord._cli_output`); it computes nothing itself.
+Errors are one line naming the file, column or row, with exit status 1 for
+data errors and 2 for usage errors.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import sys
 from typing import Any
 
 import click
 
-from concord._cohen import cohen_kappa
-from concord._kappa_result import KappaResult
+from concord import _cli_options as opt
+from concord import _cli_output as out
 from concord._version import __version__
 
-_EXAMPLE = """
+EXAMPLES = """
 \b
-Example:
-  concord kappa essays.csv --rater1 truth --rater2 model_grade --weights quadratic
+Examples:
+  concord kappa data/essays.csv --rater1 truth --rater2 model_grade --weights quadratic
+  concord agree data/fleiss1971_diagnoses.csv --format markdown
+  concord agree annotations.csv --item doc --rater annotator --rating label
+  concord thresholds data/essays.csv --truth truth --score model_score --save cuts.json
 """
 
 
-@click.group(epilog=_EXAMPLE)
+@click.group(epilog=EXAMPLES)
 @click.version_option(__version__, prog_name="concord")
 def main() -> None:
-    """Measure how well raters agree: Cohen's kappa and quadratic weighted kappa."""
+    """Measure how well raters agree: kappa, the agreement family, cut points, reports.
+
+    Every command reads CSV, TSV, Parquet or Excel (FILE, or - for CSV on
+    stdin), in wide form (one column per rater) or long form (--item,
+    --rater, --rating: one row per rating).
+    """
 
 
-def _read_table(path: str) -> Any:
-    import pandas as pd
-
-    source = sys.stdin if path == "-" else path
-    try:
-        return pd.read_csv(source)
-    except FileNotFoundError:
-        raise click.ClickException(f"{path}: no such file.") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise click.ClickException(f"{path}: cannot read it as CSV ({first}).") from None
-
-
-def _column(frame: Any, name: str, path: str, option: str) -> Any:
-    if name not in frame.columns:
-        available = ", ".join(map(str, frame.columns))
-        raise click.ClickException(
-            f"{path}: no column {name!r} for {option}. Columns: {available}."
-        )
-    return frame[name]
-
-
-def _parse_labels(text: str | None, columns: list[Any]) -> list[Any] | None:
-    """Split ``a,b,c`` and give the tokens the type of the rating columns."""
-    if text is None:
-        return None
-    tokens = [t.strip() for t in text.split(",") if t.strip()]
-    if all(c.dtype.kind in "iufb" for c in columns):
-        try:
-            return [int(t) if t.lstrip("+-").isdigit() else float(t) for t in tokens]
-        except ValueError:
-            raise click.BadParameter(
-                f"the rating columns are numeric but {text!r} is not a list of numbers.",
-                param_hint="--labels",
-            ) from None
-    return tokens
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if hasattr(value, "tolist"):
-        return _jsonable(value.tolist())
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    return value
-
-
-def kappa_json(result: KappaResult) -> dict[str, Any]:
-    """Return the documented JSON form of a :class:`KappaResult` (nan becomes null)."""
-    fields = {
-        "statistic": result.statistic,
-        "weighting": result.weighting,
-        "n": result.n,
-        "labels": list(result.labels),
-        "observed_agreement": result.observed_agreement,
-        "chance_agreement": result.chance_agreement,
-        "interpretation": result.interpret(),
-        "observed": result.observed,
-        "expected": result.expected,
-        "weights": result.weights,
-    }
-    return {k: _jsonable(v) for k, v in fields.items()}
-
-
-@main.command(epilog=_EXAMPLE)
-@click.argument("file", metavar="FILE")
-@click.option("--rater1", required=True, help="Column with the first rater's ratings.")
-@click.option("--rater2", required=True, help="Column with the second rater's ratings.")
+@main.command(
+    epilog="""
+\b
+Examples:
+  concord kappa data/essays.csv --rater1 truth --rater2 model_grade --weights quadratic
+  concord kappa data/seed_sentiment.csv --rater1 gold_standard --rater2 model_1 \\
+      --weights linear --labels negative,neutral,positive --format json
+"""
+)
+@opt.input_options
+@click.option("--rater1", help="The first rater: a column, or in long form a rater's name.")
+@click.option("--rater2", help="The second rater.")
 @click.option(
     "--weights",
-    type=click.Choice(["none", "linear", "quadratic"]),
+    type=click.Choice(opt.WEIGHTS),
     default="none",
     show_default=True,
     help="Disagreement weights.",
 )
-@click.option("--labels", help="Ordered categories, comma-separated, e.g. low,mid,high.")
 @click.option(
     "--nan-policy",
     type=click.Choice(["raise", "omit"]),
@@ -115,38 +63,75 @@ def kappa_json(result: KappaResult) -> dict[str, Any]:
     show_default=True,
     help="Missing ratings: fail, or drop the pairs they occur in.",
 )
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
-def kappa(
-    file: str,
-    rater1: str,
-    rater2: str,
-    weights: str,
-    labels: str | None,
-    nan_policy: str,
-    fmt: str,
-) -> None:
-    """Cohen's kappa of two raters in a CSV file (FILE, or - for stdin).
+@opt.inference_options
+@opt.output_options()
+@opt.data_errors
+def kappa(file: str, **o: Any) -> None:
+    """Cohen's kappa of two raters in FILE, with SE, confidence interval and p-value.
 
-    Prints κ, n, the observed, weight and expected matrices and the
-    interpretation, or the same as JSON.
+    Prints κ and its uncertainty, the observed (O), weight (W) and expected
+    (E) matrices, the interpretation and the confusions that cost the most.
     """
-    frame = _read_table(file)
-    col1 = _column(frame, rater1, file, "--rater1")
-    col2 = _column(frame, rater2, file, "--rater2")
-    try:
-        result = cohen_kappa(
-            col1,
-            col2,
-            weights=None if weights == "none" else weights,
-            labels=_parse_labels(labels, [col1, col2]),
-            nan_policy=nan_policy,
-        )
-    except (ValueError, TypeError) as exc:
-        raise click.ClickException(f"{file}: {exc}") from None
-    if fmt == "json":
-        click.echo(json.dumps(kappa_json(result), indent=2))
+    result, names = opt.two_rater_result(file, o)
+    row = out.summary(result, o["confidence_level"], o["ci_method"], o["seed"])
+    if o["fmt"] == "json":
+        click.echo(out.dumps(out.kappa_record(result, row)))
+    elif o["fmt"] in ("markdown", "csv"):
+        click.echo(out.table([row], o["fmt"]))
     else:
-        click.echo(f"{file}: {rater1} vs {rater2}")
-        click.echo(result.explain())
+        click.echo(out.kappa_text(f"{file}: {names[0]} vs {names[1]}", result, row))
+
+
+@main.command(
+    epilog="""
+\b
+Examples:
+  concord agree data/fleiss1971_diagnoses.csv
+  concord agree data/essays.csv --raters rater1,rater2,rater3 --weights quadratic
+  concord agree annotations.csv --item doc --rater annotator --rating label --format json
+"""
+)
+@opt.input_options
+@opt.wide_options
+@click.option(
+    "--weights",
+    type=click.Choice(opt.WEIGHTS),
+    default="none",
+    show_default=True,
+    help="Disagreement weights of the kappa-type coefficients.",
+)
+@click.option(
+    "--level",
+    type=click.Choice(opt.LEVELS),
+    default="auto",
+    show_default=True,
+    help="Krippendorff's metric. auto: the one matching --weights.",
+)
+@opt.inference_options
+@opt.output_options()
+@opt.data_errors
+def agree(file: str, **o: Any) -> None:
+    """Every agreement coefficient of many raters in FILE, with SE, CI and p-value.
+
+    Percent agreement, Fleiss', Conger's and Light's kappa, Gwet's AC1/AC2,
+    Brennan-Prediger and Krippendorff's alpha, one row each. Missing ratings
+    (empty cells) are allowed.
+    """
+    frame = opt.ratings(file, o)
+    results = opt.agreement_results(frame, o)
+    rows = [out.summary(r, o["confidence_level"], o["ci_method"], o["seed"]) for r in results]
+    if o["fmt"] == "json":
+        click.echo(out.dumps(out.agree_record(frame, results, rows)))
+    elif o["fmt"] == "text":
+        click.echo(out.agree_text(file, frame, results, rows))
+    else:
+        click.echo(out.table(rows, o["fmt"]))
+
+
+def _register() -> None:
+    from concord._cli_thresholds import thresholds
+
+    main.add_command(thresholds)
+
+
+_register()

@@ -11,6 +11,7 @@ import numpy as np
 from concord import _thresholds
 from concord._cohen import kappa_result
 from concord._errors import param_error
+from concord._inference import progress
 from concord._inputs import sample_weights
 from concord._kappa_result import KappaResult
 from concord._labels import Labels
@@ -264,6 +265,7 @@ def cross_validated_kappa(
     /,
     *,
     cv: Any = 5,
+    labels: Any = None,
     weights: Any = "quadratic",
     rng: Any = None,
 ) -> CrossValidatedKappa:
@@ -281,6 +283,8 @@ def cross_validated_kappa(
         The number of shuffled folds (default 5), a scikit-learn splitter
         (anything with ``split(X, y)``, e.g. ``StratifiedKFold``), or
         (train, test) index pairs.
+    labels : sequence, optional
+        The ordered grades, as in :func:`optimize_thresholds`.
     weights : None, str or array-like (k, k)
         As in :func:`cohen_kappa`; default quadratic.
     rng : None, int or numpy.random.Generator
@@ -301,18 +305,22 @@ def cross_validated_kappa(
     (True, 5)
     """
     func = "cross_validated_kappa"
-    codes, found = encode_rater(y_true, None, func, "y_true")
+    codes, found = encode_rater(y_true, labels, func, "y_true")
     scores = _scores(y_score, codes.shape[0], func)
     weighting = resolve(weights, found, func)
     grades = np.empty(codes.shape[0], dtype=np.int64)
     fold_kappas, fold_cuts = [], []
     k = found.k
-    for train, test in _folds(cv, codes.shape[0], codes, rng, func):
-        fitted = _fit(codes[train], scores[train], found, weighting, None, func)
-        grades[test] = _thresholds.grade(scores[test], fitted.thresholds)
-        held = np.bincount(codes[test] * k + grades[test], minlength=k * k).reshape(k, k)
-        fold_kappas.append(kappa_result(held, found, weighting, func).statistic)
-        fold_cuts.append(fitted.thresholds)
+    folds = _folds(cv, codes.shape[0], codes, rng, func)
+    with progress(len(folds), func, unit="fold", worth=codes.shape[0] >= 200_000) as bar:
+        for train, test in folds:
+            fitted = _fit(codes[train], scores[train], found, weighting, None, func)
+            grades[test] = _thresholds.grade(scores[test], fitted.thresholds)
+            held = np.bincount(codes[test] * k + grades[test], minlength=k * k).reshape(k, k)
+            fold_kappas.append(kappa_result(held, found, weighting, func).statistic)
+            fold_cuts.append(fitted.thresholds)
+            if bar is not None:
+                bar.update()
     table = np.bincount(codes * k + grades, minlength=k * k).reshape(k, k)
     pooled = kappa_result(table, found, weighting, func).statistic
     in_sample = _fit(codes, scores, found, weighting, None, func).statistic

@@ -17,6 +17,7 @@ import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any, NamedTuple, Protocol
@@ -73,15 +74,40 @@ def normal_pvalue(z: float) -> float:
     return 2 * _NORMAL.cdf(-abs(z)) if math.isfinite(z) else float("nan")
 
 
+# the command line's --quiet turns progress bars off (see quiet())
+_SHOW_PROGRESS: ContextVar[bool] = ContextVar("concord_show_progress", default=True)
+
+
 @contextmanager
-def progress(total: int, description: str) -> Iterator[Any]:
-    """Yield a tqdm progress bar when stderr is a terminal and tqdm is installed, else None."""
+def quiet() -> Iterator[None]:
+    """Turn progress bars off inside the block."""
+    token = _SHOW_PROGRESS.set(False)
+    try:
+        yield
+    finally:
+        _SHOW_PROGRESS.reset(token)
+
+
+def show_progress() -> bool:
+    """Whether a long step may show a progress bar: on a terminal, unless quiet()."""
+    return _SHOW_PROGRESS.get() and sys.stderr.isatty()
+
+
+@contextmanager
+def progress(
+    total: int, description: str, *, unit: str = "resample", worth: bool | None = None
+) -> Iterator[Any]:
+    """Yield a tqdm progress bar when stderr is a terminal and tqdm is installed, else None.
+
+    ``worth`` says whether the step is long enough for a bar (default: at
+    least 2,000 units).
+    """
     bar = None
-    if total >= 2000 and sys.stderr.isatty():
+    if (total >= 2000 if worth is None else worth) and show_progress():
         try:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=total, desc=description, unit="resample", leave=False)
+            bar = tqdm(total=total, desc=description, unit=unit, leave=False)
         except ImportError:  # pragma: no cover - tqdm is optional
             bar = None
     try:
@@ -249,8 +275,13 @@ class InferenceMixin:
         low, high = self.confidence_interval()
         return [
             f"SE = {number(self.standard_error)}, 95% CI [{number(low)}, {number(high)}] "
-            f"({self._inference.default_method}), p = {number(self.pvalue)}"
+            f"({self.interval_method}), p = {number(self.pvalue)}"
         ]
+
+    @property
+    def interval_method(self) -> str:
+        """The method ``confidence_interval()`` uses by default for this coefficient."""
+        return self._inferred().default_method
 
     @property
     def standard_error(self) -> float:

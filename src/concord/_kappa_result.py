@@ -237,7 +237,10 @@ class Contributions:
         ]
 
     def __str__(self) -> str:
-        lines = ["rater1 → rater2   κ lost   share of ΣW·O   share under chance"]
+        w = max(6, *(len(str(v)) for v in self.labels))
+        lines = [
+            f"{'rater1':>{w}} → {'rater2':<{w}}   κ lost   share of ΣW·O   share under chance"
+        ]
         for a, b, loss, obs, exp in self.ranked(10):
-            lines.append(f"{a!s:>6} → {b!s:<6}   {loss:6.4f}   {obs:13.1%}   {exp:18.1%}")
+            lines.append(f"{a!s:>{w}} → {b!s:<{w}}   {loss:6.4f}   {obs:13.1%}   {exp:18.1%}")
         return "\n".join(lines)

@@ -1,0 +1,168 @@
+"""Options and input handling shared by the ``concord`` subcommands.
+
+As in sqlite-utils, options that several commands take are declared once, as
+decorators; the helpers below turn parsed options into library calls.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from concord import _cli_input as cin
+from concord import _cli_output as out
+from concord._inference import METHODS, quiet
+
+F = Callable[..., Any]
+
+WEIGHTS = ("none", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
+LEVELS = ("auto", "nominal", "ordinal", "interval", "ratio")
+# --level auto: the Krippendorff metric that matches --weights (interval δ² is
+# the quadratic weight, ratio δ² irrCAC's ratio weight); the other weights are
+# passed to alpha as its δ² matrix
+_LEVEL_OF = {"none": "nominal", "quadratic": "interval", "ratio": "ratio"}
+
+
+def options(*decorators: F) -> Callable[[F], F]:
+    """Combine option decorators into one."""
+
+    def apply(func: F) -> F:
+        for decorator in reversed(decorators):
+            func = decorator(func)
+        return func
+
+    return apply
+
+
+input_options = options(
+    click.argument("file", metavar="FILE"),
+    click.option("--input-format", type=click.Choice(cin.FORMATS), help="Default: the suffix's."),
+    click.option("--item", help="Long form: the item column."),
+    click.option("--rater", help="Long form: the rater column."),
+    click.option("--rating", help="Long form: the rating column."),
+    click.option("--labels", help="Ordered categories, comma-separated, e.g. low,mid,high."),
+)
+wide_options = options(
+    click.option("--raters", help="Wide form: the rater columns, comma-separated."),
+    click.option("--id", "id_column", help="Wide form: an item-id column to leave out."),
+)
+inference_options = options(
+    click.option(
+        "--confidence-level",
+        type=click.FloatRange(0, 1, min_open=True, max_open=True),
+        default=0.95,
+        show_default=True,
+    ),
+    click.option(
+        "--ci-method",
+        type=click.Choice(METHODS),
+        help="Interval method. Default: each coefficient's own (see the README).",
+    ),
+    click.option("--seed", type=int, help="Seed for bootstrap intervals and folds."),
+)
+
+
+def output_options(formats: tuple[str, ...] = out.OUTPUTS) -> Callable[[F], F]:
+    """Return the --format and --quiet options."""
+    return options(
+        click.option(
+            "--format", "fmt", type=click.Choice(formats), default="text", show_default=True
+        ),
+        click.option("--quiet", is_flag=True, help="No progress bars."),
+    )
+
+
+def data_errors(func: F) -> F:
+    """Run quietly if asked; warnings become notes and the library's errors one line."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                with quiet() if kwargs.get("quiet") else contextlib.nullcontext():
+                    value = func(*args, **kwargs)
+            for w in caught:  # an undefined coefficient, say: one line each, on stderr
+                click.echo(f"note: {w.message}", err=True)
+            return value
+        except (ValueError, TypeError) as exc:
+            text = str(exc).strip()
+            first = text.splitlines()[0] if text else type(exc).__name__
+            raise click.ClickException(f"{kwargs.get('file', '-')}: {first}") from None
+
+    return wrapper
+
+
+def _long_form(o: dict[str, Any]) -> cin.Long | None:
+    given = [o[k] is not None for k in ("item", "rater", "rating")]
+    if not any(given):
+        return None
+    if not all(given):
+        raise click.UsageError("the long form needs all three of --item, --rater and --rating.")
+    return cin.Long(o["item"], o["rater"], o["rating"])
+
+
+def ratings(file: str, o: dict[str, Any]) -> Any:
+    """Read FILE and return its rater columns (wide form, or pivoted from the long form)."""
+    frame = cin.read_table(file, o["input_format"])
+    long = _long_form(o)
+    if long is not None:
+        return cin.wide_from_long(frame, long, file)
+    return cin.rater_columns(frame, cin.split_names(o.get("raters")), o.get("id_column"), file)
+
+
+def two_raters(frame: Any, o: dict[str, Any], file: str) -> tuple[Any, Any]:
+    """Return the --rater1 and --rater2 columns (or the only two there are)."""
+    rater1, rater2 = o["rater1"], o["rater2"]
+    if rater1 is None and rater2 is None and frame.shape[1] == 2:
+        return frame.iloc[:, 0], frame.iloc[:, 1]
+    if rater1 is None or rater2 is None:
+        columns = ", ".join(map(str, frame.columns))
+        raise click.UsageError(f"name the raters with --rater1 and --rater2 ({file}: {columns}).")
+    return (
+        cin.column(frame, rater1, file, "--rater1"),
+        cin.column(frame, rater2, file, "--rater2"),
+    )
+
+
+def two_rater_result(file: str, o: dict[str, Any]) -> tuple[Any, tuple[str, str]]:
+    """Cohen's kappa of the two raters the options name, and their names."""
+    from concord import cohen_kappa
+
+    a, b = two_raters(ratings(file, {**o, "raters": None, "id_column": None}), o, file)
+    result = cohen_kappa(
+        a,
+        b,
+        weights=None if o["weights"] == "none" else o["weights"],
+        labels=cin.parse_labels(o["labels"], [a, b]),
+        nan_policy=o["nan_policy"],
+    )
+    return result, (str(a.name), str(b.name))
+
+
+def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
+    """Every multi-rater coefficient of the rater columns, with the options' weights."""
+    import concord
+
+    labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
+    weights = None if o["weights"] == "none" else o["weights"]
+    family = [
+        concord.percent_agreement,
+        concord.fleiss_kappa,
+        concord.conger_kappa,
+        concord.light_kappa,
+        concord.gwet_ac,
+        concord.brennan_prediger,
+    ]
+    results = [f(frame, weights=weights, labels=labels) for f in family]
+    level: Any = o["level"]
+    if level == "auto":
+        level = _LEVEL_OF.get(o["weights"], results[1].weights)
+        labels = labels if isinstance(level, str) else list(results[1].labels)
+    results.append(concord.krippendorff_alpha(frame, level=level, labels=labels))
+    return results
