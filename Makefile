@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo test lint typecheck pytest browser bench screenshots clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,15 +21,32 @@ $(VENV)/.dev-installed: pyproject.toml | $(PY)
 	touch $@ $(VENV)/.demo-installed
 
 demo: $(VENV)/.demo-installed
-	@echo "== seed 003: gold standard vs model 1, ordered sentiment, quadratic weights"
-	$(BIN)/concord kappa data/seed_sentiment.csv --rater1 gold_standard --rater2 model_1 \
-		--weights quadratic --labels negative,neutral,positive
+	@echo "== Fleiss (1971): 30 patients, 6 psychiatrists, 5 diagnoses"
+	$(BIN)/concord agree data/fleiss1971_diagnoses.csv --id patient
 	@echo
-	@echo "== seed 001: ISUP grades, actual vs predicted, quadratic weights"
-	$(BIN)/concord kappa data/seed_panda.csv --rater1 actual --rater2 pred --weights quadratic
+	@echo "== Krippendorff (2011): 12 units, 4 observers, missing values, interval metric"
+	$(BIN)/concord agree data/krippendorff2011.csv --id unit --weights quadratic
 	@echo
-	@echo "== essays (demo/make_essays.py): true grade vs the model's grade"
+	@echo "== essays (demo/make_essays.py): three human raters, quadratic weights"
+	$(BIN)/concord agree data/essays.csv --raters rater1,rater2,rater3 --weights quadratic
+	@echo
+	@echo "== essays: true grade vs the model's grade"
 	$(BIN)/concord kappa data/essays.csv --rater1 truth --rater2 model_grade --weights quadratic
+	@echo
+	@echo "== essays: the cut points of the model's score that maximise QWK"
+	$(BIN)/concord thresholds data/essays.csv --truth truth --score model_score --seed 0
+	@echo
+	@echo "== seed 003: gold standard vs model 1, ordered sentiment, linear weights"
+	$(BIN)/concord kappa data/seed_sentiment.csv --rater1 gold_standard --rater2 model_1 \
+		--weights linear --labels negative,neutral,positive --format markdown
+	@echo
+	@echo "== the HTML report of the essay raters"
+	$(BIN)/concord report data/essays.csv --raters rater1,rater2,rater3 --weights quadratic \
+		--title "Essay scoring: three human raters" -o demo/report.html
+
+# The README's pictures, made by the project's own commands (needs `make test`'s setup).
+screenshots: $(VENV)/.dev-installed browser
+	$(PY) demo/screenshots.py
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests benchmarks demo
@@ -38,8 +55,19 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
-pytest: $(VENV)/.dev-installed
-	$(BIN)/pytest
+# The report's browser test needs Debian's chromium and chromium-driver: install them when
+# missing (as root, or through sudo).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+		echo "== installing Debian's chromium and chromium-driver for the browser test"; \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver \
+			>/dev/null; \
+	fi
+
+pytest: $(VENV)/.dev-installed browser
+	CONCORD_REQUIRE_BROWSER=1 $(BIN)/pytest
 
 test: lint typecheck pytest
 
@@ -55,4 +83,4 @@ bench: $(VENV)/.bench-installed
 	$(PY) benchmarks/bench_thresholds.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build

@@ -73,8 +73,9 @@ def test_data_positional_only_options_keyword_only(name):
 
 def test_import_needs_numpy_only():
     code = (
-        "import sys, concord; heavy = ['pandas', 'matplotlib', 'scipy', 'dask', 'numba', "
-        "'click', 'sklearn']; print([m for m in heavy if m in sys.modules])"
+        "import sys, concord, concord.plot, concord.report; heavy = ['pandas', 'matplotlib', "
+        "'scipy', 'dask', 'numba', 'click', 'sklearn', 'jinja2', 'tqdm', 'pyarrow']; "
+        "print([m for m in heavy if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -65,10 +65,18 @@ __all__ = [
 ]
 
 
+_SUBMODULES = ("plot", "report")
+
+
 def __getattr__(name: str) -> object:
     # the scikit-learn estimator imports scikit-learn: load it only when asked for
     if name == "ThresholdClassifier":
         from concord._estimator import ThresholdClassifier
 
         return ThresholdClassifier
+    # concord.plot and concord.report import matplotlib and jinja2 only when they draw
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"concord.{name}")
     raise AttributeError(f"module 'concord' has no attribute {name!r}")

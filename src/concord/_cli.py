@@ -14,6 +14,7 @@ import click
 
 from concord import _cli_options as opt
 from concord import _cli_output as out
+from concord import _records as rec
 from concord._version import __version__
 
 EXAMPLES = """
@@ -23,6 +24,7 @@ Examples:
   concord agree data/fleiss1971_diagnoses.csv --format markdown
   concord agree annotations.csv --item doc --rater annotator --rating label
   concord thresholds data/essays.csv --truth truth --score model_score --save cuts.json
+  concord report data/essays.csv --raters rater1,rater2,rater3 -o report.html
 """
 
 
@@ -72,14 +74,14 @@ def kappa(file: str, **o: Any) -> None:
     Prints κ and its uncertainty, the observed (O), weight (W) and expected
     (E) matrices, the interpretation and the confusions that cost the most.
     """
-    result, names = opt.two_rater_result(file, o)
-    row = out.summary(result, o["confidence_level"], o["ci_method"], o["seed"])
+    result, (a, b) = opt.two_rater_result(file, o)
+    row = rec.summary(result, o["confidence_level"], o["ci_method"], o["seed"])
     if o["fmt"] == "json":
-        click.echo(out.dumps(out.kappa_record(result, row)))
+        click.echo(rec.dumps(rec.kappa_record(result, row)))
     elif o["fmt"] in ("markdown", "csv"):
         click.echo(out.table([row], o["fmt"]))
     else:
-        click.echo(out.kappa_text(f"{file}: {names[0]} vs {names[1]}", result, row))
+        click.echo(out.kappa_text(f"{file}: {a.name} vs {b.name}", result, row))
 
 
 @main.command(
@@ -119,9 +121,9 @@ def agree(file: str, **o: Any) -> None:
     """
     frame = opt.ratings(file, o)
     results = opt.agreement_results(frame, o)
-    rows = [out.summary(r, o["confidence_level"], o["ci_method"], o["seed"]) for r in results]
+    rows = [rec.summary(r, o["confidence_level"], o["ci_method"], o["seed"]) for r in results]
     if o["fmt"] == "json":
-        click.echo(out.dumps(out.agree_record(frame, results, rows)))
+        click.echo(rec.dumps(out.agree_record(frame, results, rows)))
     elif o["fmt"] == "text":
         click.echo(out.agree_text(file, frame, results, rows))
     else:
@@ -129,9 +131,11 @@ def agree(file: str, **o: Any) -> None:
 
 
 def _register() -> None:
+    from concord._cli_report import report
     from concord._cli_thresholds import thresholds
 
     main.add_command(thresholds)
+    main.add_command(report)
 
 
 _register()

@@ -130,8 +130,8 @@ def two_raters(frame: Any, o: dict[str, Any], file: str) -> tuple[Any, Any]:
     )
 
 
-def two_rater_result(file: str, o: dict[str, Any]) -> tuple[Any, tuple[str, str]]:
-    """Cohen's kappa of the two raters the options name, and their names."""
+def two_rater_result(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
+    """Cohen's kappa of the two raters the options name, and their two columns."""
     from concord import cohen_kappa
 
     a, b = two_raters(ratings(file, {**o, "raters": None, "id_column": None}), o, file)
@@ -142,7 +142,7 @@ def two_rater_result(file: str, o: dict[str, Any]) -> tuple[Any, tuple[str, str]
         labels=cin.parse_labels(o["labels"], [a, b]),
         nan_policy=o["nan_policy"],
     )
-    return result, (str(a.name), str(b.name))
+    return result, (a, b)
 
 
 def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:

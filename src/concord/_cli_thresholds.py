@@ -19,6 +19,7 @@ import numpy as np
 from concord import _cli_input as cin
 from concord import _cli_options as opt
 from concord import _cli_output as out
+from concord import _records as rec
 from concord._version import __version__
 
 FORMAT = "concord-thresholds/1"
@@ -32,7 +33,7 @@ def cut_file(best: Any, cv: Any, weights: str) -> dict[str, Any]:
     """Return the JSON form of fitted cut points."""
     return {
         "format": FORMAT,
-        "labels": out.jsonable(list(best.labels)),
+        "labels": rec.jsonable(list(best.labels)),
         "thresholds": [_cut(float(t)) for t in best.thresholds],
         "weights": weights,
         "statistic": best.statistic,
@@ -97,10 +98,10 @@ def _fit(file: str, frame: Any, o: dict[str, Any]) -> None:
     saved = cut_file(best, cv, o["weights"])
     if o["save"]:
         with open(o["save"], "w", encoding="utf-8") as fh:
-            fh.write(out.dumps(saved) + "\n")
+            fh.write(rec.dumps(saved) + "\n")
     if o["fmt"] == "json":
         record = {**saved, "gap": best.gap, "fold_kappas": cv.fold_kappas, "optimism": cv.optimism}
-        click.echo(out.dumps(record))
+        click.echo(rec.dumps(record))
         return
     click.echo(out.thresholds_text(file, best, cv, o["cv"]))
 

@@ -136,6 +136,12 @@ class KappaResult(InferenceMixin):
         """The number of rated items: for two raters, the number of pairs ``n``."""
         return self.n
 
+    @property
+    def category_totals(self) -> np.ndarray:
+        """Ratings per category over both raters (row plus column totals of O), shape (k,)."""
+        totals: np.ndarray = self.observed.sum(axis=0) + self.observed.sum(axis=1)
+        return totals
+
     def interpret(self, scale: str = "landis-koch") -> str:
         """Return the verbal category of κ on a published benchmark scale.
 

@@ -1,0 +1,67 @@
+"""Make the README's pictures with concord's own commands (run by ``make screenshots``).
+
+* ``docs/images/report.png``: the top of the HTML report that ``make demo``
+  writes, rendered by headless Chromium (Debian's chromium and
+  chromium-driver, driven by Selenium);
+* ``docs/images/observed.png`` and ``docs/images/thresholds.png``: two
+  :mod:`concord.plot` displays of the bundled essays.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib
+import pandas as pd
+
+import concord
+from concord import plot
+
+matplotlib.use("Agg")
+ROOT = Path(__file__).resolve().parent.parent
+IMAGES = ROOT / "docs" / "images"
+REPORT = ROOT / "demo" / "report.html"
+
+
+def report() -> None:
+    concord_cli = Path(sys.executable).with_name("concord")
+    subprocess.run(
+        [str(concord_cli), "report", "data/essays.csv", "--raters", "rater1,rater2,rater3",
+         "--weights", "quadratic", "--title", "Essay scoring: three human raters",
+         "-o", str(REPORT)],
+        check=True, cwd=ROOT,
+    )  # fmt: skip
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1400"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+    try:
+        driver.get(REPORT.as_uri())
+        driver.save_screenshot(str(IMAGES / "report.png"))
+    finally:
+        driver.quit()
+
+
+def plots() -> None:
+    essays = pd.read_csv(ROOT / "data" / "essays.csv")
+    kappa = concord.cohen_kappa(essays["truth"], essays["model_grade"], weights="quadratic")
+    display = plot.ObservedMatrixDisplay.from_result(kappa, normalize="row").plot()
+    display.ax_.set_title("Essays: true grade (rows) vs the model's grade, row shares")
+    display.figure_.savefig(IMAGES / "observed.png", dpi=110, bbox_inches="tight")
+    best = concord.optimize_thresholds(essays["truth"], essays["model_score"])
+    display = plot.ThresholdDisplay.from_result(best, essays["truth"], essays["model_score"])
+    display.plot().figure_.savefig(IMAGES / "thresholds.png", dpi=110, bbox_inches="tight")
+
+
+if __name__ == "__main__":
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    plots()
+    report()
+    print(f"wrote {', '.join(p.name for p in sorted(IMAGES.glob('*.png')))} in {IMAGES}")

@@ -1,0 +1,406 @@
+"""Plots of agreement results, as display objects in scikit-learn's pattern.
+
+``XDisplay.from_result(result, ...)`` reads what a result already carries
+(O, E, W, contributions, bootstrap replicates, intervals) and computes no
+statistic of its own; ``display.plot(ax=None, **style)`` draws it and returns
+the display, with ``figure_`` and ``ax_`` (and ``im_`` for matrices) set.
+matplotlib is imported only when drawing: ``pip install "concord[plot]"``.
+
+Examples
+--------
+>>> import matplotlib; matplotlib.use("Agg")
+>>> import concord
+>>> from concord.plot import ObservedMatrixDisplay
+>>> r = concord.cohen_kappa([1, 2, 3, 3, 2], [1, 2, 3, 2, 2], weights="quadratic")
+>>> display = ObservedMatrixDisplay.from_result(r).plot()
+>>> display.matrix
+array([[1, 0, 0],
+       [0, 2, 0],
+       [0, 1, 1]])
+>>> display.figure_.savefig("/dev/null", format="svg")
+>>> matplotlib.pyplot.close(display.figure_)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+from concord import _plotting
+from concord._cut_points import _scores
+from concord._errors import check_option
+from concord._explain import number
+from concord._inference import ConfidenceInterval
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = [
+    "BootstrapDisplay",
+    "ContributionsDisplay",
+    "ExpectedMatrixDisplay",
+    "ForestDisplay",
+    "ObservedMatrixDisplay",
+    "ThresholdDisplay",
+    "WeightMatrixDisplay",
+]
+
+_M = TypeVar("_M", bound="_MatrixDisplay")
+_OBSERVED = {None: "Observed matrix O", "row": "O, share of each row", "all": "O, share of all"}
+_SHARE_OF = {
+    "loss": "Kappa lost to each confusion (sums to 1 − κ)",
+    "observed": "Share of the weighted disagreement",
+    "expected": "Share of the weighted disagreement expected by chance",
+}
+
+
+@dataclass(eq=False, repr=False)
+class _MatrixDisplay:
+    """A labelled k×k matrix drawn as a heatmap; ``share`` cells show as percentages."""
+
+    matrix: np.ndarray
+    labels: tuple[Any, ...]
+    title: str = ""
+    share: bool = False
+    axis_names: tuple[str, str] = ("rater2", "rater1")
+
+    def plot(
+        self: _M,
+        ax: Axes | None = None,
+        *,
+        annotate: bool | None = None,
+        colorbar: bool = True,
+        **style: Any,
+    ) -> _M:
+        """Draw the matrix (rows and columns in label order) and return the display.
+
+        ``annotate`` writes the cell values (default: when k ≤ 12); ``style``
+        goes to ``Axes.imshow`` (e.g. ``cmap``, default "cividis").
+        """
+        self.figure_, self.ax_ = _plotting.axes(ax)
+        self.im_ = _plotting.heatmap(
+            self.ax_,
+            self.matrix,
+            self.labels,
+            share=self.share,
+            annotate=annotate,
+            colorbar=colorbar,
+            style=style,
+        )
+        self.ax_.set(title=self.title, xlabel=self.axis_names[0], ylabel=self.axis_names[1])
+        return self
+
+
+class ObservedMatrixDisplay(_MatrixDisplay):
+    """The observed matrix O of a :class:`~concord.KappaResult` (rows: rater1).
+
+    Attributes
+    ----------
+    matrix : numpy.ndarray, shape (k, k)
+        O, or its row or total shares with ``normalize="row"`` or ``"all"``
+        (an empty row's shares are nan).
+    labels : tuple
+        The categories in the result's order.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import concord
+    >>> r = concord.cohen_kappa(["low", "high", "mid", "mid"], ["low", "mid", "mid", "high"],
+    ...                         labels=["low", "mid", "high"])
+    >>> d = ObservedMatrixDisplay.from_result(r, normalize="row").plot()
+    >>> d.labels, d.matrix.sum(axis=1)
+    (('low', 'mid', 'high'), array([1., 1., 1.]))
+    >>> matplotlib.pyplot.close(d.figure_)
+    """
+
+    @classmethod
+    def from_result(cls, result: Any, /, *, normalize: str | None = None) -> ObservedMatrixDisplay:
+        """Build the display from a KappaResult; ``normalize`` is None, "row" or "all"."""
+        func = "ObservedMatrixDisplay.from_result"
+        observed = _plotting.need(result, "observed", "a KappaResult", func)
+        if normalize is not None:
+            check_option(
+                func, "normalize", normalize, ("row", "all"), expected="None, 'row' or 'all'"
+            )
+        totals = {None: None, "row": observed.sum(axis=1, keepdims=True), "all": observed.sum()}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            matrix = observed if normalize is None else observed / totals[normalize]
+        return cls(matrix, tuple(result.labels), _OBSERVED[normalize], normalize is not None)
+
+
+class ExpectedMatrixDisplay(_MatrixDisplay):
+    """The chance-expected matrix E of a :class:`~concord.KappaResult`: ``matrix``, ``labels``."""
+
+    @classmethod
+    def from_result(cls, result: Any, /) -> ExpectedMatrixDisplay:
+        """Build the display from a KappaResult."""
+        expected = _plotting.need(
+            result, "expected", "a KappaResult", "ExpectedMatrixDisplay.from_result"
+        )
+        return cls(expected, tuple(result.labels), "Expected matrix E (independent raters)")
+
+
+class WeightMatrixDisplay(_MatrixDisplay):
+    """The disagreement weights W of any result that has them: ``matrix``, ``labels``.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import concord
+    >>> r = concord.fleiss_kappa([[1, 2, 2], [1, 1, 1], [3, 3, 2]], weights="linear")
+    >>> d = WeightMatrixDisplay.from_result(r).plot()
+    >>> d.matrix
+    array([[0. , 0.5, 1. ],
+           [0.5, 0. , 0.5],
+           [1. , 0.5, 0. ]])
+    >>> matplotlib.pyplot.close(d.figure_)
+    """
+
+    @classmethod
+    def from_result(cls, result: Any, /) -> WeightMatrixDisplay:
+        """Build the display from a KappaResult, AgreementResult or KrippendorffResult."""
+        func = "WeightMatrixDisplay.from_result"
+        weights = _plotting.need(result, "weights", "a result with weights", func)
+        names = ("rater2", "rater1") if hasattr(result, "observed") else ("category", "category")
+        return cls(weights, tuple(result.labels), "Disagreement weights W", False, names)
+
+
+class ContributionsDisplay(_MatrixDisplay):
+    """Each confusion's part of a kappa's weighted disagreement, in percent.
+
+    ``against="loss"`` shows the kappa each cell costs (the cells add up to
+    1 − κ); ``"observed"`` its share of ΣW·O; ``"expected"`` its share of
+    ΣW·E, what it would be if the raters were independent. See
+    :meth:`concord.KappaResult.contributions`.
+
+    Attributes
+    ----------
+    matrix : numpy.ndarray, shape (k, k)
+        The chosen array of the result's :class:`Contributions`.
+    labels : tuple
+    against : str
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import concord
+    >>> r = concord.cohen_kappa([1, 1, 2, 2, 3], [1, 2, 2, 3, 3], weights="quadratic")
+    >>> d = ContributionsDisplay.from_result(r, against="loss").plot()
+    >>> round(float(d.matrix.sum()), 6) == round(1 - r.statistic, 6)
+    True
+    >>> matplotlib.pyplot.close(d.figure_)
+    """
+
+    against: str = "observed"
+
+    @classmethod
+    def from_result(cls, result: Any, /, *, against: str = "observed") -> ContributionsDisplay:
+        """Build the display from a KappaResult; ``against``: "loss", "observed" or "expected"."""
+        func = "ContributionsDisplay.from_result"
+        check_option(func, "against", against, tuple(_SHARE_OF))
+        parts = _plotting.need(result, "contributions", "a KappaResult", func)()
+        display = cls(getattr(parts, against), tuple(parts.labels), _SHARE_OF[against], True)
+        display.against = against
+        return display
+
+
+@dataclass(eq=False, repr=False)
+class ThresholdDisplay:
+    """The scores of each true grade, one histogram row per grade, and the optimal cut points.
+
+    Attributes
+    ----------
+    scores : tuple of numpy.ndarray
+        The scores of the items of each grade, in the order of ``labels``.
+    labels : tuple
+        The grades, in the result's order (the lowest drawn at the bottom).
+    thresholds : numpy.ndarray
+        The result's cut points; ±inf ones (empty end grades) are not drawn.
+    statistic : float
+        The kappa the cut points reach.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import concord
+    >>> truth, score = [1, 1, 2, 2, 3, 3, 3], [0.9, 1.4, 1.6, 2.1, 2.2, 3.5, 2.9]
+    >>> best = concord.optimize_thresholds(truth, score)
+    >>> d = ThresholdDisplay.from_result(best, truth, score).plot(bins=10)
+    >>> d.thresholds, [len(s) for s in d.scores]
+    (array([1.5 , 2.15]), [2, 2, 3])
+    >>> matplotlib.pyplot.close(d.figure_)
+    """
+
+    scores: tuple[np.ndarray, ...]
+    labels: tuple[Any, ...]
+    thresholds: np.ndarray
+    statistic: float
+
+    @classmethod
+    def from_result(cls, result: Any, y_true: Any, y_score: Any, /) -> ThresholdDisplay:
+        """Build the display from a ThresholdResult and the data (same length) it was fitted to."""
+        func = "ThresholdDisplay.from_result"
+        cuts = _plotting.need(result, "thresholds", "a ThresholdResult", func)
+        codes = _plotting.grade_codes(y_true, tuple(result.labels), func)
+        scores = _scores(y_score, codes.shape[0], func)
+        groups = tuple(scores[codes == j] for j in range(len(result.labels)))
+        return cls(groups, tuple(result.labels), cuts, float(result.statistic))
+
+    def plot(self, ax: Axes | None = None, **style: Any) -> ThresholdDisplay:
+        """Draw and return the display; ``style`` goes to ``Axes.stairs`` (and ``bins``)."""
+        self.figure_, self.ax_ = _plotting.axes(ax)
+        _plotting.ridges(self.ax_, self.scores, self.labels, self.thresholds, style)
+        kappa = number(self.statistic, 3)
+        self.ax_.set_title(f"Scores by true grade and the optimal cut points (κ = {kappa})")
+        return self
+
+
+@dataclass(eq=False, repr=False)
+class BootstrapDisplay:
+    """The bootstrap distribution of a coefficient, its estimate and a confidence interval.
+
+    Attributes
+    ----------
+    replicates : numpy.ndarray
+        ``result.bootstrap(n_resamples, rng=...)``; undefined (nan) ones are not drawn.
+    statistic : float
+    interval : ConfidenceInterval
+        ``result.confidence_interval(confidence_level, method=..., rng=...)``,
+        from the same resamples when the method is a bootstrap one.
+    confidence_level : float
+    method : str
+        The interval's method (the result's default unless given).
+    name : str
+        The coefficient's name.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import concord
+    >>> r = concord.cohen_kappa([1, 2, 3, 3, 2, 1, 2], [1, 2, 3, 2, 2, 1, 3])
+    >>> d = BootstrapDisplay.from_result(r, n_resamples=999, rng=0).plot()
+    >>> d.replicates.shape, d.method
+    ((999,), 'fisher-z')
+    >>> matplotlib.pyplot.close(d.figure_)
+    """
+
+    replicates: np.ndarray
+    statistic: float
+    interval: ConfidenceInterval
+    confidence_level: float
+    method: str
+    name: str
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Any,
+        /,
+        *,
+        n_resamples: int = 9999,
+        confidence_level: float = 0.95,
+        method: str | None = None,
+        rng: Any = None,
+    ) -> BootstrapDisplay:
+        """Build the display from any result with ``bootstrap`` and ``confidence_interval``."""
+        func = "BootstrapDisplay.from_result"
+        _plotting.need(result, "bootstrap", "a result with a bootstrap", func)
+        chosen = _plotting.interval_method(result, method, func)
+        seed = _plotting.shared_seed(rng)  # the same resamples for the histogram and interval
+        replicates = result.bootstrap(n_resamples, rng=seed)
+        ci = result.confidence_interval(
+            confidence_level, method=chosen, n_resamples=n_resamples, rng=seed
+        )
+        name = _plotting.result_name(result)
+        return cls(replicates, float(result), ci, float(confidence_level), chosen, name)
+
+    def plot(self, ax: Axes | None = None, **style: Any) -> BootstrapDisplay:
+        """Draw and return the display; ``style`` goes to ``Axes.hist`` (e.g. ``bins``)."""
+        self.figure_, self.ax_ = _plotting.axes(ax)
+        legend = f"{100 * self.confidence_level:g}% CI ({self.method})"
+        _plotting.histogram(
+            self.ax_, self.replicates, self.statistic, self.interval, legend, style
+        )
+        dropped = int(np.isnan(self.replicates).sum())
+        note = f" ({dropped} undefined not shown)" if dropped else ""
+        self.ax_.set(title=f"Bootstrap of {self.name}{note}", xlabel=self.name)
+        return self
+
+
+@dataclass(eq=False, repr=False)
+class ForestDisplay:
+    """A forest plot: one row per coefficient, its estimate and confidence interval.
+
+    Attributes
+    ----------
+    names : tuple of str
+        Row names: the mapping's keys, else each result's ``name`` (repeated
+        names are numbered).
+    statistics : numpy.ndarray
+        The estimates; a nan one is drawn as an "undefined" row.
+    intervals : tuple of ConfidenceInterval
+    confidence_level : float
+    methods : tuple of str
+        Each interval's method.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import concord
+    >>> a, b = [1, 2, 3, 3, 2, 1, 2], [1, 2, 3, 2, 2, 1, 3]
+    >>> results = {"kappa": concord.cohen_kappa(a, b), "pi": concord.scott_pi(a, b)}
+    >>> d = ForestDisplay.from_results(results).plot()
+    >>> d.names, d.texts
+    (('kappa', 'pi'), ('0.562 [-0.127, 0.885]', '0.562 [-0.186, 0.898]'))
+    >>> matplotlib.pyplot.close(d.figure_)
+    """
+
+    names: tuple[str, ...]
+    statistics: np.ndarray
+    intervals: tuple[ConfidenceInterval, ...]
+    confidence_level: float
+    methods: tuple[str, ...]
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The value written beside each row: "estimate [low, high]", or "undefined"."""
+        return tuple(
+            _plotting.value_text(s, ci)
+            for s, ci in zip(self.statistics, self.intervals, strict=True)
+        )
+
+    @classmethod
+    def from_results(
+        cls,
+        results: Any,
+        /,
+        *,
+        confidence_level: float = 0.95,
+        method: str | None = None,
+        rng: Any = None,
+    ) -> ForestDisplay:
+        """Build the display from a mapping name → result, or a sequence of results.
+
+        ``rng`` seeds the bootstrap when ``method`` is a bootstrap one.
+        """
+        func = "ForestDisplay.from_results"
+        names, items = _plotting.named_results(results, func)
+        methods = tuple(_plotting.interval_method(r, method, func, "results") for r in items)
+        intervals = tuple(
+            r.confidence_interval(confidence_level, method=m, rng=rng)
+            for r, m in zip(items, methods, strict=True)
+        )
+        stats = np.array([float(r) for r in items], dtype=np.float64)
+        return cls(names, stats, intervals, float(confidence_level), methods)
+
+    def plot(self, ax: Axes | None = None, **style: Any) -> ForestDisplay:
+        """Draw and return the display; ``style`` goes to the estimates' ``Axes.plot``."""
+        self.figure_, self.ax_ = _plotting.axes(ax, (6.4, 1.4 + 0.45 * len(self.names)))
+        _plotting.forest(self.ax_, self.names, self.statistics, self.intervals, self.texts, style)
+        methods = ", ".join(dict.fromkeys(self.methods))
+        level = f"{100 * self.confidence_level:g}%"
+        self.ax_.set_xlabel(f"estimate and {level} confidence interval ({methods})")
+        return self

@@ -1,0 +1,230 @@
+"""A self-contained HTML agreement report.
+
+:func:`to_html` lays out results the library has computed: the data, every
+coefficient with its interval and interpretation, the plots of
+:mod:`concord.plot` as inline SVG, the step-by-step explanation, the method
+notes and references (taken from each coefficient's own docstring) and the
+provenance. The page makes no network request and runs no script; every
+user-supplied string (labels, rater names, file names, the title) is escaped
+by the template engine (jinja2, autoescaping).
+
+Needs the ``report`` extra: ``pip install "concord[report]"``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import inspect
+import io
+import math
+import platform
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from concord import _records as rec
+from concord._version import __version__
+
+__all__ = ["to_html"]
+
+_HEADER = re.compile(r"^(\w[\w ]*)\n-{3,}$", re.MULTILINE)
+_LITERAL = re.compile(r"``(.+?)``")
+_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.DOTALL)
+
+
+@dataclass
+class _Section:
+    """One coefficient: its row, explanation, figures, method notes and references."""
+
+    title: str
+    row: dict[str, str]
+    explanation: str
+    notes: Any  # markup: escaped text with <code> literals
+    references: list[str]
+    figures: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _docstring_parts(func: Any) -> tuple[str, list[str]]:
+    """Return the 'Inference:' note and the references of a coefficient's docstring."""
+    doc = inspect.cleandoc(func.__doc__ or "")
+    parts = _HEADER.split(doc)
+    sections = {k: v.strip() for k, v in zip(parts[1::2], parts[2::2], strict=True)}
+    notes = sections.get("Notes", "")
+    inference = next((p for p in notes.split("\n\n") if p.startswith("Inference:")), "")
+    references = [" ".join(r.split()) for r in sections.get("References", "").split("\n\n")]
+    return " ".join(inference.split()), [r for r in references if r]
+
+
+def _literals(text: str) -> Any:
+    """Escape ``text`` and show its reST ``literals`` as <code>."""
+    from markupsafe import Markup, escape
+
+    return Markup(_LITERAL.sub(r"<code>\1</code>", str(escape(text))))
+
+
+def _svg(display: Any) -> str:
+    """Draw a display and return its figure as an inline <svg> element."""
+    import matplotlib
+    from matplotlib import pyplot as plt
+
+    with matplotlib.rc_context({"svg.hashsalt": "concord", "svg.fonttype": "path"}):
+        display.plot()
+        buffer = io.StringIO()
+        display.figure_.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+        plt.close(display.figure_)
+    text = buffer.getvalue()
+    # drop the XML prologue and the RDF metadata block (namespace URLs, no content)
+    return _METADATA.sub("", text[text.index("<svg") :])
+
+
+def _figures(result: Any, plots: bool, options: dict[str, Any]) -> list[tuple[str, str]]:
+    from concord import plot
+
+    if not plots or not math.isfinite(result.statistic):
+        return []
+    shown: list[tuple[str, Any]] = []
+    if hasattr(result, "observed"):
+        shown += [
+            ("Observed matrix O (rows: rater 1)", plot.ObservedMatrixDisplay.from_result(result)),
+            ("Expected matrix E (chance)", plot.ExpectedMatrixDisplay.from_result(result)),
+        ]
+    if options.get("weights"):
+        shown.append(("Weight matrix W", plot.WeightMatrixDisplay.from_result(result)))
+    if hasattr(result, "contributions") and result.statistic < 1:
+        shown.append(("Where the kappa is lost", plot.ContributionsDisplay.from_result(result)))
+    boot = plot.BootstrapDisplay.from_result(
+        result,
+        n_resamples=options["n_resamples"],
+        confidence_level=options["confidence_level"],
+        method=options["method"],
+        rng=options["rng"],
+    )
+    shown.append(("Bootstrap distribution", boot))
+    return [(caption, _svg(display)) for caption, display in shown]
+
+
+def _section(result: Any, row: dict[str, Any], plots: bool, options: dict[str, Any]) -> _Section:
+    import concord
+
+    notes, references = _docstring_parts(getattr(concord, result.coefficient))
+    return _Section(
+        title=result.name,
+        row=rec.display_rows([row])[0],
+        explanation=result.explain(),
+        notes=_literals(notes),
+        references=references,
+        figures=_figures(result, plots, options),
+    )
+
+
+def _first_weighted(results: list[Any]) -> Any:
+    return next((r for r in results if r.weighting not in ("unweighted", "nominal")), None)
+
+
+def _named(results: Any) -> list[Any]:
+    if isinstance(results, Mapping):
+        return list(results.values())
+    if isinstance(results, Sequence) and not isinstance(results, str):
+        return list(results)
+    return [results]
+
+
+def _data(data: Any, results: list[Any]) -> dict[str, Any] | None:
+    if data is None:
+        return None
+    import pandas as pd
+
+    frame = pd.DataFrame(data)
+    summary = rec.data_summary(frame, results)
+    per_rater = frame.apply(lambda c: c.value_counts()).reindex(list(summary["labels"]))
+    summary["per_rater"] = per_rater.fillna(0).astype(int).reset_index().to_numpy().tolist()
+    return summary
+
+
+def to_html(
+    results: Any,
+    /,
+    *,
+    data: Any = None,
+    title: str = "Agreement report",
+    command: str | None = None,
+    confidence_level: float = 0.95,
+    method: str | None = None,
+    n_resamples: int = 2000,
+    rng: Any = 0,
+    plots: bool = True,
+) -> str:
+    """Return a self-contained HTML report of agreement results.
+
+    Parameters
+    ----------
+    results : result, sequence of results or mapping of name to result
+        :class:`~concord.KappaResult`, :class:`~concord.AgreementResult` and
+        the other result objects of the coefficient functions.
+    data : DataFrame or array-like (n_items, n_raters), optional
+        The ratings, for the data summary (items, raters, missing ratings,
+        each rater's category counts).
+    title : str
+        The page title.
+    command : str, optional
+        The command that produced the report, shown as its provenance.
+    confidence_level, method, n_resamples, rng
+        The intervals and the bootstrap plots, as in
+        ``result.confidence_interval`` (default: each coefficient's method).
+    plots : bool
+        Include the plots (needs matplotlib).
+
+    Returns
+    -------
+    str
+        One HTML document: inline CSS and SVG, no script, no external resource.
+
+    Examples
+    --------
+    >>> import concord
+    >>> from concord.report import to_html
+    >>> r = concord.cohen_kappa([1, 2, 3, 3, 2], [1, 2, 3, 2, 2], weights="quadratic")
+    >>> page = to_html(r, title="<Pilot> study", plots=False)
+    >>> "&lt;Pilot&gt; study" in page and "<script" not in page
+    True
+    """
+    import jinja2
+    from markupsafe import Markup
+
+    shown = _named(results)
+    options = {"confidence_level": confidence_level, "method": method}
+    options.update(n_resamples=n_resamples, rng=rng)
+    rows = [rec.summary(r, confidence_level, method, rng) for r in shown]
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("concord", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    forest = None
+    if plots and len(shown) > 1:
+        from concord.plot import ForestDisplay
+
+        forest = _svg(
+            ForestDisplay.from_results(shown, confidence_level=confidence_level, method=method)
+        )
+    return environment.get_template("report.html").render(
+        title=title,
+        data=_data(data, shown),
+        table=rec.display_rows(rows),
+        sections=[
+            # the weight matrix once, with the first coefficient that is weighted
+            _section(r, row, plots, {**options, "weights": r is _first_weighted(shown)})
+            for r, row in zip(shown, rows, strict=True)
+        ],
+        forest=Markup(forest) if forest else None,
+        markup=Markup,
+        version=__version__,
+        python=platform.python_version(),
+        numpy=np.__version__,
+        created=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        command=command,
+    )

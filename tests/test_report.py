@@ -1,0 +1,155 @@
+"""The HTML report: contents, escaping of user strings, self-containedness, `concord report`."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import concord
+from concord import _records as rec
+from concord._cli import main
+from concord.report import to_html
+
+pytest.importorskip("jinja2")
+pytest.importorskip("matplotlib")
+
+DIAGNOSES = "tests/reference/multi/fleiss1971_diagnoses.csv"
+EVIL = "<script>alert(1)</script>"
+
+
+class Tags(HTMLParser):
+    """Collect every start tag and attribute of a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.attributes: list[tuple[str, str | None]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.attributes += attrs
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(page: str) -> Tags:
+    parser = Tags()
+    parser.feed(page)
+    return parser
+
+
+def words(page: str) -> str:
+    """Return the page's text with runs of white space as single spaces."""
+    return " ".join("".join(parse(page).text).split())
+
+
+@pytest.fixture(scope="module")
+def diagnoses():
+    frame = pd.read_csv(DIAGNOSES)
+    results = [concord.fleiss_kappa(frame), concord.gwet_ac(frame), concord.light_kappa(frame)]
+    return frame, results, to_html(results, data=frame, command="concord report d.csv")
+
+
+def test_summary_table_shows_the_results_numbers(diagnoses):
+    _, results, page = diagnoses
+    text = " ".join(parse(page).text)
+    for r in results:
+        row = rec.display_rows([rec.summary(r, 0.95, None, 0)])[0]
+        assert row["value"] in text and row["95% CI"] in text
+    assert "0.4302" in text  # Fleiss (1971) diagnoses: R irr::kappam.fleiss gives 0.430
+    assert "30 items, 6 raters, 180 ratings (0 missing)" in words(page)
+
+
+def test_sections_explain_and_cite(diagnoses):
+    _, results, page = diagnoses
+    for r in results:
+        assert f"<h2>{r.name.replace(chr(39), '&#39;')}</h2>" in page
+    assert "Step by step" in page and "Inference: <code>standard_error</code> is Gwet" in page
+    assert "Fleiss, J. L. (1971). Measuring nominal scale agreement" in page
+    assert "Light, R. J. (1971)" in page
+    assert f"concord {concord.__version__}" in page and "concord report d.csv" in page
+
+
+def test_the_page_is_self_contained(diagnoses):
+    _, _, page = diagnoses
+    tags = parse(page)
+    assert not tags.tags & {"script", "img", "link", "iframe", "object", "embed"}
+    for name, value in tags.attributes:
+        assert not name.startswith("on")
+        if name in ("src", "href", "xlink:href"):
+            assert value is not None and value.startswith("#"), (name, value)
+    assert "@import" not in page
+    assert all(target.startswith("#") for target in re.findall(r"url\(([^)]*)\)", page))
+    assert page.count("<svg") == 1 + 3  # the forest plot and one bootstrap plot each
+
+
+def test_plots_can_be_left_out():
+    r = concord.cohen_kappa([1, 2, 3, 3, 2], [1, 2, 3, 2, 2], weights="quadratic")
+    page = to_html(r, plots=False)
+    assert "<svg" not in page and "Step by step" in page
+
+
+def test_weight_matrix_is_drawn_once():
+    ratings = np.array([[1, 2, 2], [3, 3, 2], [2, 2, 2], [1, 1, 2], [3, 2, 3]])
+    results = [f(ratings, weights="quadratic") for f in (concord.fleiss_kappa, concord.gwet_ac)]
+    page = to_html(results, n_resamples=200)
+    assert page.count("Weight matrix W</figcaption>") == 1
+
+
+def test_user_strings_are_escaped():
+    gold = [EVIL, "b&c", "--><i>x</i>", EVIL, "b&c"]
+    model = [EVIL, "b&c", "b&c", EVIL, "--><i>x</i>"]
+    r = concord.cohen_kappa(gold, model)
+    page = to_html(
+        r,
+        data={"<img src=x onerror=alert(2)>": gold, "rater 2": model},
+        title=EVIL,
+        command=f"concord report {EVIL}.csv",
+        n_resamples=200,
+    )
+    tags = parse(page)
+    assert not tags.tags & {"script", "img", "i"}
+    assert not any(name.startswith("on") for name, _ in tags.attributes)
+    text = "".join(tags.text)
+    assert EVIL in text and "<img src=x onerror=alert(2)>" in text and "b&c" in text
+    # inside the SVG, matplotlib writes each label into an XML comment, escaped
+    for comment in re.findall(r"<!--(.*?)-->", page, flags=re.DOTALL):
+        assert "<" not in comment and "-->" not in comment
+
+
+def test_cli_report_two_raters(tmp_path):
+    out_file = tmp_path / "essays.html"
+    args = ["report", "data/essays.csv", "--rater1", "truth", "--rater2", "model_grade"]
+    out = CliRunner().invoke(main, [*args, "--weights", "quadratic", "-o", str(out_file)])
+    assert out.exit_code == 0, out.output
+    page = out_file.read_text()
+    frame = pd.read_csv("data/essays.csv")
+    r = concord.cohen_kappa(frame["truth"], frame["model_grade"], weights="quadratic")
+    assert f"{r.statistic:.4f}" in page and "Observed matrix O" in page
+    assert "Where the kappa is lost" in page and "Agreement in essays.csv" in page
+
+
+def test_cli_report_many_raters_long_form(tmp_path):
+    long = tmp_path / "long.csv"
+    long.write_text(
+        "doc,who,label\n1,a,x\n1,b,x\n2,a,y\n2,b,x\n3,a,y\n3,b,y\n3,c,y\n4,c,x\n4,a,x\n"
+    )
+    out_file = tmp_path / "long.html"
+    args = ["report", str(long), "--item", "doc", "--rater", "who", "--rating", "label"]
+    out = CliRunner().invoke(main, [*args, "-o", str(out_file), "--title", "Pilot", "--no-plots"])
+    assert out.exit_code == 0, out.output
+    page = out_file.read_text()
+    assert "<title>Pilot</title>" in page and "Krippendorff&#39;s alpha" in page
+    assert "4 items, 3 raters, 9 ratings (3 missing)" in words(page)
+
+
+def test_cli_report_errors_are_one_line(tmp_path):
+    out = CliRunner().invoke(main, ["report", "data/essays.csv", "--raters", "nope"])
+    assert out.exit_code == 1 and "no column 'nope' for --raters" in out.output

@@ -1,0 +1,99 @@
+"""The HTML report in a real browser: headless Chromium driven by Selenium.
+
+It checks that the page loads with no console errors and no network
+request, shows the expected numbers, runs no script planted in a label, and
+keeps a full-page screenshot as a test artifact (``build/artifacts/``, or
+``$CONCORD_ARTIFACTS``). ``make test`` installs Debian's chromium and
+chromium-driver when they are missing and sets CONCORD_REQUIRE_BROWSER=1, so
+there a missing browser fails the test instead of skipping it.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import concord
+from concord import _records as rec
+from concord.report import to_html
+
+EVIL = "<script>document.title='pwned'</script>"
+ARTIFACTS = Path(os.environ.get("CONCORD_ARTIFACTS", "build/artifacts"))
+
+
+def _browser_paths() -> tuple[str, str]:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if chromium and driver:
+        return chromium, driver
+    reason = "headless Chromium and chromedriver are not installed (make test installs them)"
+    if os.environ.get("CONCORD_REQUIRE_BROWSER") == "1":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    chromium, driver_path = _browser_paths()
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.add_argument("--window-size=1280,1000")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    yield driver
+    driver.quit()
+
+
+def _screenshot(driver, name: str) -> Path:
+    """Save a full-page PNG (Chrome DevTools' captureBeyondViewport)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True}
+    )
+    path = ARTIFACTS / name
+    path.write_bytes(base64.b64decode(shot["data"]))
+    return path
+
+
+def test_report_renders_in_chromium(browser, tmp_path):
+    frame = pd.read_csv("data/essays.csv")[["rater1", "rater2", "rater3"]]
+    results = [concord.fleiss_kappa(frame), concord.gwet_ac(frame, weights="quadratic")]
+    page = tmp_path / "report.html"
+    page.write_text(to_html(results, data=frame, title="Essay raters"), encoding="utf-8")
+    browser.get(page.as_uri())
+    assert browser.title == "Essay raters"
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
+    summary = browser.find_element("id", "summary").text
+    for r in results:
+        row = rec.display_rows([rec.summary(r, 0.95, None, 0)])[0]
+        assert row["value"] in summary and row["95% CI"] in summary
+    assert browser.find_element("id", "n-items").text == "1200"
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+    assert browser.execute_script("return document.querySelectorAll('svg').length") >= 3
+    path = _screenshot(browser, "report.png")
+    assert path.stat().st_size > 10_000
+
+
+def test_planted_script_stays_text(browser, tmp_path):
+    gold = [EVIL, "ok", "ok", EVIL, "ok", EVIL]
+    model = [EVIL, "ok", EVIL, EVIL, "ok", "ok"]
+    r = concord.cohen_kappa(gold, model)
+    page = tmp_path / "evil.html"
+    page.write_text(to_html(r, data={"gold": gold, EVIL: model}, title=EVIL), encoding="utf-8")
+    browser.get(page.as_uri())
+    assert browser.title == EVIL  # the title shows the text; the script never ran
+    assert browser.execute_script("return document.scripts.length") == 0
+    assert EVIL in browser.find_element("tag name", "body").text
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    _screenshot(browser, "report-escaping.png")
