@@ -13,6 +13,7 @@ import pytest
 import concord
 
 PUBLIC = {
+    "Accumulator",
     "AgreementResult",
     "CategoryCounts",
     "ConfidenceInterval",
@@ -26,6 +27,7 @@ PUBLIC = {
     "ThresholdResult",
     "UndefinedKappaWarning",
     "__version__",
+    "accumulate",
     "brennan_prediger",
     "cohen_kappa",
     "conger_kappa",
@@ -68,7 +70,8 @@ def test_data_positional_only_options_keyword_only(name):
     kinds = [p.kind for p in params]
     first_option = next(i for i, k in enumerate(kinds) if k != inspect.Parameter.POSITIONAL_ONLY)
     assert first_option >= 1
-    assert all(k == inspect.Parameter.KEYWORD_ONLY for k in kinds[first_option:])
+    keyword = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_KEYWORD)  # accumulate(**options)
+    assert all(k in keyword for k in kinds[first_option:])
 
 
 def test_import_needs_numpy_only():

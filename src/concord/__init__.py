@@ -8,6 +8,7 @@ a small count table → one core function → a frozen result object.
 imported lazily, where they are used.
 """
 
+from concord._accumulate import Accumulator, accumulate
 from concord._agreement_result import (
     AgreementResult,
     FleissResult,
@@ -34,6 +35,7 @@ from concord._version import __version__
 from concord._weights import weight_matrix
 
 __all__ = [
+    "Accumulator",
     "AgreementResult",
     "CategoryCounts",
     "ConfidenceInterval",
@@ -47,6 +49,7 @@ __all__ = [
     "ThresholdResult",
     "UndefinedKappaWarning",
     "__version__",
+    "accumulate",
     "brennan_prediger",
     "cohen_kappa",
     "conger_kappa",

@@ -92,21 +92,17 @@ class TableSampler:
             flat[:, cell] = counts[:, at] @ weight[at]
         return flat.reshape(-1, k, k)
 
+    def statistic(self, counts: np.ndarray) -> np.ndarray:
+        """Return κ for each row of counts per unit, shape (B, units)."""
+        cells, weight, _ = self._units()
+        return kappa_of_tables(self._tables(counts, cells, weight), self.weights, self.pooled)
+
     def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        cells, weight, freq = self._units()
-        return np.concatenate(
-            [
-                kappa_of_tables(self._tables(c, cells, weight), self.weights, self.pooled)
-                for c in _draws(freq, n_resamples, rng)
-            ]
-        )
+        freq = self._units()[2]
+        return np.concatenate([self.statistic(c) for c in _draws(freq, n_resamples, rng)])
 
     def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
-        cells, weight, freq = self._units()
-        return _jackknife(
-            lambda c: kappa_of_tables(self._tables(c, cells, weight), self.weights, self.pooled),
-            freq,
-        )
+        return _jackknife(self.statistic, self._units()[2])
 
 
 @dataclass(frozen=True)
@@ -277,3 +273,13 @@ class PoissonReplicates:
     def merge(self, other: PoissonReplicates) -> PoissonReplicates:
         """Return the replicates of the two streams together."""
         return PoissonReplicates(self.tables + other.tables)
+
+    def moved(self, index: np.ndarray, size: int) -> PoissonReplicates:
+        """Return the replicates of a 1-D table whose cell j moves to ``index[j]`` of ``size``.
+
+        ``index`` must not send two cells to one place: merging two tables
+        moves each into the merged layout, then adds them.
+        """
+        tables = np.zeros((self.tables.shape[0], size), dtype=self.tables.dtype)
+        tables[:, index] = self.tables
+        return PoissonReplicates(tables)

@@ -168,9 +168,17 @@ def sample_weights(w: Any, n: int, func: str) -> np.ndarray | None:
 
 
 def omit_missing(
-    cols: list[Column], weight: np.ndarray | None, nan_policy: str, func: str
+    cols: list[Column],
+    weight: np.ndarray | None,
+    nan_policy: str,
+    func: str,
+    *,
+    allow_empty: bool = False,
 ) -> tuple[list[Column], np.ndarray | None]:
-    """Apply ``nan_policy`` to aligned columns: raise on a missing rating, or drop its item."""
+    """Apply ``nan_policy`` to aligned columns: raise on a missing rating, or drop its item.
+
+    With ``allow_empty`` (a batch of a stream), dropping every item is not an error.
+    """
     masks = [c.missing for c in cols if c.missing is not None]
     if not masks:
         return cols, weight
@@ -185,7 +193,7 @@ def omit_missing(
             raw=True,
         )
     keep = ~missing
-    if not keep.any():
+    if not keep.any() and not allow_empty:
         raise ValueError(
             f"{func} has nothing to rate: every item has a missing rating, so "
             "nan_policy='omit' leaves no item. Check the columns passed as raters."

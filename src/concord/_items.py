@@ -31,7 +31,8 @@ class Items:
     ``raters``: the distinct rows of label codes + 1 (0 = missing), which
     keep which rater gave which rating (formed when asked for); the number of
     raters (None for the count form); the label-encoded ``matrix`` when the
-    numpy path formed it.
+    numpy path formed it; whether the labels were ``declared`` (``labels=``,
+    ordered Categoricals, the count form) rather than found in the ratings.
     """
 
     labels: Labels
@@ -39,6 +40,7 @@ class Items:
     raters: patterns.Patterns | None = None
     names: tuple[Any, ...] | None = None
     matrix: RatingMatrix | None = None
+    declared: bool = False
 
     @property
     def n_raters(self) -> int | None:
@@ -86,20 +88,55 @@ def item_data(
     With more than ``dense_limit`` categories the count patterns are not
     formed (``counts`` is None) and the ``matrix`` of codes is kept instead.
     """
+    items = batch_items(
+        ratings,
+        labels,
+        func,
+        need_raters=need_raters,
+        dense_limit=dense_limit,
+        continuous=continuous,
+        allow_empty=False,
+    )
+    assert items is not None
+    return items
+
+
+def batch_items(
+    ratings: Any,
+    labels: Any,
+    func: str,
+    *,
+    need_raters: bool = False,
+    dense_limit: int | None = None,
+    continuous: bool = False,
+    allow_empty: bool = True,
+) -> Items | None:
+    """:func:`item_data` of one batch of a stream: None when it holds no rating."""
     if isinstance(ratings, CategoryCounts):
-        return _count_form(ratings, labels, func, need_raters)
+        return _count_form(ratings, labels, func, need_raters, allow_empty)
     fast = _one_pass(ratings, labels, dense_limit, need_raters)
     if fast is not None:
         return fast
-    matrix = rating_matrix(ratings, labels, func, continuous=continuous)
+    matrix = rating_matrix(ratings, labels, func, continuous=continuous, allow_empty=allow_empty)
+    if matrix is None:
+        return None
     k = matrix.labels.k
     dense = dense_limit is None or k <= dense_limit
     raters = patterns.distinct(matrix.codes + 1) if need_raters else None
     counts = patterns.distinct(matrix.counts()) if dense else None
-    return Items(matrix.labels, counts, raters, matrix.raters, None if dense else matrix)
+    return Items(
+        matrix.labels,
+        counts,
+        raters,
+        matrix.raters,
+        None if dense else matrix,
+        declared=matrix.declared,
+    )
 
 
-def _count_form(counts: CategoryCounts, labels: Any, func: str, need_raters: bool) -> Items:
+def _count_form(
+    counts: CategoryCounts, labels: Any, func: str, need_raters: bool, allow_empty: bool
+) -> Items | None:
     if need_raters:
         param_error(
             func,
@@ -121,9 +158,11 @@ def _count_form(counts: CategoryCounts, labels: Any, func: str, need_raters: boo
         )
     table = counts.counts[counts.counts.sum(axis=1) > 0]
     if table.shape[0] == 0:
+        if allow_empty:
+            return None
         param_error(func, "ratings", "at least one rating", "only empty items", raw=True)
     # the columns of the count form are declared categories, in their declared order
-    return Items(Labels(counts.labels, ordered=True), patterns.distinct(table))
+    return Items(Labels(counts.labels, ordered=True), patterns.distinct(table), declared=True)
 
 
 def _one_pass(

@@ -82,7 +82,8 @@ def distances(level: str, scores: np.ndarray) -> np.ndarray:
     return out
 
 
-def _level(level: Any, labels: Labels, func: str) -> tuple[str, np.ndarray | None]:
+def resolve_level(level: Any, labels: Labels, func: str) -> tuple[str, np.ndarray | None]:
+    """Validate ``level``: return its name and, for a custom metric, its q×q matrix of δ²."""
     if isinstance(level, str):
         name = check_option(func, "level", level, LEVELS)
         if name == "ratio" and (labels.scores(func, "ratio") < 0).any():
@@ -212,11 +213,39 @@ def krippendorff_alpha(
     0.849
     """
     func = "krippendorff_alpha"
-    continuous = isinstance(level, str) and level in ("ordinal", "interval", "ratio")
     population = check_population(population_size, func)
-    items = item_data(ratings, labels, func, dense_limit=_DENSE_MAX, continuous=continuous)
+    items = item_data(
+        ratings, labels, func, dense_limit=_DENSE_MAX, continuous=is_continuous(level)
+    )
+    return alpha_result(items, level, population)
+
+
+def count_limit(level: Any) -> int | None:
+    """Return the most categories for which α at ``level`` uses item counts (None: no limit)."""
+    return _DENSE_MAX if isinstance(level, str) else None
+
+
+def coincidence_engine(k: int, level: Any) -> bool:
+    """Whether α of k categories at ``level`` comes from the coincidence matrix (see above)."""
+    limit = count_limit(level)
+    return limit is None or k <= limit
+
+
+def is_continuous(level: Any) -> bool:
+    """Whether the level allows non-integral values without declared labels."""
+    return isinstance(level, str) and level in ("ordinal", "interval", "ratio")
+
+
+def alpha_result(items: Items, level: Any, population: float | None) -> KrippendorffResult:
+    """Krippendorff's alpha from the item patterns (one-shot and accumulators).
+
+    With more than ``_DENSE_MAX`` categories and a standard level, the
+    patterns are not formed (``items.counts`` is None) and the ratings matrix
+    goes to the continuous engine instead.
+    """
+    func = "krippendorff_alpha"
     found, matrix = items.labels, items.matrix
-    name, custom = _level(level, found, func)
+    name, custom = resolve_level(level, found, func)
     if items.counts is None:  # more than _DENSE_MAX categories
         assert matrix is not None
         if custom is None:

@@ -13,6 +13,7 @@ Policy
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 from collections import Counter
 from collections.abc import Sequence
@@ -156,3 +157,49 @@ def infer(arrays: Sequence[np.ndarray]) -> tuple[Labels, list[np.ndarray]]:
     bounds = np.cumsum([0] + [len(a) for a in arrays])
     codes = [inverse.reshape(-1)[bounds[i] : bounds[i + 1]] for i in range(len(arrays))]
     return labels, codes
+
+
+def union(a: Labels, b: Labels) -> Labels:
+    """Return the labels :func:`infer` finds in two batches together, from those of each.
+
+    Sorted when the values compare with each other (numbers; strings), as
+    ``np.unique`` sorts them; otherwise in order of first appearance.
+    """
+    seen = set(a.values)
+    values = a.values + tuple(v for v in b.values if v not in seen)
+    with contextlib.suppress(TypeError):  # incomparable values: order of first appearance
+        values = tuple(sorted(values))
+    return Labels(values, ordered=all(isinstance(v, numbers.Real) for v in values))
+
+
+def merged_labels(
+    a: Labels, a_declared: bool, b: Labels, b_declared: bool, where: tuple[str, str]
+) -> Labels:
+    """Return the labels of two tables together (a stream's batches, or two streams).
+
+    Found labels grow as :func:`~concord._labels.union`; declared ones (an
+    ordered Categorical, the count form) fix the categories and their order.
+    """
+    if not (a_declared or b_declared):
+        return union(a, b)
+    if a_declared and b_declared:
+        if a.values != b.values:
+            param_error(
+                *where,
+                f"rated on the categories {a.values!r}, in this order",
+                f"the declared categories {b.values!r}",
+                raw=True,
+                fix="Declare labels=[...] in accumulate() to fix the categories and their order.",
+            )
+        return a
+    fixed, found = (a, b) if a_declared else (b, a)
+    stray = [v for v in found.values if v not in set(fixed.values)]
+    if stray:
+        param_error(
+            *where,
+            f"rated on the declared categories {fixed.values!r}",
+            f"ratings outside them: {', '.join(repr(v) for v in stray[:5])}",
+            raw=True,
+            fix="Declare labels=[...] in accumulate() listing every category.",
+        )
+    return fixed

@@ -54,25 +54,41 @@ _KIND = {
 }
 
 
+_CHANCE: dict[str, Chance] = {
+    "percent_agreement": lambda s, w: Fraction(0),
+    "fleiss_kappa": core.chance_fleiss,
+    "gwet_ac": core.chance_gwet,
+    "brennan_prediger": lambda s, w: core.chance_uniform(w),
+}
+
+
 def _gwet_family(
-    func: str,
-    ratings: Any,
-    weights: Any,
-    labels: Any,
-    chance: Chance,
-    population_size: Any,
-    cls: type[AgreementResult] = AgreementResult,
-    extra: Callable[[core.ItemStats, Labels], dict[str, Any]] | None = None,
+    func: str, ratings: Any, weights: Any, labels: Any, population_size: Any
 ) -> AgreementResult:
-    """Compute a coefficient whose p_a is the percent agreement and p_e is ``chance``."""
+    """Validate the ratings and compute a coefficient of the family (see :func:`from_items`)."""
     population = check_population(population_size, func)
     items = item_data(ratings, labels, func)
+    return from_items(func, items, resolve(weights, items.labels, func), population)
+
+
+def from_items(
+    func: str, items: Items, weighting: Weighting, population: float | None
+) -> AgreementResult:
+    """Compute a coefficient whose p_a is the percent agreement, from the item patterns.
+
+    The one-shot functions and the accumulators (:mod:`concord._accumulate`)
+    both end here. Fleiss' kappa adds the kappa of each category when unweighted.
+    """
     assert items.counts is not None
-    weighting = resolve(weights, items.labels, func)
     s = core.shares(items.stats, weighting.exact)
-    pe = chance(s, weighting.exact)
+    pe = _CHANCE[func](s, weighting.exact)
     inference = _gwet_inference(func, items, weighting, s, pe, population)
-    more = extra(items.stats, items.labels) if extra is not None else {}
+    cls: type[AgreementResult] = AgreementResult
+    extra: dict[str, Any] = {}
+    if func == "fleiss_kappa":
+        kappas = core.category_kappas(items.stats) if weighting.name == "unweighted" else []
+        cls = FleissResult
+        extra["category_kappas"] = dict(zip(items.labels.values, kappas, strict=False))
     return assemble(
         func,
         items.stats,
@@ -83,7 +99,7 @@ def _gwet_family(
         items.n_raters,
         cls,
         _inference=inference,
-        **more,
+        **extra,
     )
 
 
@@ -225,9 +241,7 @@ def percent_agreement(
     >>> concord.percent_agreement(ratings).statistic  # (1 + 1/3 + 1) / 3
     0.7777777777777778
     """
-    return _gwet_family(
-        "percent_agreement", ratings, weights, labels, lambda s, w: Fraction(0), population_size
-    )
+    return _gwet_family("percent_agreement", ratings, weights, labels, population_size)
 
 
 @fill
@@ -299,21 +313,7 @@ def fleiss_kappa(
     >>> r.statistic
     0.3856655290102389
     """
-
-    def per_category(stats: core.ItemStats, found: Labels) -> dict[str, Any]:
-        kappas = core.category_kappas(stats) if weights is None else []
-        return {"category_kappas": dict(zip(found.values, kappas, strict=False))}
-
-    result = _gwet_family(
-        "fleiss_kappa",
-        ratings,
-        weights,
-        labels,
-        core.chance_fleiss,
-        population_size,
-        FleissResult,
-        per_category,
-    )
+    result = _gwet_family("fleiss_kappa", ratings, weights, labels, population_size)
     assert isinstance(result, FleissResult)
     return result
 
@@ -368,7 +368,7 @@ def gwet_ac(
     >>> r.name, round(r.statistic, 4)
     ("Gwet's AC1", 0.5)
     """
-    return _gwet_family("gwet_ac", ratings, weights, labels, core.chance_gwet, population_size)
+    return _gwet_family("gwet_ac", ratings, weights, labels, population_size)
 
 
 @fill
@@ -425,5 +425,4 @@ def brennan_prediger(
     >>> round(concord.brennan_prediger(ratings, labels=[1, 2, 3]).statistic, 4)  # q = 3
     0.6667
     """
-    uniform: Chance = lambda s, w: core.chance_uniform(w)  # noqa: E731
-    return _gwet_family("brennan_prediger", ratings, weights, labels, uniform, population_size)
+    return _gwet_family("brennan_prediger", ratings, weights, labels, population_size)

@@ -29,6 +29,8 @@ class Patterns:
         return int(self.freq.sum())
 
     def __post_init__(self) -> None:
+        # one memory layout: BLAS sums the rows in one order, whichever path built them
+        object.__setattr__(self, "rows", np.ascontiguousarray(self.rows))
         self.rows.setflags(write=False)
         self.freq.setflags(write=False)
 
@@ -73,3 +75,23 @@ def distinct(rows: np.ndarray) -> Patterns:
         return from_codes(encode(rows, base), base, rows.shape[1])
     unique, freq = np.unique(rows, axis=0, return_counts=True)
     return Patterns(unique, freq.astype(np.int64))
+
+
+def merge(rows: np.ndarray, freq: np.ndarray) -> tuple[Patterns, np.ndarray]:
+    """Patterns of rows that carry frequencies: equal rows add up.
+
+    Returns the patterns, in the order :func:`distinct` gives the same rows,
+    and for each input row the index of its pattern. Merging the patterns of
+    two batches this way gives exactly the patterns of the batches together.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    base = int(rows.max(initial=0)) + 1
+    if radix_fits(base, rows.shape[1]):
+        codes, inverse = np.unique(encode(rows, base), return_inverse=True)
+        unique = decode(codes, base, rows.shape[1])
+    else:
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    total = np.zeros(unique.shape[0], dtype=np.int64)
+    np.add.at(total, inverse, freq)
+    return Patterns(unique, total), inverse

@@ -8,12 +8,14 @@ from typing import Any
 import numpy as np
 
 from concord import _count, _exact
-from concord._cohen import cohen_kappa
+from concord._cohen import cohen_kappa, weighted_kappa_core
 from concord._errors import UndefinedKappaWarning, param_error
 from concord._inputs import check_pair, column
+from concord._labels import Labels
+from concord._weights import resolve
 
 
-def _rating_bound(value: Any, name: str) -> int | None:
+def rating_bound(value: Any, name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, int | np.integer) and not isinstance(value, bool):
@@ -23,6 +25,17 @@ def _rating_bound(value: Any, name: str) -> int | None:
     param_error(
         "quadratic_weighted_kappa", name, "None or an integer rating", value, exc=TypeError
     )
+
+
+def bounds(min_rating: Any, max_rating: Any) -> tuple[int | None, int | None]:
+    """Validate ``min_rating`` and ``max_rating``: integers (or None), the first not above."""
+    lo_bound = rating_bound(min_rating, "min_rating")
+    hi_bound = rating_bound(max_rating, "max_rating")
+    if lo_bound is not None and hi_bound is not None and lo_bound > hi_bound:
+        param_error(
+            "quadratic_weighted_kappa", "max_rating", f"at least min_rating={lo_bound}", hi_bound
+        )
+    return lo_bound, hi_bound
 
 
 def quadratic_weighted_kappa(
@@ -79,10 +92,7 @@ def quadratic_weighted_kappa(
     -0.13924050632911392
     """
     func = "quadratic_weighted_kappa"
-    lo_bound = _rating_bound(min_rating, "min_rating")
-    hi_bound = _rating_bound(max_rating, "max_rating")
-    if lo_bound is not None and hi_bound is not None and lo_bound > hi_bound:
-        param_error(func, "max_rating", f"at least min_rating={lo_bound}", hi_bound)
+    lo_bound, hi_bound = bounds(min_rating, max_rating)
     c1, c2 = column(rater1, func, "rater1"), column(rater2, func, "rater2")
     check_pair(c1, c2, func)
     a, b = c1.values, c2.values
@@ -92,17 +102,17 @@ def quadratic_weighted_kappa(
         if counted is not None:
             lo, hi, sums = counted
             if bounded:
-                _check_range(lo, hi, lo_bound, hi_bound)  # type: ignore[arg-type]
+                check_range(lo, hi, lo_bound, hi_bound)  # type: ignore[arg-type]
             return _from_sums(a.shape[0], sums)
     if labels is None and lo_bound is not None and hi_bound is not None:
         labels = range(lo_bound, hi_bound + 1)
     result = cohen_kappa(rater1, rater2, weights="quadratic", labels=labels)
     if labels is None:  # numeric ratings: the labels are the values seen
-        _check_range(min(result.labels), max(result.labels), lo_bound, hi_bound)
+        check_range(min(result.labels), max(result.labels), lo_bound, hi_bound)
     return result.statistic
 
 
-def _check_range(lo: int, hi: int, lo_bound: int | None, hi_bound: int | None) -> None:
+def check_range(lo: int, hi: int, lo_bound: int | None, hi_bound: int | None) -> None:
     func = "quadratic_weighted_kappa"
     if lo_bound is not None and lo < lo_bound:
         param_error(
@@ -127,10 +137,23 @@ def _from_sums(n: int, sums: tuple[int, int, int, int, int]) -> float:
     numerator = 2 * (n * sab - sa * sb)
     denominator = n * saa + n * sbb - 2 * sa * sb
     if denominator == 0:
-        warnings.warn(
-            "quadratic_weighted_kappa is undefined (nan) because the chance disagreement "
-            "is 0: both raters gave one and the same rating to every item.",
-            UndefinedKappaWarning,
-            stacklevel=3,
-        )
+        _undefined()
     return _exact.ratio(numerator, denominator)
+
+
+def from_table(table: np.ndarray, labels: Labels) -> float:
+    """κ of a confusion table: the statistic of ``cohen_kappa(weights="quadratic")``."""
+    weighting = resolve("quadratic", labels, "quadratic_weighted_kappa")
+    statistic = weighted_kappa_core(table, weighting.exact)[0]
+    if np.isnan(statistic):
+        _undefined()
+    return statistic
+
+
+def _undefined() -> None:
+    warnings.warn(
+        "quadratic_weighted_kappa is undefined (nan) because the chance disagreement "
+        "is 0: both raters gave one and the same rating to every item.",
+        UndefinedKappaWarning,
+        stacklevel=4,
+    )

@@ -81,8 +81,13 @@ def conger_kappa(
     func = "conger_kappa"
     population = check_population(population_size, func)
     items = item_data(ratings, labels, func, need_raters=True)
+    return conger_result(items, resolve(weights, items.labels, func), population)
+
+
+def conger_result(items: Items, weighting: Weighting, population: float | None) -> AgreementResult:
+    """Conger's kappa from the item and rater patterns (one-shot and accumulators)."""
+    func = "conger_kappa"
     assert items.raters is not None
-    weighting = resolve(weights, items.labels, func)
     s = core.shares(items.stats, weighting.exact)
     by_rater = items.by_rater()
     pe = core.chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
@@ -174,7 +179,12 @@ def light_kappa(
     func = "light_kappa"
     population = check_population(population_size, func)
     items = item_data(ratings, labels, func, need_raters=True)
-    weighting = resolve(weights, items.labels, func)
+    return light_result(items, resolve(weights, items.labels, func), population)
+
+
+def light_result(items: Items, weighting: Weighting, population: float | None) -> LightResult:
+    """Light's kappa from the rater patterns (one-shot and accumulators)."""
+    func = "light_kappa"
     assert items.names is not None and items.raters is not None
     pairs = list(itertools.combinations(range(len(items.names)), 2))
     pairwise = {(items.names[g], items.names[h]): _pair(items, g, h, weighting) for g, h in pairs}

@@ -29,12 +29,17 @@ from concord._labels import Labels, check_labels, infer, lookup
 
 @dataclass(frozen=True)
 class RatingMatrix:
-    """Label codes of shape (n_items, n_raters); -1 marks a missing rating."""
+    """Label codes of shape (n_items, n_raters); -1 marks a missing rating.
+
+    ``declared`` says whether the labels were declared (``labels=`` or
+    ordered Categoricals) rather than found in the ratings.
+    """
 
     codes: np.ndarray
     labels: Labels
     raters: tuple[Any, ...]
     n_dropped: int = 0
+    declared: bool = False
 
     def counts(self) -> np.ndarray:
         """Return the items × categories counts: how many raters put item i in category k."""
@@ -131,29 +136,37 @@ def _columns(ratings: Any, func: str) -> tuple[list[Column], tuple[Any, ...]]:
 
 
 def rating_matrix(
-    ratings: Any, labels: Any, func: str, *, continuous: bool = False
-) -> RatingMatrix:
+    ratings: Any, labels: Any, func: str, *, continuous: bool = False, allow_empty: bool = False
+) -> RatingMatrix | None:
     """Validate a ratings matrix and encode it as label codes.
 
     Floats must be whole numbers unless ``labels`` are declared, or unless
     ``continuous`` (interval and ratio data), where every distinct value is a label.
+    With ``allow_empty`` (a batch of a stream) a matrix with no rating gives
+    None instead of an error.
     """
     declared = check_labels(labels, func)
     cols, raters = _columns(ratings, func)
     if not cols or cols[0].values.shape[0] == 0:
+        if allow_empty:
+            return None
         param_error(
             func, "ratings", "at least one item and one rater", "an empty matrix", raw=True
         )
     missing = np.column_stack(
         [c.missing if c.missing is not None else np.zeros(c.values.shape[0], bool) for c in cols]
     )
+    if missing.all():
+        if allow_empty:
+            return None
+        param_error(func, "ratings", "at least one rating", "only missing ratings", raw=True)
     declared = categorical_order(declared, cols, func)
     codes, found = _encode(cols, missing, declared, func, continuous)
     codes[missing] = -1
     rated = (codes >= 0).any(axis=1)
-    if not rated.any():
-        param_error(func, "ratings", "at least one rating", "only missing ratings", raw=True)
-    return RatingMatrix(codes[rated], found, raters, int((~rated).sum()))
+    return RatingMatrix(
+        codes[rated], found, raters, int((~rated).sum()), declared=declared is not None
+    )
 
 
 def _encode(

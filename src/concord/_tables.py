@@ -3,7 +3,9 @@
 This is the only place where two raters' ratings become a table. Integer
 ratings (and integral floats) are counted on the range of their values by
 :mod:`concord._count` without materialising codes; all other ratings are
-encoded by label lookup and counted with ``np.bincount``.
+encoded by label lookup and counted with ``np.bincount``. With sample
+weights the table is summed from the distinct (cell, weight) units, so it
+depends only on the set of pairs, not on their order.
 """
 
 from __future__ import annotations
@@ -35,12 +37,15 @@ class PairTable:
 
     Counts are int64; with sample weights they are float64 sums of weights,
     and ``units`` holds the distinct (cell, weight) pairs with their
-    frequencies, which the bootstrap resamples.
+    frequencies, which the bootstrap resamples. ``declared`` says whether the
+    labels were declared (``labels=`` or an ordered Categorical) rather than
+    found in the ratings.
     """
 
     table: np.ndarray
     labels: Labels
     units: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    declared: bool = False
 
 
 def confusion_table(
@@ -54,34 +59,70 @@ def confusion_table(
     engine: _count.Engine = "auto",
 ) -> PairTable:
     """Validate two raters' ratings and count their confusion table."""
+    counted = _table(rater1, rater2, labels, nan_policy, sample_weight, func, engine, False)
+    assert counted is not None
+    return counted
+
+
+def batch_table(
+    rater1: Any, rater2: Any, *, labels: Any, nan_policy: str, sample_weight: Any, func: str
+) -> PairTable | None:
+    """Count one batch of a stream; return None when no pair is left to count.
+
+    An empty batch, or one whose every pair ``nan_policy="omit"`` drops, adds nothing.
+    """
+    return _table(rater1, rater2, labels, nan_policy, sample_weight, func, "auto", True)
+
+
+def _table(
+    rater1: Any,
+    rater2: Any,
+    labels: Any,
+    nan_policy: str,
+    sample_weight: Any,
+    func: str,
+    engine: _count.Engine,
+    allow_empty: bool,
+) -> PairTable | None:
     declared = check_labels(labels, func)
     check_option(func, "nan_policy", nan_policy, ("raise", "omit"))
     c1, c2 = column(rater1, func, "rater1"), column(rater2, func, "rater2")
+    if allow_empty and c1.values.shape[0] == 0 == c2.values.shape[0]:
+        return None
     check_pair(c1, c2, func)
     weight = sample_weights(sample_weight, c1.values.shape[0], func)
-    (c1, c2), weight = omit_missing([c1, c2], weight, nan_policy, func)
+    (c1, c2), weight = omit_missing([c1, c2], weight, nan_policy, func, allow_empty=allow_empty)
+    if c1.values.shape[0] == 0:
+        return None
     declared = categorical_order(declared, [c1, c2], func)
-    counted = _count_pairs(c1, c2, weight, declared, func, engine)
-    if weight is None:
-        return counted
-    return PairTable(counted.table, counted.labels, _units(c1, c2, counted.labels, weight, func))
+    counted = _count_pairs(c1, c2, declared, func, engine)
+    units = None if weight is None else _units(c1, c2, counted.labels, weight, func)
+    table = counted.table if units is None else weighted_table(units, counted.labels.k)
+    return PairTable(table, counted.labels, units, declared is not None)
+
+
+def weighted_table(units: tuple[np.ndarray, np.ndarray, np.ndarray], k: int) -> np.ndarray:
+    """Return the k×k table of sums of sample weights from the distinct (cell, weight) units.
+
+    Summing over the sorted units, not over the pairs in the order given,
+    makes the table a function of the set of pairs: a stream's merged units
+    give exactly the table of the whole data.
+    """
+    cells, weight, freq = units
+    flat: np.ndarray = np.bincount(cells, weights=weight * freq, minlength=k * k)
+    return flat.reshape(k, k)
 
 
 def _count_pairs(
-    c1: Column,
-    c2: Column,
-    weight: np.ndarray | None,
-    declared: tuple[Any, ...] | None,
-    func: str,
-    engine: _count.Engine,
+    c1: Column, c2: Column, declared: tuple[Any, ...] | None, func: str, engine: _count.Engine
 ) -> PairTable:
     if c1.numeric and c2.numeric:
         ints = _as_integers(c1.values, c2.values, declared, func)
         if ints is not None:
-            counted = _integer_table(*ints, weight, declared, func, engine)
+            counted = _integer_table(*ints, declared, func, engine)
             if counted is not None:
                 return counted
-    return _lookup_table(c1, c2, weight, declared, func)
+    return _lookup_table(c1, c2, declared, func)
 
 
 def _units(
@@ -116,17 +157,15 @@ def _as_integers(
 def _integer_table(
     a: np.ndarray,
     b: np.ndarray,
-    weight: np.ndarray | None,
     declared: tuple[Any, ...] | None,
     func: str,
     engine: _count.Engine,
 ) -> PairTable | None:
-    counted = _count.pair_table(a, b, weight, engine=engine)
+    counted = _count.pair_table(a, b, engine=engine)
     if counted is None:
         return None
     dense, lo = counted
-    present = dense if weight is None else _count.pair_table(a, b, engine="numpy")[0]  # type: ignore[index]
-    used = (present.sum(axis=0) + present.sum(axis=1)) > 0
+    used = (dense.sum(axis=0) + dense.sum(axis=1)) > 0
     as_label = bool if a.dtype == np.bool_ and b.dtype == np.bool_ else int
     if declared is None:
         idx = np.flatnonzero(used)
@@ -138,7 +177,7 @@ def _integer_table(
     covered[pos[inside]] = True
     stray = np.flatnonzero(used & ~covered)
     if stray.size:
-        counts = present.sum(axis=0) + present.sum(axis=1)
+        counts = dense.sum(axis=0) + dense.sum(axis=1)
         unknown(Counter({int(lo + i): int(counts[i]) for i in stray}), declared, func, "ratings")
     sel = np.flatnonzero(inside)
     table = np.zeros((len(declared), len(declared)), dtype=dense.dtype)
@@ -147,7 +186,7 @@ def _integer_table(
 
 
 def _lookup_table(
-    c1: Column, c2: Column, weight: np.ndarray | None, declared: tuple[Any, ...] | None, func: str
+    c1: Column, c2: Column, declared: tuple[Any, ...] | None, func: str
 ) -> PairTable:
     if declared is None:
         labels, (k1, k2) = infer([c1.decoded(), c2.decoded()])
@@ -158,8 +197,7 @@ def _lookup_table(
             for c, name in ((c1, "rater1"), (c2, "rater2"))
         )
     k = labels.k
-    dtype = np.int64 if weight is None else np.float64
-    flat = np.bincount(k1 * k + k2, weights=weight, minlength=k * k).astype(dtype)
+    flat = np.bincount(k1 * k + k2, minlength=k * k).astype(np.int64)
     return PairTable(flat.reshape(k, k), labels)
 
 
