@@ -70,7 +70,10 @@ def test_data_positional_only_options_keyword_only(name):
     kinds = [p.kind for p in params]
     first_option = next(i for i, k in enumerate(kinds) if k != inspect.Parameter.POSITIONAL_ONLY)
     assert first_option >= 1
-    keyword = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_KEYWORD)  # accumulate(**options)
+    keyword = (
+        inspect.Parameter.KEYWORD_ONLY,
+        inspect.Parameter.VAR_KEYWORD,
+    )  # accumulate(**options)
     assert all(k in keyword for k in kinds[first_option:])
 
 

@@ -140,6 +140,18 @@ class Accumulator:
             return out
         return stream.with_replicates(out, self._state)
 
+    def _with_options(self, **changes: Any) -> Accumulator:
+        """Return a copy whose ``result()`` uses changed options.
+
+        Only for options the counts do not depend on: the command line sets
+        Krippendorff's δ² matrix once the labels are known.
+        """
+        out = copy.copy(self)
+        out._options = checks.checked(self._name, {**self._options, **changes})
+        if out._state is not None:
+            stream.check_engine(self._name, out._options, out._state.labels.k)
+        return out
+
     def _add(self, a: Any, b: Any, where: Where) -> PairCounts | ItemCounts:
         merged: PairCounts | ItemCounts = a.merge(b, where)
         stream.check_engine(self._name, self._options, merged.labels.k)

@@ -14,6 +14,7 @@ import click
 
 from concord import _cli_options as opt
 from concord import _cli_output as out
+from concord import _cli_stream as stream
 from concord import _records as rec
 from concord._version import __version__
 
@@ -65,6 +66,7 @@ Examples:
     show_default=True,
     help="Missing ratings: fail, or drop the pairs they occur in.",
 )
+@opt.chunk_option
 @opt.inference_options
 @opt.output_options()
 @opt.data_errors
@@ -74,14 +76,19 @@ def kappa(file: str, **o: Any) -> None:
     Prints κ and its uncertainty, the observed (O), weight (W) and expected
     (E) matrices, the interpretation and the confusions that cost the most.
     """
-    result, (a, b) = opt.two_rater_result(file, o)
+    rows = stream.chunk_rows(file, o)
+    if rows:
+        result, (a, b) = stream.kappa(file, o, rows)
+    else:
+        result, columns = opt.two_rater_result(file, o)
+        a, b = (str(c.name) for c in columns)
     row = rec.summary(result, o["confidence_level"], o["ci_method"], o["seed"])
     if o["fmt"] == "json":
         click.echo(rec.dumps(rec.kappa_record(result, row)))
     elif o["fmt"] in ("markdown", "csv"):
         click.echo(out.table([row], o["fmt"]))
     else:
-        click.echo(out.kappa_text(f"{file}: {a.name} vs {b.name}", result, row))
+        click.echo(out.kappa_text(f"{file}: {a} vs {b}", result, row))
 
 
 @main.command(
@@ -109,6 +116,7 @@ Examples:
     show_default=True,
     help="Krippendorff's metric. auto: the one matching --weights.",
 )
+@opt.chunk_option
 @opt.inference_options
 @opt.output_options()
 @opt.data_errors
@@ -119,13 +127,18 @@ def agree(file: str, **o: Any) -> None:
     Brennan-Prediger and Krippendorff's alpha, one row each. Missing ratings
     (empty cells) are allowed.
     """
-    frame = opt.ratings(file, o)
-    results = opt.agreement_results(frame, o)
+    chunk = stream.chunk_rows(file, o)
+    if chunk:
+        results, tally = stream.agree(file, o, chunk)
+        shape = tally.shape()
+    else:
+        frame = opt.ratings(file, o)
+        results, shape = opt.agreement_results(frame, o), rec.frame_shape(frame)
     rows = [rec.summary(r, o["confidence_level"], o["ci_method"], o["seed"]) for r in results]
     if o["fmt"] == "json":
-        click.echo(rec.dumps(out.agree_record(frame, results, rows)))
+        click.echo(rec.dumps(out.agree_record(shape, results, rows)))
     elif o["fmt"] == "text":
-        click.echo(out.agree_text(file, frame, results, rows))
+        click.echo(out.agree_text(file, shape, results, rows))
     else:
         click.echo(out.table(rows, o["fmt"]))
 

@@ -25,7 +25,7 @@ LEVELS = ("auto", "nominal", "ordinal", "interval", "ratio")
 # --level auto: the Krippendorff metric that matches --weights (interval δ² is
 # the quadratic weight, ratio δ² irrCAC's ratio weight); the other weights are
 # passed to alpha as its δ² matrix
-_LEVEL_OF = {"none": "nominal", "quadratic": "interval", "ratio": "ratio"}
+LEVEL_OF = {"none": "nominal", "quadratic": "interval", "ratio": "ratio"}
 
 
 def options(*decorators: F) -> Callable[[F], F]:
@@ -50,6 +50,14 @@ input_options = options(
 wide_options = options(
     click.option("--raters", help="Wide form: the rater columns, comma-separated."),
     click.option("--id", "id_column", help="Wide form: an item-id column to leave out."),
+)
+chunk_option = click.option(
+    "--chunk-rows",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Read FILE in chunks of N rows, counting each (for files larger than memory; "
+    "CSV, TSV, Parquet, wide form). Default: chunks of 1,000,000 rows for files over 1 GiB; "
+    "0 reads the whole file.",
 )
 inference_options = options(
     click.option(
@@ -145,13 +153,11 @@ def two_rater_result(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
     return result, (a, b)
 
 
-def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
-    """Every multi-rater coefficient of the rater columns, with the options' weights."""
+def family() -> list[Any]:
+    """Return the coefficients ``concord agree`` reports before Krippendorff's alpha."""
     import concord
 
-    labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
-    weights = None if o["weights"] == "none" else o["weights"]
-    family = [
+    return [
         concord.percent_agreement,
         concord.fleiss_kappa,
         concord.conger_kappa,
@@ -159,10 +165,23 @@ def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
         concord.gwet_ac,
         concord.brennan_prediger,
     ]
-    results = [f(frame, weights=weights, labels=labels) for f in family]
-    level: Any = o["level"]
-    if level == "auto":
-        level = _LEVEL_OF.get(o["weights"], results[1].weights)
-        labels = labels if isinstance(level, str) else list(results[1].labels)
+
+
+def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
+    """Every multi-rater coefficient of the rater columns, with the options' weights."""
+    import concord
+
+    labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
+    weights = None if o["weights"] == "none" else o["weights"]
+    results = [f(frame, weights=weights, labels=labels) for f in family()]
+    level: Any = alpha_level(o)
+    if level is None:  # the weights' matrix, on the labels it was made for
+        level, labels = results[1].weights, list(results[1].labels)
     results.append(concord.krippendorff_alpha(frame, level=level, labels=labels))
     return results
+
+
+def alpha_level(o: dict[str, Any]) -> str | None:
+    """Krippendorff's level for --level; None for auto with weights that only a matrix matches."""
+    level: str = o["level"]
+    return LEVEL_OF.get(o["weights"]) if level == "auto" else level

@@ -43,16 +43,21 @@ def kappa_text(title: str, result: Any, row: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def agree_record(frame: Any, results: Sequence[Any], rows: Sequence[dict[str, Any]]) -> Any:
-    """Return the JSON of ``concord agree``: the data summary and one entry per coefficient."""
-    return {"data": rec.data_summary(frame, results), "coefficients": list(rows)}
+def agree_record(
+    shape: dict[str, Any], results: Sequence[Any], rows: Sequence[dict[str, Any]]
+) -> Any:
+    """Return the JSON of ``concord agree``: the data summary and one entry per coefficient.
+
+    ``shape`` is :func:`~concord._records.frame_shape`'s (or a stream's tally of it).
+    """
+    return {"data": rec.data_summary(shape, results), "coefficients": list(rows)}
 
 
 def agree_text(
-    path: str, frame: Any, results: Sequence[Any], rows: Sequence[dict[str, Any]]
+    path: str, shape: dict[str, Any], results: Sequence[Any], rows: Sequence[dict[str, Any]]
 ) -> str:
     """Return the text of ``concord agree``: a data summary line, then the table."""
-    d = rec.data_summary(frame, results)
+    d = rec.data_summary(shape, results)
     counts = ", ".join(f"{v}: {n}" for v, n in zip(d["labels"], d["category_totals"], strict=True))
     return "\n".join(
         [

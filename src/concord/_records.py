@@ -103,14 +103,21 @@ def display_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
     return shown
 
 
-def data_summary(frame: Any, results: Sequence[Any]) -> dict[str, Any]:
-    """Return the items, raters, ratings and missing ratings of a wide frame, and categories."""
+def frame_shape(frame: Any) -> dict[str, Any]:
+    """Return the items, raters, ratings and missing ratings of a wide frame."""
     missing = int(frame.isna().to_numpy().sum())
     return {
         "items": int(frame.shape[0]),
         "raters": [str(c) for c in frame.columns],
         "ratings": int(frame.size - missing),
         "missing_ratings": missing,
+    }
+
+
+def data_summary(shape: dict[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    """Return the data's shape (:func:`frame_shape`) with the categories and their totals."""
+    return {
+        **shape,
         "labels": list(results[0].labels),
         "category_totals": results[0].category_totals,
     }

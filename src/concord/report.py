@@ -138,7 +138,7 @@ def _data(data: Any, results: list[Any]) -> dict[str, Any] | None:
     import pandas as pd
 
     frame = pd.DataFrame(data)
-    summary = rec.data_summary(frame, results)
+    summary = rec.data_summary(rec.frame_shape(frame), results)
     per_rater = frame.apply(lambda c: c.value_counts()).reindex(list(summary["labels"]))
     summary["per_rater"] = per_rater.fillna(0).astype(int).reset_index().to_numpy().tolist()
     return summary
