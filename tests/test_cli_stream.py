@@ -198,3 +198,9 @@ def test_stdin_is_streamed_through_a_temporary_file(files):
     )
     assert whole.exit_code == 0 == streamed.exit_code, streamed.output
     assert streamed.stdout == whole.stdout
+
+
+def test_auto_never_streams_the_long_form(files, monkeypatch):
+    monkeypatch.setattr(_cli_stream, "AUTO_BYTES", 1_000)
+    long = {"input_format": None, "item": "i", "rater": "r", "rating": "x"}
+    assert _cli_stream.chunk_rows(str(files / "grades.csv"), long) == 0

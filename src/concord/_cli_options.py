@@ -56,8 +56,8 @@ chunk_option = click.option(
     type=click.IntRange(min=0),
     metavar="N",
     help="Read FILE in chunks of N rows, counting each (for files larger than memory; "
-    "CSV, TSV, Parquet, wide form). Default: chunks of 1,000,000 rows for files over 1 GiB; "
-    "0 reads the whole file.",
+    "CSV, TSV, Parquet, wide form). Default: chunks of 1,000,000 rows for such files over "
+    "100 MiB; 0 reads the whole file.",
 )
 inference_options = options(
     click.option(

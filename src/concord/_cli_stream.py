@@ -27,7 +27,7 @@ from concord._cli_options import alpha_level, family
 from concord._inference import progress
 
 # --chunk-rows auto: stream files larger than this, in chunks of this many rows
-AUTO_BYTES = 1 << 30
+AUTO_BYTES = 100 << 20
 AUTO_ROWS = 1_000_000
 STREAMABLE = ("csv", "tsv", "parquet")
 
@@ -36,15 +36,16 @@ def chunk_rows(file: str, o: dict[str, Any]) -> int:
     """Return the chunk size to stream FILE with, or 0 to read it whole."""
     rows: int | None = o.get("chunk_rows")
     fmt = cin.input_format(file, o.get("input_format"))
-    if rows is None:  # auto: stream only what may not fit
+    long = any(o.get(k) is not None for k in ("item", "rater", "rating"))
+    if rows is None:  # auto: stream large wide-form files
         big = file != "-" and os.path.isfile(file) and os.path.getsize(file) > AUTO_BYTES
-        rows = AUTO_ROWS if big and fmt in STREAMABLE else 0
+        rows = AUTO_ROWS if big and fmt in STREAMABLE and not long else 0
     if rows and fmt not in STREAMABLE:
         raise click.UsageError(
             f"--chunk-rows streams CSV, TSV and Parquet files; {file} is {fmt}. "
             "Convert it to CSV or Parquet, or leave out --chunk-rows to read it whole."
         )
-    if rows and any(o.get(k) is not None for k in ("item", "rater", "rating")):
+    if rows and long:
         raise click.UsageError(
             "--chunk-rows streams wide-form files (one column per rater): a long-form item "
             "may span chunks. Pivot the file to one column per rater, or compute with "

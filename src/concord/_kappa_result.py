@@ -176,8 +176,9 @@ class KappaResult(InferenceMixin):
         we = float((self.weights * self.expected).sum())
         num = _explain.number
         labels = self.labels
+        weighting = "unweighted" if self.weighting == "unweighted" else f"{self.weighting} weights"
         lines = [
-            f"{self.name}, {self.weighting} weights: n = {num(self.n)} pairs, "
+            f"{self.name}, {weighting}: n = {num(self.n)} pairs, "
             f"k = {len(labels)} categories",
             "",
             "1. Observed matrix O (rows: rater1, columns: rater2)",
