@@ -18,6 +18,8 @@ $(VENV)/.demo-installed: pyproject.toml | $(PY)
 
 $(VENV)/.dev-installed: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet "torch==2.13.0+cpu" || \
+		echo "note: no CPU build of torch here; tests/test_array_api.py's torch tests will skip"
 	touch $@ $(VENV)/.demo-installed
 
 demo: $(VENV)/.demo-installed

@@ -495,7 +495,8 @@ def test_update_and_merge_errors():
 
 def test_repr_and_attributes():
     acc = concord.accumulate(concord.gwet_ac, weights="ordinal", labels=[1, 2, 3])
-    assert repr(acc) == "Accumulator(gwet_ac, weights='ordinal', labels=(1, 2, 3), n=0, k=0)"
+    assert repr(acc) == "Accumulator(gwet_ac, weights='ordinal', labels=(1, 2, 3), n=0, k=3)"
+    assert acc.labels == (1, 2, 3)  # declared: known before any batch
     acc.update([[1, 2], [3, 3]])
     assert (acc.n, acc.labels, acc.function) == (2, (1, 2, 3), concord.gwet_ac)
     assert acc.options["weights"] == "ordinal" and acc.options["population_size"] is None

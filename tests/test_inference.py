@@ -460,3 +460,10 @@ def test_poisson_replicates_merge_by_addition():
     for k in (k_one, k_two):
         assert np.std(k) == pytest.approx(r.standard_error, rel=0.1)
         assert np.mean(k) == pytest.approx(r.statistic, abs=0.01)
+
+
+def test_vanishing_sample_weight_gives_nan_se_not_an_exception():
+    # found by hypothesis: 1 − p_e underflows to 0 in FCE's denominator
+    r = concord.cohen_kappa([0, 1], [0, 0], sample_weight=[1.0, 5e-324])
+    assert r.statistic == 0.0
+    assert np.isnan(r.standard_error) and np.isnan(r.pvalue)

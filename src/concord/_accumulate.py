@@ -40,7 +40,7 @@ class Accumulator:
         Pairs (two raters) or items (many raters) counted so far; items that
         nobody rated are not counted.
     labels : tuple
-        The categories so far, in the table's order.
+        The categories so far, in the table's order (the declared ones from the start).
 
     Methods
     -------
@@ -100,7 +100,10 @@ class Accumulator:
 
     @property
     def labels(self) -> tuple[Any, ...]:
-        return () if self._state is None else self._state.labels.values
+        if self._state is None:  # the declared labels, or none found yet
+            declared = self._options.get("labels")
+            return () if declared is None else tuple(declared)
+        return self._state.labels.values
 
     def update(self, *data: Any, sample_weight: Any = None) -> Accumulator:
         """Count a batch and add it to the table; return the accumulator (see the class)."""

@@ -189,6 +189,7 @@ def cohen_kappa(
         The two raters' ratings of the same n items: lists, numpy arrays of
         bool, int, float, str or object dtype, pandas Series or Categorical.
         Floats must be whole numbers unless ``labels`` are given.
+        ${device_pair}
     weights : None, {"linear", "quadratic"} or array-like, shape (k, k)
         None for unweighted kappa; "linear" (|x_i − x_j|) or "quadratic"
         ((x_i − x_j)²) disagreement weights; or a k×k matrix of disagreement

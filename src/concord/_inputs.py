@@ -2,8 +2,9 @@
 
 Accepted: lists and tuples, numpy arrays of bool, int, uint, float, str or
 object dtype, pandas Series, Index and Categorical (pandas is never imported
-here: its objects are recognised by their attributes). A missing rating is
-NaN, None or pd.NA.
+here: its objects are recognised by their attributes), and arrays of
+PyTorch, CuPy and JAX, copied to the host when they reach this module (see
+:mod:`concord._device`). A missing rating is NaN, None or pd.NA.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._device import to_host
 from concord._errors import describe, param_error
 
 _NUMERIC_KINDS = "biuf"
@@ -84,6 +86,7 @@ def column(x: Any, func: str, name: str) -> Column:
     """Validate one rater's ratings and return them as a :class:`Column`."""
     if isinstance(x, str | bytes) or np.isscalar(x) or x is None:
         param_error(func, name, "a 1-D array-like of ratings", x, exc=TypeError)
+    x = to_host(x)  # PyTorch, CuPy or JAX arrays that take the numpy path
     if type(x).__module__.startswith("pandas"):
         raw = _from_pandas(x)
         if isinstance(raw, Column):
@@ -155,7 +158,7 @@ def sample_weights(w: Any, n: int, func: str) -> np.ndarray | None:
     if w is None:
         return None
     try:
-        arr = np.asarray(w, dtype=np.float64)
+        arr = np.asarray(to_host(w), dtype=np.float64)
     except (TypeError, ValueError):
         param_error(func, "sample_weight", "an array of numbers", w, exc=TypeError)
     if arr.shape != (n,):

@@ -1,10 +1,11 @@
 """Multi-rater ratings → what a coefficient needs: item patterns, rater patterns, labels.
 
-Raw ratings are validated and label-encoded (:mod:`concord._ratings`), or a
-numeric matrix takes the one-pass numba route (``_count.matrix_patterns``);
-either way they end as distinct item patterns with frequencies
-(:mod:`concord._patterns`), the small table every multi-rater coefficient,
-its standard error and its bootstrap are computed from.
+Raw ratings are validated and label-encoded (:mod:`concord._ratings`), a
+numeric matrix takes the one-pass numba route (``_count.matrix_patterns``),
+or an array of PyTorch, CuPy or JAX is encoded and counted on its device
+(:mod:`concord._device_items`); either way they end as distinct item
+patterns with frequencies (:mod:`concord._patterns`), the small table every
+multi-rater coefficient, its standard error and its bootstrap are computed from.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 from concord import _agreement as core
 from concord import _count
 from concord import _patterns as patterns
+from concord._device import Fallback, is_device_array, to_host
 from concord._errors import param_error
 from concord._labels import Labels
 from concord._ratings import CategoryCounts, RatingMatrix, rating_matrix
@@ -114,6 +116,20 @@ def batch_items(
     """:func:`item_data` of one batch of a stream: None when it holds no rating."""
     if isinstance(ratings, CategoryCounts):
         return _count_form(ratings, labels, func, need_raters, allow_empty)
+    if is_device_array(ratings):
+        from concord._device_items import items
+
+        try:
+            return items(
+                ratings,
+                labels,
+                func,
+                need_raters=need_raters,
+                dense_limit=dense_limit,
+                continuous=continuous,
+            )
+        except Fallback:  # numpy's path: the same result, or numpy's error
+            ratings = to_host(ratings)
     fast = _one_pass(ratings, labels, dense_limit, need_raters)
     if fast is not None:
         return fast

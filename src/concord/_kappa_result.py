@@ -178,8 +178,7 @@ class KappaResult(InferenceMixin):
         labels = self.labels
         weighting = "unweighted" if self.weighting == "unweighted" else f"{self.weighting} weights"
         lines = [
-            f"{self.name}, {weighting}: n = {num(self.n)} pairs, "
-            f"k = {len(labels)} categories",
+            f"{self.name}, {weighting}: n = {num(self.n)} pairs, k = {len(labels)} categories",
             "",
             "1. Observed matrix O (rows: rater1, columns: rater2)",
             _explain.matrix(self.observed, labels),

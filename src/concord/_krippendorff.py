@@ -154,6 +154,7 @@ def krippendorff_alpha(
         or pd.NA for a missing rating. At the ordinal, interval and ratio
         levels the values may be continuous; nominal floats must be whole
         numbers unless ``labels`` are declared.
+        ${device_ratings}
     level : str or array-like (q, q)
         The metric, as above.
     labels : sequence, optional

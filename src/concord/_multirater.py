@@ -213,6 +213,7 @@ def percent_agreement(
     ----------
     ratings : array-like (n_items, n_raters), DataFrame or CategoryCounts
         One row per item, one column per rater; NaN/None/pd.NA for missing.
+        ${device_ratings}
     weights : None, str or array-like (q, q)
         As in :func:`cohen_kappa`, plus 'ordinal', 'radical', 'ratio',
         'circular', 'bipolar' (see :func:`weight_matrix`).
@@ -271,6 +272,7 @@ def fleiss_kappa(
     ----------
     ratings : array-like (n_items, n_raters), DataFrame or CategoryCounts
         One row per item, one column per rater; NaN/None/pd.NA for missing.
+        ${device_ratings}
     weights : None, str or array-like (q, q)
         Disagreement weights, as in :func:`percent_agreement`.
     labels : sequence, optional
@@ -340,6 +342,7 @@ def gwet_ac(
     ----------
     ratings : array-like (n_items, n_raters), DataFrame or CategoryCounts
         One row per item, one column per rater; NaN/None/pd.NA for missing.
+        ${device_ratings}
     weights : None, str or array-like (q, q)
         Disagreement weights, as in :func:`percent_agreement`.
     labels : sequence, optional
@@ -394,6 +397,7 @@ def brennan_prediger(
     ----------
     ratings : array-like (n_items, n_raters), DataFrame or CategoryCounts
         One row per item, one column per rater; NaN/None/pd.NA for missing.
+        ${device_ratings}
     weights : None, str or array-like (q, q)
         Disagreement weights, as in :func:`percent_agreement`.
     labels : sequence, optional

@@ -9,9 +9,11 @@ import numpy as np
 
 from concord import _count, _exact
 from concord._cohen import cohen_kappa, weighted_kappa_core
+from concord._device import Fallback, check_numeric, is_device_array, namespace, to_host
 from concord._errors import UndefinedKappaWarning, param_error
 from concord._inputs import check_pair, column
 from concord._labels import Labels
+from concord._tables import confusion_table
 from concord._weights import resolve
 
 
@@ -66,6 +68,8 @@ def quadratic_weighted_kappa(
     ----------
     rater1, rater2 : array-like, shape (n,)
         Integer ratings (other inputs go through :func:`cohen_kappa`).
+        PyTorch, CuPy and JAX arrays are counted on their device (a GPU,
+        say): only the k×k table comes to the host.
     min_rating, max_rating : int, optional
         The lowest and highest possible rating. Ratings outside them are an
         error. They do not change κ: quadratic weights depend only on the
@@ -93,6 +97,11 @@ def quadratic_weighted_kappa(
     """
     func = "quadratic_weighted_kappa"
     lo_bound, hi_bound = bounds(min_rating, max_rating)
+    if is_device_array(rater1) or is_device_array(rater2):
+        on_device = _on_device(rater1, rater2, lo_bound, hi_bound, labels)
+        if on_device is not None:
+            return on_device
+        rater1, rater2 = to_host(rater1), to_host(rater2)
     c1, c2 = column(rater1, func, "rater1"), column(rater2, func, "rater2")
     check_pair(c1, c2, func)
     a, b = c1.values, c2.values
@@ -104,12 +113,46 @@ def quadratic_weighted_kappa(
             if bounded:
                 check_range(lo, hi, lo_bound, hi_bound)  # type: ignore[arg-type]
             return _from_sums(a.shape[0], sums)
+    return _via_cohen(rater1, rater2, lo_bound, hi_bound, labels)
+
+
+def _via_cohen(
+    rater1: Any, rater2: Any, lo_bound: int | None, hi_bound: int | None, labels: Any
+) -> float:
+    """κ of ratings that are not integer arrays: the statistic of :func:`cohen_kappa`."""
     if labels is None and lo_bound is not None and hi_bound is not None:
         labels = range(lo_bound, hi_bound + 1)
     result = cohen_kappa(rater1, rater2, weights="quadratic", labels=labels)
     if labels is None:  # numeric ratings: the labels are the values seen
         check_range(min(result.labels), max(result.labels), lo_bound, hi_bound)
     return result.statistic
+
+
+def _on_device(
+    rater1: Any, rater2: Any, lo_bound: int | None, hi_bound: int | None, labels: Any
+) -> float | None:
+    """κ of PyTorch, CuPy or JAX arrays, counted on their device; None: take the host path.
+
+    Integer ratings give the k×k table (``_device_pairs``) rather than the
+    five sums: κ is the same exactly rounded ratio either way.
+    """
+    try:
+        xp = namespace(rater1, rater2)
+        kinds = {check_numeric(xp, x, 1) for x in (rater1, rater2)}
+    except Fallback:
+        return None
+    if rater1.shape != rater2.shape:
+        return None  # numpy's error names this function
+    if labels is not None or not kinds <= set("iub"):
+        return _via_cohen(rater1, rater2, lo_bound, hi_bound, labels)
+    func = "quadratic_weighted_kappa"
+    counted = confusion_table(
+        rater1, rater2, labels=None, nan_policy="raise", sample_weight=None, func=func
+    )
+    if lo_bound is not None or hi_bound is not None:
+        values = counted.labels.values
+        check_range(int(min(values)), int(max(values)), lo_bound, hi_bound)
+    return from_table(counted.table, counted.labels)
 
 
 def check_range(lo: int, hi: int, lo_bound: int | None, hi_bound: int | None) -> None:

@@ -46,6 +46,7 @@ def conger_kappa(
     ----------
     ratings : array-like (n_items, n_raters) or DataFrame
         One row per item, one column per rater; NaN/None/pd.NA for missing.
+        ${device_ratings}
     weights : None, str or array-like (q, q)
         Disagreement weights, as in :func:`percent_agreement`.
     labels : sequence, optional
@@ -140,6 +141,7 @@ def light_kappa(
     ----------
     ratings : array-like (n_items, n_raters) or DataFrame
         One row per item, one column per rater; NaN/None/pd.NA for missing.
+        ${device_ratings}
     weights : None, str or array-like (q, q)
         Disagreement weights, as in :func:`cohen_kappa`.
     labels : sequence, optional

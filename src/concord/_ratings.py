@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from concord._count import MAX_RANGE
+from concord._device import to_host
 from concord._errors import param_error
 from concord._inputs import (
     Column,
@@ -84,7 +85,7 @@ class CategoryCounts:
     def __init__(self, counts: Any, /, *, labels: Sequence[Any] | None = None) -> None:
         func = "CategoryCounts"
         try:
-            raw = np.asarray(counts, dtype=np.float64)
+            raw = np.asarray(to_host(counts), dtype=np.float64)
         except (TypeError, ValueError):
             param_error(func, "counts", "a 2-D array of counts", counts, exc=TypeError)
         if raw.ndim != 2 or raw.shape[0] == 0 or raw.shape[1] == 0:
@@ -122,6 +123,7 @@ def _columns(ratings: Any, func: str) -> tuple[list[Column], tuple[Any, ...]]:
         return cols, names
     if isinstance(ratings, str | bytes) or np.isscalar(ratings) or ratings is None:
         param_error(func, "ratings", "a 2-D array-like (items × raters)", ratings, exc=TypeError)
+    ratings = to_host(ratings)  # PyTorch, CuPy or JAX arrays that take the numpy path
     try:
         arr = ratings if isinstance(ratings, np.ndarray) else np.asarray(ratings, dtype=object)
     except ValueError:

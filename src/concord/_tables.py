@@ -1,6 +1,8 @@
 """Raw ratings of two raters → validated labels → the k×k confusion table.
 
-This is the only place where two raters' ratings become a table. Integer
+This is the only place where two raters' ratings become a table (arrays of
+PyTorch, CuPy and JAX are counted on their device by
+:mod:`concord._device_pairs`, which labels its table here). Integer
 ratings (and integral floats) are counted on the range of their values by
 :mod:`concord._count` without materialising codes; all other ratings are
 encoded by label lookup and counted with ``np.bincount``. With sample
@@ -17,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from concord import _count
+from concord._device import Fallback, is_device_array, to_host
 from concord._errors import check_option, param_error
 from concord._inputs import (
     Column,
@@ -86,6 +89,13 @@ def _table(
 ) -> PairTable | None:
     declared = check_labels(labels, func)
     check_option(func, "nan_policy", nan_policy, ("raise", "omit"))
+    if any(is_device_array(x) for x in (rater1, rater2, sample_weight)):
+        from concord._device_pairs import pair_table
+
+        try:
+            return pair_table(rater1, rater2, declared, nan_policy, sample_weight, func)
+        except Fallback:  # numpy's path: the same result, or numpy's error
+            rater1, rater2, sample_weight = map(to_host, (rater1, rater2, sample_weight))
     c1, c2 = column(rater1, func, "rater1"), column(rater2, func, "rater2")
     if allow_empty and c1.values.shape[0] == 0 == c2.values.shape[0]:
         return None
@@ -165,8 +175,20 @@ def _integer_table(
     if counted is None:
         return None
     dense, lo = counted
+    both_bool = a.dtype == np.bool_ and b.dtype == np.bool_
+    return labelled_table(dense, lo, both_bool, declared, func)
+
+
+def labelled_table(
+    dense: np.ndarray, lo: int, both_bool: bool, declared: tuple[Any, ...] | None, func: str
+) -> PairTable:
+    """Label the table of integer ratings counted on the range from ``lo``.
+
+    Without declared labels the labels are the values used (bools when both
+    raters' ratings are bool); declared ones must cover every value used.
+    """
     used = (dense.sum(axis=0) + dense.sum(axis=1)) > 0
-    as_label = bool if a.dtype == np.bool_ and b.dtype == np.bool_ else int
+    as_label = bool if both_bool else int
     if declared is None:
         idx = np.flatnonzero(used)
         values = tuple(as_label(lo + i) for i in idx)

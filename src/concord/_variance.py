@@ -67,6 +67,8 @@ def fce(table: np.ndarray, agreement: np.ndarray, kappa: float) -> tuple[float, 
     scale = n * (1 - p_e) ** 2
     var = np.sum(p * (agreement - spread * (1 - kappa)) ** 2) - (kappa - p_e * (1 - kappa)) ** 2
     var0 = np.sum(np.outer(rows, cols) * (agreement - spread) ** 2) - p_e**2
+    if scale == 0:  # 1 − p_e underflows (sample weights of ~1e-300): no finite variance
+        return math.nan, math.nan
     return float(var) / scale, float(var0) / scale
 
 
