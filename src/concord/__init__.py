@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 
-_SUBMODULES = ("plot", "report")
+_SUBMODULES = ("dask", "plot", "report")
 
 
 def __getattr__(name: str) -> object:
