@@ -76,6 +76,9 @@ test: lint typecheck pytest
 $(VENV)/.bench-installed: pyproject.toml $(VENV)/.dev-installed
 	$(PY) -m pip install --quiet -e ".[bench]"
 	$(PY) -m pip install --quiet --no-deps "irrCAC==0.4.4"
+	# torchmetrics only beside the CPU build of torch that make test installs (else it would
+	# pull a multi-GB CUDA build); bench_gpu.py reports it missing otherwise
+	$(PY) -c "import torch" 2>/dev/null && $(PY) -m pip install --quiet "torchmetrics>=1.0" || true
 	touch $@
 
 bench: $(VENV)/.bench-installed
@@ -83,6 +86,9 @@ bench: $(VENV)/.bench-installed
 	$(PY) benchmarks/bench_multirater.py
 	$(PY) benchmarks/bench_inference.py
 	$(PY) benchmarks/bench_thresholds.py
+	$(PY) benchmarks/bench_stream.py
+	$(PY) benchmarks/bench_dask.py
+	$(PY) benchmarks/bench_gpu.py --output benchmarks/results/array_api.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build
