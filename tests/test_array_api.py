@@ -64,6 +64,12 @@ def torch_lib() -> Backend:
     return _torch_backend()
 
 
+@pytest.fixture(autouse=True)
+def namespace_path_on_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Count CPU arrays in their namespace, as GPU arrays are (by default numpy counts them)."""
+    monkeypatch.setattr(_device, "HOST_COUNTS_CPU_ARRAYS", False)
+
+
 # --- comparing results -------------------------------------------------------------------
 
 
@@ -561,3 +567,23 @@ def test_gpu(make: Callable[[], Backend]) -> None:
     m[::4, 2] = np.nan
     for func in MANY_RATER:
         check(gpu, func, m)
+
+
+def test_cpu_arrays_are_counted_by_numpy_by_default(
+    lib: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CPU tensors are viewed by numpy (no copy, numba's kernels); the result is the same."""
+    from concord import _device_items, _device_pairs
+
+    monkeypatch.setattr(_device, "HOST_COUNTS_CPU_ARRAYS", True)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a CPU array took the namespace path")
+
+    monkeypatch.setattr(_device_pairs, "pair_table", refuse)
+    monkeypatch.setattr(_device_items, "items", refuse)
+    rng = np.random.default_rng(5)
+    a, b = rng.integers(0, 5, 1000), rng.integers(0, 5, 1000)
+    check(lib, concord.cohen_kappa, a, b, weights="quadratic")
+    check(lib, concord.quadratic_weighted_kappa, a, b)
+    check(lib, concord.fleiss_kappa, rng.integers(0, 4, (200, 3)).astype(np.float64))

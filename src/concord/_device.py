@@ -44,6 +44,35 @@ def is_device_array(x: Any) -> bool:
     return any(c.__module__.partition(".")[0] in _LIBRARIES for c in type(x).__mro__[:-1])
 
 
+# CPU arrays of these libraries are memory numpy can view without a copy: numpy's (numba's)
+# counting is faster there than the namespace's and the data still do not move. The tests
+# set this to False to run the namespace path on the CPU, as it runs on a GPU.
+HOST_COUNTS_CPU_ARRAYS = True
+
+
+def counted_on_device(x: Any) -> bool:
+    """Return True for a PyTorch, CuPy or JAX array to count in its own namespace.
+
+    False for anything else, and for CPU arrays (see ``HOST_COUNTS_CPU_ARRAYS``),
+    which :func:`to_host` views as numpy arrays.
+    """
+    if not is_device_array(x):
+        return False
+    return not (HOST_COUNTS_CPU_ARRAYS and _on_cpu(x))
+
+
+def _on_cpu(x: Any) -> bool:
+    lib = library(x)
+    try:
+        if lib == "torch":
+            return bool(x.device.type == "cpu")
+        if lib == "jax":
+            return all(d.platform == "cpu" for d in x.devices())
+    except (AttributeError, TypeError):  # a tracer, or an unusual subclass: the namespace path
+        return False
+    return False  # CuPy arrays live on a GPU
+
+
 def library(x: Any) -> str:
     """Return "torch", "cupy", "jax" or "" for the library that defines ``x``'s class."""
     for c in type(x).__mro__[:-1]:

@@ -18,7 +18,7 @@ import numpy as np
 from concord import _agreement as core
 from concord import _count
 from concord import _patterns as patterns
-from concord._device import Fallback, is_device_array, to_host
+from concord._device import Fallback, counted_on_device, to_host
 from concord._errors import param_error
 from concord._labels import Labels
 from concord._ratings import CategoryCounts, RatingMatrix, rating_matrix
@@ -116,7 +116,7 @@ def batch_items(
     """:func:`item_data` of one batch of a stream: None when it holds no rating."""
     if isinstance(ratings, CategoryCounts):
         return _count_form(ratings, labels, func, need_raters, allow_empty)
-    if is_device_array(ratings):
+    if counted_on_device(ratings):
         from concord._device_items import items
 
         try:

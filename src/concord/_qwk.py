@@ -9,7 +9,7 @@ import numpy as np
 
 from concord import _count, _exact
 from concord._cohen import cohen_kappa, weighted_kappa_core
-from concord._device import Fallback, check_numeric, is_device_array, namespace, to_host
+from concord._device import Fallback, check_numeric, counted_on_device, namespace, to_host
 from concord._errors import UndefinedKappaWarning, param_error
 from concord._inputs import check_pair, column
 from concord._labels import Labels
@@ -97,7 +97,7 @@ def quadratic_weighted_kappa(
     """
     func = "quadratic_weighted_kappa"
     lo_bound, hi_bound = bounds(min_rating, max_rating)
-    if is_device_array(rater1) or is_device_array(rater2):
+    if counted_on_device(rater1) or counted_on_device(rater2):
         on_device = _on_device(rater1, rater2, lo_bound, hi_bound, labels)
         if on_device is not None:
             return on_device

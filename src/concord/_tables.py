@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from concord import _count
-from concord._device import Fallback, is_device_array, to_host
+from concord._device import Fallback, counted_on_device, to_host
 from concord._errors import check_option, param_error
 from concord._inputs import (
     Column,
@@ -89,7 +89,7 @@ def _table(
 ) -> PairTable | None:
     declared = check_labels(labels, func)
     check_option(func, "nan_policy", nan_policy, ("raise", "omit"))
-    if any(is_device_array(x) for x in (rater1, rater2, sample_weight)):
+    if any(counted_on_device(x) for x in (rater1, rater2, sample_weight)):
         from concord._device_pairs import pair_table
 
         try:
