@@ -4,7 +4,9 @@ Ratings held by one of these libraries stay where they are (a GPU, say):
 :mod:`concord._device_pairs` and :mod:`concord._device_items` encode and
 count them with the array's own namespace (array-api-compat's wrapper, plus
 the library's ``bincount``), and only small arrays come to the host: the
-distinct values, the k×k table, the distinct item patterns.
+distinct values, the k×k table, the distinct item patterns. CPU arrays
+are viewed by numpy without a copy and counted by its kernels instead,
+which is faster and moves nothing (``HOST_COUNTS_CPU_ARRAYS``).
 
 Recognition looks at the names of the modules that define the array's
 class, so ``import concord`` imports none of these libraries, and neither
