@@ -6,6 +6,7 @@ import dataclasses
 import inspect
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -160,3 +161,41 @@ def test_interpretation_scales(scale, value, label):
     from concord._interpret import interpret
 
     assert interpret(value, scale, "test") == label
+
+
+def _extra_requirements(extras: dict[str, list[str]], name: str) -> set[str]:
+    """Return the distributions an extra installs, following concord[...] references."""
+    import re
+
+    found: set[str] = set()
+    for requirement in extras[name]:
+        nested = re.fullmatch(r"concord\[(.+)\]", requirement)
+        if nested:
+            for inner in nested.group(1).split(","):
+                found |= _extra_requirements(extras, inner.strip())
+        else:
+            found.add(re.split(r"[<>=!~\[;]", requirement, maxsplit=1)[0].strip().lower())
+    return found
+
+
+def test_each_extra_installs_what_its_feature_imports():
+    # `make demo` installs only the demo extra: a module the CLI or the report imports
+    # lazily (scipy for t intervals, say) must be in it, or the demo fails on a fresh machine
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from 3.11")
+    root = Path(__file__).resolve().parents[1]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    needs = {
+        "stats": {"scipy"},
+        "cli": {"click", "pandas", "pyarrow", "openpyxl", "tabulate", "tqdm", "scipy"},
+        "plot": {"matplotlib"},
+        "report": {"matplotlib", "jinja2", "scipy"},
+        "dask": {"dask", "distributed"},
+        "array": {"array-api-compat"},
+        "fast": {"numba"},
+    }
+    needs["demo"] = needs["fast"] | needs["cli"] | needs["report"]
+    for extra, modules in needs.items():
+        missing = modules - _extra_requirements(extras, extra)
+        assert not missing, f"the {extra} extra lacks {sorted(missing)}"

@@ -32,9 +32,10 @@ def _north_west(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
 def _linear_programme(w: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> float:
     try:
         from scipy.optimize import linprog
-    except ImportError:  # pragma: no cover - scipy is in the dev extras
+    except ImportError:  # pragma: no cover - scipy is in the stats extra
         raise ImportError(
-            "kappa_max with these weights solves a linear programme: pip install scipy"
+            "kappa_max with these weights solves a linear programme, which needs scipy: "
+            "pip install 'concord[stats]'"
         ) from None
     k = w.shape[0]
     eq = np.zeros((2 * k, k * k))
