@@ -273,9 +273,11 @@ class InferenceMixin:
         from concord._explain import number
 
         low, high = self.confidence_interval()
+        p = self.pvalue  # below 1e-4 the digits say nothing (and underflow to 0)
+        shown = "p < 0.0001" if math.isfinite(p) and p < 1e-4 else f"p = {number(p)}"
         return [
             f"SE = {number(self.standard_error)}, 95% CI [{number(low)}, {number(high)}] "
-            f"({self.interval_method}), p = {number(self.pvalue)}"
+            f"({self.interval_method}), {shown}"
         ]
 
     @property
