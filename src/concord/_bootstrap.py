@@ -66,8 +66,32 @@ def kappa_of_tables(tables: np.ndarray, weights: np.ndarray, pooled: bool) -> np
     return out
 
 
+class _Resampled:
+    """Bootstrap and jackknife of a sampler: its ``statistic`` on redrawn unit counts.
+
+    A sampler gives ``statistic(counts)`` for rows of counts per unit and
+    ``frequencies()``, the observed count of each unit (cell, weighted unit
+    or pattern).
+    """
+
+    def statistic(self, counts: np.ndarray) -> np.ndarray:
+        raise NotImplementedError  # pragma: no cover
+
+    def frequencies(self) -> np.ndarray:
+        raise NotImplementedError  # pragma: no cover
+
+    def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        """Return the statistic of ``n_resamples`` multinomial redraws of the units."""
+        freq = self.frequencies()
+        return np.concatenate([self.statistic(c) for c in _draws(freq, n_resamples, rng)])
+
+    def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the leave-one-item-out statistics and how many items give each."""
+        return _jackknife(self.statistic, self.frequencies())
+
+
 @dataclass(frozen=True)
-class TableSampler:
+class TableSampler(_Resampled):
     """Two raters: resample the pairs (or, with sample weights, the weighted units)."""
 
     table: np.ndarray
@@ -97,16 +121,12 @@ class TableSampler:
         cells, weight, _ = self._units()
         return kappa_of_tables(self._tables(counts, cells, weight), self.weights, self.pooled)
 
-    def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        freq = self._units()[2]
-        return np.concatenate([self.statistic(c) for c in _draws(freq, n_resamples, rng)])
-
-    def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
-        return _jackknife(self.statistic, self._units()[2])
+    def frequencies(self) -> np.ndarray:
+        return self._units()[2]
 
 
 @dataclass(frozen=True)
-class PatternSampler:
+class PatternSampler(_Resampled):
     """Many raters, chance from the pooled shares: percent agreement, Fleiss, Gwet, BP."""
 
     patterns: Patterns
@@ -138,16 +158,12 @@ class PatternSampler:
             out = np.full(pi.shape[0], self.agreement.sum() / (q * q))
         return out
 
-    def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        freq = self.patterns.freq
-        return np.concatenate([self.statistic(c) for c in _draws(freq, n_resamples, rng)])
-
-    def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
-        return _jackknife(self.statistic, self.patterns.freq)
+    def frequencies(self) -> np.ndarray:
+        return self.patterns.freq
 
 
 @dataclass(frozen=True)
-class CoincidenceSampler:
+class CoincidenceSampler(_Resampled):
     """Krippendorff's alpha: each pairable item pattern adds (r rᵀ − diag r)/(m − 1)."""
 
     patterns: Patterns
@@ -181,16 +197,12 @@ class CoincidenceSampler:
         out: np.ndarray = (mid[:, :, None] - mid[:, None, :]) ** 2
         return out
 
-    def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        freq = self.patterns.freq
-        return np.concatenate([self.statistic(c) for c in _draws(freq, n_resamples, rng)])
-
-    def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
-        return _jackknife(self.statistic, self.patterns.freq)
+    def frequencies(self) -> np.ndarray:
+        return self.patterns.freq
 
 
 @dataclass(frozen=True)
-class RaterSampler:
+class RaterSampler(_Resampled):
     """Conger's and Light's kappas: patterns of who rated what (codes + 1, 0 = missing)."""
 
     raters: Patterns
@@ -240,12 +252,8 @@ class RaterSampler:
             out: np.ndarray = (pa.statistic(counts) - pe) / (1 - pe)
         return out
 
-    def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        freq = self.raters.freq
-        return np.concatenate([self.statistic(c) for c in _draws(freq, n_resamples, rng)])
-
-    def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
-        return _jackknife(self.statistic, self.raters.freq)
+    def frequencies(self) -> np.ndarray:
+        return self.raters.freq
 
 
 @dataclass(frozen=True)

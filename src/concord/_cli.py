@@ -52,20 +52,8 @@ Examples:
 @opt.input_options
 @click.option("--rater1", help="The first rater: a column, or in long form a rater's name.")
 @click.option("--rater2", help="The second rater.")
-@click.option(
-    "--weights",
-    type=click.Choice(opt.WEIGHTS),
-    default="none",
-    show_default=True,
-    help="Disagreement weights.",
-)
-@click.option(
-    "--nan-policy",
-    type=click.Choice(["raise", "omit"]),
-    default="raise",
-    show_default=True,
-    help="Missing ratings: fail, or drop the pairs they occur in.",
-)
+@opt.weights_option("Disagreement weights.")
+@opt.nan_policy_option("Missing ratings: fail, or drop the pairs they occur in.")
 @opt.chunk_option
 @opt.inference_options
 @opt.output_options()
@@ -102,20 +90,8 @@ Examples:
 )
 @opt.input_options
 @opt.wide_options
-@click.option(
-    "--weights",
-    type=click.Choice(opt.WEIGHTS),
-    default="none",
-    show_default=True,
-    help="Disagreement weights of the kappa-type coefficients.",
-)
-@click.option(
-    "--level",
-    type=click.Choice(opt.LEVELS),
-    default="auto",
-    show_default=True,
-    help="Krippendorff's metric. auto: the one matching --weights.",
-)
+@opt.weights_option("Disagreement weights of the kappa-type coefficients.")
+@opt.level_option
 @opt.chunk_option
 @opt.inference_options
 @opt.output_options()

@@ -51,6 +51,33 @@ wide_options = options(
     click.option("--raters", help="Wide form: the rater columns, comma-separated."),
     click.option("--id", "id_column", help="Wide form: an item-id column to leave out."),
 )
+
+
+def weights_option(help: str, default: str = "none") -> Callable[[F], F]:
+    """Return the --weights option (``none`` is unweighted)."""
+    return click.option(
+        "--weights", type=click.Choice(WEIGHTS), default=default, show_default=True, help=help
+    )
+
+
+def nan_policy_option(help: str) -> Callable[[F], F]:
+    """Return the two-rater --nan-policy option."""
+    return click.option(
+        "--nan-policy",
+        type=click.Choice(["raise", "omit"]),
+        default="raise",
+        show_default=True,
+        help=help,
+    )
+
+
+level_option = click.option(
+    "--level",
+    type=click.Choice(LEVELS),
+    default="auto",
+    show_default=True,
+    help="Krippendorff's metric. auto: the one matching --weights.",
+)
 chunk_option = click.option(
     "--chunk-rows",
     type=click.IntRange(min=0),

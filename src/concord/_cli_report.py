@@ -26,27 +26,9 @@ Examples:
 @opt.wide_options
 @click.option("--rater1", help="Two raters (the kappa report): the first rater's column.")
 @click.option("--rater2", help="The second rater's column.")
-@click.option(
-    "--weights",
-    type=click.Choice(opt.WEIGHTS),
-    default="none",
-    show_default=True,
-    help="Disagreement weights.",
-)
-@click.option(
-    "--level",
-    type=click.Choice(opt.LEVELS),
-    default="auto",
-    show_default=True,
-    help="Krippendorff's metric. auto: the one matching --weights.",
-)
-@click.option(
-    "--nan-policy",
-    type=click.Choice(["raise", "omit"]),
-    default="raise",
-    show_default=True,
-    help="Two raters: fail on a missing rating, or drop its pair.",
-)
+@opt.weights_option("Disagreement weights.")
+@opt.level_option
+@opt.nan_policy_option("Two raters: fail on a missing rating, or drop its pair.")
 @opt.inference_options
 @click.option(
     "-o",

@@ -119,13 +119,7 @@ Examples:
 @click.option("--truth", help="The true grades' column (to fit cut points).")
 @click.option("--score", required=True, help="The continuous scores' column.")
 @click.option("--labels", help="The grades in order, comma-separated.")
-@click.option(
-    "--weights",
-    type=click.Choice(opt.WEIGHTS),
-    default="quadratic",
-    show_default=True,
-    help="The kappa to maximise.",
-)
+@opt.weights_option("The kappa to maximise.", default="quadratic")
 @click.option("--cv", type=click.IntRange(2), default=5, show_default=True, help="Folds.")
 @click.option("--seed", type=int, help="Seed for shuffling the folds.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Write the cut points (JSON).")
