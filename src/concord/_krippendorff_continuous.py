@@ -106,7 +106,7 @@ def terms(codes: np.ndarray, level: str, values: np.ndarray) -> Terms:
     rows = _row_sums(level, scores, n_c)
     top = _max_delta(level, scores)
     n = float(m.sum())
-    per_value = 1 - rows / (n * top) if top > 0 else np.ones_like(rows)
+    per_value = 1 - rows / (n * top) if top > 0 and n > 0 else np.ones_like(rows)
     chance = np.where(present, per_value[np.maximum(codes, 0)], 0.0).sum(axis=1)
     return Terms(m, pairs, chance, float(np.sum(pairs / (m - 1))), float(n_c @ rows), top)
 
