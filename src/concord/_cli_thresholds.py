@@ -1,14 +1,11 @@
 """``concord thresholds``: optimal cut points, their honest kappa, and grading new scores.
 
-A cut-point file is JSON: ``{"format": "concord-thresholds/1", "labels": [...],
-"thresholds": [...], "weights": ..., "statistic": ..., "cross_validated": ...,
-"concord": version}``; an infinite cut point (an empty end grade) is the
-string ``"inf"`` or ``"-inf"``.
+The cut-point file that --save writes and --apply reads is described, and
+checked, in :mod:`concord._cut_file`.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from typing import Any
@@ -19,10 +16,9 @@ import numpy as np
 from concord import _cli_input as cin
 from concord import _cli_options as opt
 from concord import _cli_output as out
+from concord import _cut_file
 from concord import _records as rec
 from concord._version import __version__
-
-FORMAT = "concord-thresholds/1"
 
 
 def _cut(x: float) -> float | str:
@@ -32,7 +28,7 @@ def _cut(x: float) -> float | str:
 def cut_file(best: Any, cv: Any, weights: str) -> dict[str, Any]:
     """Return the JSON form of fitted cut points."""
     return {
-        "format": FORMAT,
+        "format": _cut_file.FORMAT,
         "labels": rec.jsonable(list(best.labels)),
         "thresholds": [_cut(float(t)) for t in best.thresholds],
         "weights": weights,
@@ -43,23 +39,13 @@ def cut_file(best: Any, cv: Any, weights: str) -> dict[str, Any]:
 
 
 def load_cuts(path: str) -> tuple[np.ndarray, list[Any]]:
-    """Read a cut-point file: (thresholds, labels)."""
+    """Read a cut-point file: (thresholds, labels); a fault in it is one line naming the key."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} file")
-        cuts = np.array([float(t) for t in data["thresholds"]])
-        labels = list(data["labels"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return _cut_file.load(path)
+    except ValueError as exc:
         raise click.ClickException(
-            f"{path}: cannot read cut points ({exc}). Write them with --save."
+            f"{exc} Fix the file, or fit the cut points again and write them with --save."
         ) from None
-    if len(labels) != cuts.size + 1 or np.any(np.diff(cuts) < 0):
-        raise click.ClickException(
-            f"{path}: needs k labels and k − 1 increasing thresholds. Write it with --save."
-        )
-    return cuts, labels
 
 
 def _apply(file: str, frame: Any, o: dict[str, Any]) -> None:
