@@ -44,7 +44,7 @@ demo: $(VENV)/.demo-installed
 	@echo
 	@echo "== the HTML report of the essay raters"
 	$(BIN)/concord report data/essays.csv --raters rater1,rater2,rater3 --weights quadratic \
-		--title "Essay scoring: three human raters" -o demo/report.html
+		--title "Essay scoring: three human raters" -o demo/report.html --overwrite
 
 # The README's pictures, made by the project's own commands (needs `make test`'s setup).
 screenshots: $(VENV)/.dev-installed browser

@@ -31,7 +31,7 @@ def report() -> None:
     subprocess.run(
         [str(concord_cli), "report", "data/essays.csv", "--raters", "rater1,rater2,rater3",
          "--weights", "quadratic", "--title", "Essay scoring: three human raters",
-         "-o", str(REPORT)],
+         "-o", str(REPORT), "--overwrite"],
         check=True, cwd=ROOT,
     )  # fmt: skip
     from selenium import webdriver

@@ -164,12 +164,12 @@ def test_interpretation_scales(scale, value, label):
 
 
 def _extra_requirements(extras: dict[str, list[str]], name: str) -> set[str]:
-    """Return the distributions an extra installs, following concord[...] references."""
+    """Return the distributions an extra installs, following concord-agreement[...] references."""
     import re
 
     found: set[str] = set()
     for requirement in extras[name]:
-        nested = re.fullmatch(r"concord\[(.+)\]", requirement)
+        nested = re.fullmatch(r"concord-agreement\[(.+)\]", requirement)
         if nested:
             for inner in nested.group(1).split(","):
                 found |= _extra_requirements(extras, inner.strip())

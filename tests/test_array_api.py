@@ -24,7 +24,7 @@ from concord import _device
 
 NO_TORCH = "PyTorch is not installed; `make test` installs its CPU build where one is available"
 NO_JAX = "JAX is not installed (pip install 'jax[cpu]')"
-NO_COMPAT = "array-api-compat is not installed (pip install 'concord[array]')"
+NO_COMPAT = "array-api-compat is not installed (pip install 'concord-agreement[array]')"
 
 
 @dataclasses.dataclass(frozen=True)

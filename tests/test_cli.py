@@ -438,7 +438,7 @@ def test_thresholds_errors(tmp_path):
     bad = tmp_path / "cuts.json"
     bad.write_text('{"format": "something else"}')
     out = run("thresholds", ESSAYS, "--score", "model_score", "--apply", str(bad))
-    assert out.exit_code == 1 and "cannot read cut points" in out.output
+    assert out.exit_code == 1 and "'format' must be \"concord-thresholds/1\"" in out.output
     scores = tmp_path / "scores.csv"
     scores.write_text("s\n1.5\nn/a\n2.5\n")
     good = tmp_path / "good.json"

@@ -302,7 +302,7 @@ def test_import_does_not_import_matplotlib():
 def test_plot_without_matplotlib_says_how_to_install(kappa, monkeypatch):
     display = ObservedMatrixDisplay.from_result(kappa)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    with pytest.raises(ImportError, match=r'pip install "concord\[plot\]"'):
+    with pytest.raises(ImportError, match=r'pip install "concord-agreement\[plot\]"'):
         display.plot()
 
 

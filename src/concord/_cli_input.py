@@ -71,7 +71,7 @@ def read_table(path: str, fmt: str | None = None, *, as_text: bool = False) -> A
     except ImportError as exc:
         raise click.ClickException(
             f"{path}: reading {kind} needs {exc.name or 'an optional package'}; "
-            'install it with pip install "concord[cli]".'
+            'install it with pip install "concord-agreement[cli]".'
         ) from None
     except Exception as exc:  # every reader has its own errors: report them on one line
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -1,10 +1,21 @@
-"""Results → the command line's text, Markdown and CSV (the JSON forms are in _records)."""
+"""Results → the command line's text, Markdown and CSV (the JSON forms are in _records).
+
+Every file the CLI writes goes through :func:`replacing`: a temporary file
+beside the target, renamed onto it once complete, so that an interrupted or
+failed run leaves the old file as it was.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
-from typing import Any
+import os
+import stat
+import tempfile
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
+
+import click
 
 from concord import _records as rec
 
@@ -85,3 +96,68 @@ def thresholds_text(path: str, best: Any, cv: Any, folds: int) -> str:
         "fold kappas: " + ", ".join(f"{k:.4f}" for k in cv.fold_kappas),
     ]
     return "\n".join(lines)
+
+
+def check_target(path: str, option: str, overwrite: bool) -> None:
+    """Fail before any work when ``path`` (given to ``option``) cannot or should not be written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise click.ClickException(f"{path} is a folder; give {option} a file name.")
+    if not os.path.isdir(folder):
+        missing = "is not a folder" if os.path.exists(folder) else "does not exist"
+        raise click.ClickException(
+            f"cannot write {path}: {folder} {missing}. Create the folder or pick another {option}."
+        )
+    if os.path.exists(path) and not overwrite:
+        raise click.ClickException(
+            f"{path} exists. Pass --overwrite to replace it, or pick another {option}."
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise click.ClickException(
+            f"cannot write {path}: no permission to write in {folder}. Pick another {option}."
+        )
+
+
+def _mode(target: str) -> int:
+    """Return the new file's permissions: the old file's, else those open() would give."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+@contextlib.contextmanager
+def replacing(path: str, option: str) -> Iterator[TextIO]:
+    """Write UTF-8 text to ``path`` all at once: to a temporary file, then renamed onto it.
+
+    On any failure, a KeyboardInterrupt included, the temporary file is
+    removed and ``path`` keeps its old content; an OSError becomes a one-line
+    error naming ``path`` and ``option``. A symbolic link stays a link: its
+    target is replaced.
+    """
+    target = os.path.realpath(path)
+    try:
+        fd, temp = tempfile.mkstemp(
+            dir=os.path.dirname(target), prefix=f".{os.path.basename(target)}.", suffix=".part"
+        )
+    except OSError as exc:
+        raise click.ClickException(_cannot_write(path, option, exc)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())  # the content is on disk before the rename makes it visible
+        os.chmod(temp, _mode(target))
+        os.replace(temp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise click.ClickException(_cannot_write(path, option, exc)) from None
+        raise
+
+
+def _cannot_write(path: str, option: str, exc: OSError) -> str:
+    return f"cannot write {path} ({exc.strerror or exc}). Pick another {option}."

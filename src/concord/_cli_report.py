@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from concord import _cli_options as opt
+from concord import _cli_output as out
 
 
 @click.command(
@@ -18,7 +19,7 @@ from concord import _cli_options as opt
 Examples:
   concord report data/essays.csv --rater1 truth --rater2 model_grade --weights quadratic \\
       -o essays.html
-  concord report data/essays.csv --raters rater1,rater2,rater3 -o raters.html
+  concord report data/essays.csv --raters rater1,rater2,rater3 -o raters.html --overwrite
   concord report annotations.csv --item doc --rater annotator --rating label -o report.html
 """
 )
@@ -30,13 +31,8 @@ Examples:
 @opt.level_option
 @opt.nan_policy_option("Two raters: fail on a missing rating, or drop its pair.")
 @opt.inference_options
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    default="report.html",
-    show_default=True,
-)
+@click.option("-o", "--output", type=click.Path(), default="report.html", show_default=True)
+@click.option("--overwrite", is_flag=True, help="Replace the -o file if it exists.")
 @click.option("--title", help="The page title. Default: from FILE.")
 @click.option("--no-plots", is_flag=True, help="Leave the plots out (no matplotlib needed).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
@@ -52,6 +48,7 @@ def report(file: str, **o: Any) -> None:
     """
     from concord.report import to_html
 
+    out.check_target(o["output"], "-o", o["overwrite"])
     if o["rater1"] is not None or o["rater2"] is not None:
         result, (a, b) = opt.two_rater_result(file, o)
         results, data = [result], {str(a.name): a, str(b.name): b}
@@ -68,5 +65,6 @@ def report(file: str, **o: Any) -> None:
         rng=o["seed"] if o["seed"] is not None else 0,
         plots=not o["no_plots"],
     )
-    Path(o["output"]).write_text(html, encoding="utf-8")
+    with out.replacing(o["output"], "-o") as fh:
+        fh.write(html)
     click.echo(f"wrote {o['output']} ({len(html) / 1024:.0f} KiB)", err=True)

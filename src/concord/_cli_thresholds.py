@@ -1,14 +1,11 @@
 """``concord thresholds``: optimal cut points, their honest kappa, and grading new scores.
 
-A cut-point file is JSON: ``{"format": "concord-thresholds/1", "labels": [...],
-"thresholds": [...], "weights": ..., "statistic": ..., "cross_validated": ...,
-"concord": version}``; an infinite cut point (an empty end grade) is the
-string ``"inf"`` or ``"-inf"``.
+The cut-point file that --save writes and --apply reads is described, and
+checked, in :mod:`concord._cut_file`.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from typing import Any
@@ -19,10 +16,9 @@ import numpy as np
 from concord import _cli_input as cin
 from concord import _cli_options as opt
 from concord import _cli_output as out
+from concord import _cut_file
 from concord import _records as rec
 from concord._version import __version__
-
-FORMAT = "concord-thresholds/1"
 
 
 def _cut(x: float) -> float | str:
@@ -32,7 +28,7 @@ def _cut(x: float) -> float | str:
 def cut_file(best: Any, cv: Any, weights: str) -> dict[str, Any]:
     """Return the JSON form of fitted cut points."""
     return {
-        "format": FORMAT,
+        "format": _cut_file.FORMAT,
         "labels": rec.jsonable(list(best.labels)),
         "thresholds": [_cut(float(t)) for t in best.thresholds],
         "weights": weights,
@@ -43,23 +39,13 @@ def cut_file(best: Any, cv: Any, weights: str) -> dict[str, Any]:
 
 
 def load_cuts(path: str) -> tuple[np.ndarray, list[Any]]:
-    """Read a cut-point file: (thresholds, labels)."""
+    """Read a cut-point file: (thresholds, labels); a fault in it is one line naming the key."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} file")
-        cuts = np.array([float(t) for t in data["thresholds"]])
-        labels = list(data["labels"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return _cut_file.load(path)
+    except ValueError as exc:
         raise click.ClickException(
-            f"{path}: cannot read cut points ({exc}). Write them with --save."
+            f"{exc} Fix the file, or fit the cut points again and write them with --save."
         ) from None
-    if len(labels) != cuts.size + 1 or np.any(np.diff(cuts) < 0):
-        raise click.ClickException(
-            f"{path}: needs k labels and k − 1 increasing thresholds. Write it with --save."
-        )
-    return cuts, labels
 
 
 def _apply(file: str, frame: Any, o: dict[str, Any]) -> None:
@@ -68,6 +54,12 @@ def _apply(file: str, frame: Any, o: dict[str, Any]) -> None:
     cuts, labels = load_cuts(o["apply"])
     import pandas as pd
 
+    name = o["grade_column"]
+    if name in frame.columns and not o["overwrite"]:
+        raise click.ClickException(
+            f"{file} already has a column {name!r}. Name the grades' column with "
+            "--grade-column NAME, or pass --overwrite to replace it."
+        )
     column = cin.column(frame, o["score"], file, "--score")
     scores = pd.to_numeric(column.replace("", None), errors="coerce").to_numpy(np.float64)
     if np.isnan(scores).any():
@@ -77,9 +69,12 @@ def _apply(file: str, frame: Any, o: dict[str, Any]) -> None:
             "Drop or impute it."
         )
     grades = np.asarray(labels, dtype=object)[grade(scores, cuts)]
-    frame = frame.assign(**{o["grade_column"]: grades})
-    target = o["output"] or sys.stdout
-    frame.to_csv(target, index=False, lineterminator="\n")
+    frame = frame.assign(**{name: grades})
+    if o["output"] is None:
+        frame.to_csv(sys.stdout, index=False, lineterminator="\n")
+        return
+    with out.replacing(o["output"], "-o") as fh:
+        frame.to_csv(fh, index=False, lineterminator="\n")
 
 
 def _fit(file: str, frame: Any, o: dict[str, Any]) -> None:
@@ -97,13 +92,26 @@ def _fit(file: str, frame: Any, o: dict[str, Any]) -> None:
     )
     saved = cut_file(best, cv, o["weights"])
     if o["save"]:
-        with open(o["save"], "w", encoding="utf-8") as fh:
+        with out.replacing(o["save"], "--save") as fh:
             fh.write(rec.dumps(saved) + "\n")
     if o["fmt"] == "json":
         record = {**saved, "gap": best.gap, "fold_kappas": cv.fold_kappas, "optimism": cv.optimism}
         click.echo(rec.dumps(record))
         return
     click.echo(out.thresholds_text(file, best, cv, o["cv"]))
+
+
+def _check_outputs(o: dict[str, Any]) -> None:
+    """Refuse, before any work, an output option the mode ignores or a file it must not write."""
+    if o["apply"] and o["save"]:
+        raise click.UsageError("--save writes fitted cut points; with --apply, -o writes the CSV.")
+    if not o["apply"] and o["output"]:
+        raise click.UsageError(
+            "-o writes the CSV of --apply; write fitted cut points with --save."
+        )
+    for option, path in (("--save", o["save"]), ("-o", o["output"])):
+        if path is not None:
+            out.check_target(path, option, o["overwrite"])
 
 
 @click.command(
@@ -122,14 +130,19 @@ Examples:
 @opt.weights_option("The kappa to maximise.", default="quadratic")
 @click.option("--cv", type=click.IntRange(2), default=5, show_default=True, help="Folds.")
 @click.option("--seed", type=int, help="Seed for shuffling the folds.")
-@click.option("--save", type=click.Path(dir_okay=False), help="Write the cut points (JSON).")
+@click.option("--save", type=click.Path(), help="Write the cut points (JSON).")
 @click.option(
     "--apply",
     type=click.Path(exists=True, dir_okay=False),
     help="Grade FILE's scores with saved cut points instead of fitting.",
 )
 @click.option("--grade-column", default="grade", show_default=True, help="With --apply.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="With --apply: a CSV.")
+@click.option("-o", "--output", type=click.Path(), help="With --apply: a CSV. Default: stdout.")
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace an existing --save or -o file and, with --apply, an existing --grade-column.",
+)
 @opt.output_options(("text", "json"))
 @opt.data_errors
 def thresholds(file: str, **o: Any) -> None:
@@ -139,6 +152,7 @@ def thresholds(file: str, **o: Any) -> None:
     cross-validated kappa (cut points fitted on the other folds), the
     number to report. --save writes them; --apply grades new scores.
     """
+    _check_outputs(o)
     if o["apply"]:
         _apply(file, cin.read_table(file, o["input_format"], as_text=True), o)
     else:

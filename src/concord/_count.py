@@ -55,7 +55,7 @@ def _engine(n: int, engine: Engine) -> ModuleType | None:
         return None
     kernels = _kernels()
     if kernels is None and engine == "numba":
-        raise ImportError("engine='numba' needs numba: pip install 'concord[fast]'")
+        raise ImportError("engine='numba' needs numba: pip install 'concord-agreement[fast]'")
     return kernels
 
 

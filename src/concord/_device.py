@@ -11,7 +11,7 @@ which is faster and moves nothing (``HOST_COUNTS_CPU_ARRAYS``).
 Recognition looks at the names of the modules that define the array's
 class, so ``import concord`` imports none of these libraries, and neither
 does passing a numpy array. array-api-compat (``pip install
-'concord[array]'``) is imported only when such an array arrives; without it,
+'concord-agreement[array]'``) is imported only when such an array arrives; without it,
 or for inputs the device path does not handle, the arrays are copied to the
 host and take the numpy path, which gives the same result and the same errors.
 """

@@ -16,11 +16,11 @@ _FRAGMENTS = {
     "device_pair": """\
 PyTorch, CuPy and JAX arrays are encoded and counted on their
         device (a GPU, say) in their own namespace; only the k×k table
-        comes to the host (``pip install 'concord[array]'``).""",
+        comes to the host (``pip install 'concord-agreement[array]'``).""",
     "device_ratings": """\
 A PyTorch, CuPy or JAX array is encoded and counted on its device
         (a GPU, say) in its own namespace; only the distinct item patterns
-        come to the host (``pip install 'concord[array]'``).""",
+        come to the host (``pip install 'concord-agreement[array]'``).""",
     "population_size": """\
 population_size : float, optional
         The size N of the population the items were drawn from: the

@@ -64,7 +64,7 @@ def _scipy_special() -> Any:
         from scipy import special
     except ImportError:  # pragma: no cover - scipy is in the stats extra
         raise ImportError(
-            "t intervals and Gwet's p-values need scipy: pip install 'concord[stats]'"
+            "t intervals and Gwet's p-values need scipy: pip install 'concord-agreement[stats]'"
         ) from None
     return special
 

@@ -35,7 +35,7 @@ def _linear_programme(w: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> floa
     except ImportError:  # pragma: no cover - scipy is in the stats extra
         raise ImportError(
             "kappa_max with these weights solves a linear programme, which needs scipy: "
-            "pip install 'concord[stats]'"
+            "pip install 'concord-agreement[stats]'"
         ) from None
     k = w.shape[0]
     eq = np.zeros((2 * k, k * k))

@@ -34,7 +34,9 @@ def pyplot() -> Any:
     try:
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ImportError('concord.plot needs matplotlib: pip install "concord[plot]"') from None
+        raise ImportError(
+            'concord.plot needs matplotlib: pip install "concord-agreement[plot]"'
+        ) from None
     return plt
 
 

@@ -4,7 +4,7 @@
 (O, E, W, contributions, bootstrap replicates, intervals) and computes no
 statistic of its own; ``display.plot(ax=None, **style)`` draws it and returns
 the display, with ``figure_`` and ``ax_`` (and ``im_`` for matrices) set.
-matplotlib is imported only when drawing: ``pip install "concord[plot]"``.
+matplotlib is imported only when drawing: ``pip install "concord-agreement[plot]"``.
 
 Examples
 --------

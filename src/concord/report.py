@@ -8,7 +8,7 @@ provenance. The page makes no network request and runs no script; every
 user-supplied string (labels, rater names, file names, the title) is escaped
 by the template engine (jinja2, autoescaping).
 
-Needs the ``report`` extra: ``pip install "concord[report]"``.
+Needs the ``report`` extra: ``pip install "concord-agreement[report]"``.
 """
 
 from __future__ import annotations
