@@ -12,7 +12,7 @@ from concord import _thresholds
 from concord._cohen import kappa_result
 from concord._errors import param_error
 from concord._inference import progress
-from concord._inputs import sample_weights
+from concord._inputs import paired, sample_weights
 from concord._kappa_result import KappaResult
 from concord._labels import Labels
 from concord._tables import encode_rater
@@ -192,6 +192,7 @@ def optimize_thresholds(
     (1.0, 0.0)
     """
     func = "optimize_thresholds"
+    y_true, y_score = paired(y_true, y_score, func, ("y_true", "y_score"))
     codes, found = encode_rater(y_true, labels, func, "y_true")
     scores = _scores(y_score, codes.shape[0], func)
     weight = sample_weights(sample_weight, codes.shape[0], func)
@@ -305,6 +306,7 @@ def cross_validated_kappa(
     (True, 5)
     """
     func = "cross_validated_kappa"
+    y_true, y_score = paired(y_true, y_score, func, ("y_true", "y_score"))
     codes, found = encode_rater(y_true, labels, func, "y_true")
     scores = _scores(y_score, codes.shape[0], func)
     weighting = resolve(weights, found, func)

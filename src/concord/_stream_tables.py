@@ -47,6 +47,19 @@ def _draw(freq: np.ndarray, draws: Draws | None) -> PoissonReplicates | None:
     return PoissonReplicates.empty(draws[0], freq.shape).update(freq, draws[1])
 
 
+def _check_total(a: int, b: int, where: Where) -> None:
+    """Raise OverflowError, rather than wrap around, when a merged count would pass int64."""
+    if a + b >= 2**63:
+        param_error(
+            *where,
+            "a table whose count, added to this one's, stays below 2**63 pairs or items",
+            f"{b:,} added to {a:,}",
+            raw=True,
+            exc=OverflowError,
+            fix="The int64 tables cannot hold that many; the merge would wrap around.",
+        )
+
+
 def _added(
     inverse: np.ndarray, size: int, split: int, a: PoissonReplicates | None, b: Any
 ) -> PoissonReplicates | None:
@@ -114,6 +127,7 @@ class PairCounts:
                 raw=True,
                 fix="Pass sample_weight with every batch, or with none.",
             )
+        _check_total(self.n, other.n, where)
         labels = merged_labels(self.labels, self.declared, other.labels, other.declared, where)
         cells = np.concatenate([self._cells_in(labels), other._cells_in(labels)])
         freq = np.concatenate([self.freq, other.freq])
@@ -197,6 +211,7 @@ class ItemCounts:
                 raw=True,
                 fix="Pass the same rater columns, in the same order, in every batch.",
             )
+        _check_total(self.n, other.n, where)
         labels = merged_labels(self.labels, self.declared, other.labels, other.declared, where)
         (c1, r1), (c2, r2) = self._moved(labels), other._moved(labels)
         counts, c_inverse = patterns.merge(

@@ -29,6 +29,7 @@ from concord._inputs import (
     integral_floats,
     is_integral_number,
     omit_missing,
+    paired,
     sample_weights,
 )
 from concord._labels import Labels, check_labels, infer, lookup, unknown
@@ -89,6 +90,7 @@ def _table(
 ) -> PairTable | None:
     declared = check_labels(labels, func)
     check_option(func, "nan_policy", nan_policy, ("raise", "omit"))
+    rater1, rater2 = paired(rater1, rater2, func)
     if any(counted_on_device(x) for x in (rater1, rater2, sample_weight)):
         from concord._device_pairs import pair_table
 
