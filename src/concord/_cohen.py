@@ -10,7 +10,7 @@ import numpy as np
 from concord import _exact, _variance
 from concord._bootstrap import TableSampler
 from concord._docs import fill
-from concord._errors import UndefinedKappaWarning, check_population
+from concord._errors import UndefinedKappaWarning, check_population, describe
 from concord._inference import Inference
 from concord._kappa_result import KappaResult
 from concord._labels import Labels
@@ -58,9 +58,9 @@ def undefined_reason(table: np.ndarray, labels: Labels) -> str:
     """Say why the chance disagreement of ``table`` is zero."""
     used = np.flatnonzero(table.sum(axis=0) + table.sum(axis=1))
     if labels.k == 1:
-        return f"there is only one category, {labels.values[0]!r}"
+        return f"there is only one category, {describe(labels.values[0], 40)}"
     if used.size == 1:
-        return f"both raters used only the category {labels.values[used[0]]!r}"
+        return f"both raters used only the category {describe(labels.values[used[0]], 40)}"
     return "every pair of categories that chance could produce has disagreement weight 0"
 
 

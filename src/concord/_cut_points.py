@@ -10,9 +10,9 @@ import numpy as np
 
 from concord import _thresholds
 from concord._cohen import kappa_result
-from concord._errors import param_error
+from concord._errors import describe, param_error
 from concord._inference import progress
-from concord._inputs import paired, sample_weights
+from concord._inputs import check_some_weight, paired, sample_weights
 from concord._kappa_result import KappaResult
 from concord._labels import Labels
 from concord._tables import encode_rater
@@ -110,7 +110,7 @@ def _fit(
             func,
             "y_true",
             "at least two classes",
-            f"only {labels.values[codes[0]]!r}",
+            f"only {describe(labels.values[codes[0]], 40)}",
             raw=True,
             fix="Kappa is undefined with a single true class.",
         )
@@ -196,6 +196,7 @@ def optimize_thresholds(
     codes, found = encode_rater(y_true, labels, func, "y_true")
     scores = _scores(y_score, codes.shape[0], func)
     weight = sample_weights(sample_weight, codes.shape[0], func)
+    check_some_weight(weight, func)
     weighting = resolve(weights, found, func)
     return _fit(codes, scores, found, weighting, weight, func)
 

@@ -149,7 +149,7 @@ def narrow_object(raw: np.ndarray, mask: np.ndarray) -> np.ndarray:
         if max(map(len, present)) <= MAX_STR_WIDTH:
             narrow: np.ndarray = np.where(mask, "", raw).astype(str)
             return narrow
-        out = raw.copy()
+        out: np.ndarray = raw.copy()
         out[mask] = ""
         return out
     return raw
@@ -212,6 +212,19 @@ def sample_weights(w: Any, n: int, func: str) -> np.ndarray | None:
         shown = describe(arr[bad][:3].tolist())
         param_error(func, "sample_weight", "finite and non-negative", f"values {shown}", raw=True)
     return arr
+
+
+def check_some_weight(weight: np.ndarray | None, func: str) -> None:
+    """Refuse sample weights that are all zero: they leave nothing to rate."""
+    if weight is not None and weight.size and not weight.any():
+        param_error(
+            func,
+            "sample_weight",
+            "positive for at least one pair",
+            f"{weight.size:,} zeros",
+            raw=True,
+            fix="All-zero weights are empty input: there is nothing to rate.",
+        )
 
 
 def omit_missing(

@@ -117,6 +117,14 @@ def check_labels(labels: Any, func: str) -> tuple[Any, ...] | None:
     values = tuple(v.item() if isinstance(v, np.generic) else v for v in arr)
     if any(v is None or (isinstance(v, float) and v != v) for v in values):
         param_error(func, "labels", "free of missing values", labels)
+    if any(isinstance(v, float) and abs(v) == float("inf") for v in values):
+        param_error(
+            func,
+            "labels",
+            "finite",
+            labels,
+            fix="An infinite category has no distance to the others; remove it.",
+        )
     repeated = [v for v, c in Counter(values).items() if c > 1]
     if repeated:
         param_error(

@@ -27,7 +27,7 @@ import numpy as np
 
 from concord import _patterns as patterns
 from concord._bootstrap import PoissonReplicates
-from concord._errors import param_error
+from concord._errors import describe, param_error
 from concord._items import Items
 from concord._labels import Labels, merged_labels
 from concord._tables import PairTable, weighted_table
@@ -206,8 +206,8 @@ class ItemCounts:
         if self.names != other.names:
             param_error(
                 *where,
-                f"ratings by the raters {self.names!r}" if self.names else "in count form",
-                f"the raters {other.names!r}" if other.names else "the count form",
+                f"ratings by the raters {describe(self.names)}" if self.names else "in count form",
+                f"the raters {describe(other.names)}" if other.names else "the count form",
                 raw=True,
                 fix="Pass the same rater columns, in the same order, in every batch.",
             )

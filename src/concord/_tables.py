@@ -25,6 +25,7 @@ from concord._inputs import (
     Column,
     categorical_order,
     check_pair,
+    check_some_weight,
     column,
     integral_floats,
     is_integral_number,
@@ -106,6 +107,8 @@ def _table(
     (c1, c2), weight = omit_missing([c1, c2], weight, nan_policy, func, allow_empty=allow_empty)
     if c1.values.shape[0] == 0:
         return None
+    if not allow_empty:  # a batch of zero weights adds nothing; a whole input of them is empty
+        check_some_weight(weight, func)
     declared = categorical_order(declared, [c1, c2], func)
     counted = _count_pairs(c1, c2, declared, func, engine)
     units = None if weight is None else _units(c1, c2, counted.labels, weight, func)

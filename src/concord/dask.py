@@ -26,6 +26,7 @@ from dask.delayed import Delayed, delayed
 
 from concord._accumulate import Accumulator, accumulate
 from concord._errors import describe, param_error
+from concord._inputs import listing
 from concord._stream_functions import FUNCTIONS, PAIR
 
 __all__ = ["accumulator", "compute"]
@@ -396,7 +397,7 @@ def _long_form(
             param_error(
                 _FUNC,
                 key,
-                f"a column of the DataFrame: {', '.join(map(repr, frame.columns))}",
+                f"a column of the DataFrame: {listing(list(frame.columns), 10)}",
                 column,
             )
     if len(set(names)) != 3:
