@@ -250,6 +250,11 @@ def accumulate(
         the merged table, as the one-shot result does.
     rng : None, int or numpy.random.Generator
         Seed or generator for the Poisson replicates (only with ``n_replicates``).
+        Accumulators that will be merged need independent streams: merging
+        two whose draws began from one generator state (one seed on several
+        workers) is a ValueError, since their replicates would be
+        correlated. Give each its own, e.g.
+        ``np.random.SeedSequence(seed).spawn(n_workers)``.
     **options
         The function's options: ``weights``, ``labels``, ``nan_policy``,
         ``population_size``, ``level``, ``min_rating``, ``max_rating``, as it

@@ -189,6 +189,7 @@ def cohen_kappa(
         The two raters' ratings of the same n items: lists, numpy arrays of
         bool, int, float, str or object dtype, pandas Series or Categorical.
         Floats must be whole numbers unless ``labels`` are given.
+        ${series_pairing}
         ${device_pair}
     weights : None, {"linear", "quadratic"} or array-like, shape (k, k)
         None for unweighted kappa; "linear" (|x_i − x_j|) or "quadratic"
@@ -321,7 +322,7 @@ def scott_pi(
     Parameters
     ----------
     rater1, rater2 : array-like, shape (n,)
-        As in :func:`cohen_kappa`.
+        As in :func:`cohen_kappa`. ${series_pairing}
     weights : None, str or array-like (k, k)
         Disagreement weights, as in :func:`cohen_kappa`.
     labels : sequence, optional

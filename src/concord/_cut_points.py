@@ -146,7 +146,8 @@ def optimize_thresholds(
     Parameters
     ----------
     y_true : array-like, shape (n,)
-        The true grades.
+        The true grades. Two pandas Series (``y_true`` and ``y_score``) pair
+        by index label, as in :func:`cohen_kappa`.
     y_score : array-like of float, shape (n,)
         Continuous scores (e.g. a regression model's predictions). Higher
         scores get higher grades.

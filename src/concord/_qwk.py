@@ -68,6 +68,7 @@ def quadratic_weighted_kappa(
     ----------
     rater1, rater2 : array-like, shape (n,)
         Integer ratings (other inputs go through :func:`cohen_kappa`).
+        Two pandas Series pair by index label, as in :func:`cohen_kappa`.
         PyTorch, CuPy and JAX arrays are counted on their device (a GPU,
         say): only the k×k table comes to the host.
     min_rating, max_rating : int, optional

@@ -82,8 +82,10 @@ def compute(
     *data : dask DataFrame, Series or Array
         Two raters: a dask DataFrame of two columns or an array of shape
         (n, 2), or two dask Series or 1-D arrays, as ``cohen_kappa(rater1,
-        rater2)`` takes them. Many raters: a dask DataFrame or 2-D array with
-        one column per rater and one row per item (``fleiss_kappa(ratings)``).
+        rater2)`` takes them; Series pair by index label (an outer join:
+        a label one Series lacks is a missing rating). Many raters: a dask
+        DataFrame or 2-D array with one column per rater and one row per
+        item (``fleiss_kappa(ratings)``).
         Long form: a dask DataFrame with one row per rating, named by
         ``item``, ``rater`` and ``rating``.
     item, rater, rating : str, optional
