@@ -10,6 +10,7 @@ table to the same core as the one-shot function
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -85,6 +86,7 @@ class Accumulator:
         self._n_replicates = checks.replicates(self._name, n_replicates, rng)
         self._rng = None if self._n_replicates is None else np.random.default_rng(rng)
         self._state: PairCounts | ItemCounts | None = None
+        self._streams: frozenset[str] = frozenset()  # where the replicates' draws began
 
     @property
     def function(self) -> Callable[..., Any]:
@@ -108,8 +110,11 @@ class Accumulator:
     def update(self, *data: Any, sample_weight: Any = None) -> Accumulator:
         """Count a batch and add it to the table; return the accumulator (see the class)."""
         draws = None if self._rng is None else (self._n_replicates, self._rng)
+        start = _stream_of(self._rng)
         found = stream.batch(self._name, self._options, data, sample_weight, draws)
         if found is not None:
+            if self._state is None and start is not None:
+                self._streams = frozenset([start])
             where = ("Accumulator.update", "rater1" if self._name in stream.PAIR else "ratings")
             self._state = found if self._state is None else self._add(self._state, found, where)
         return self
@@ -127,7 +132,9 @@ class Accumulator:
                 raw=True,
                 fix="Only accumulators of one function with the same options merge.",
             )
+        self._check_streams(other)
         out = copy.copy(self)  # the tables are immutable: sharing them is safe
+        out._streams = self._streams | other._streams
         if self._state is None:
             out._state = other._state
         elif other._state is not None:
@@ -160,6 +167,26 @@ class Accumulator:
         stream.check_engine(self._name, self._options, merged.labels.k)
         return merged
 
+    def _check_streams(self, other: Accumulator) -> None:
+        """Refuse to add replicates drawn from one random stream: they are not independent.
+
+        Accumulators made with the same seed on several workers draw the same
+        Poisson weights; their sum has twice the variance of independent
+        draws, so the bootstrap SE of the merge would be too wide.
+        """
+        if not self._streams & getattr(other, "_streams", frozenset()):
+            return
+        param_error(
+            "Accumulator.merge",
+            "other",
+            "an accumulator whose Poisson replicates come from another random stream",
+            "one whose replicates were drawn from the same stream (the same rng)",
+            raw=True,
+            fix="Give each worker its own stream, e.g. "
+            "rng=np.random.SeedSequence(seed).spawn(n_workers)[worker], "
+            "and merge each accumulator once.",
+        )
+
     def _same_kind(self, other: Accumulator) -> bool:
         return (
             self._name == other._name
@@ -183,6 +210,14 @@ class Accumulator:
         return type(a) is type(b) and a.same(b)  # type: ignore[arg-type]
 
     __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+def _stream_of(rng: np.random.Generator | None) -> str | None:
+    """Return a fingerprint of the generator's state: equal only where the draws to come are."""
+    if rng is None:
+        return None
+    state = repr(rng.bit_generator.state).encode()
+    return hashlib.blake2b(state, digest_size=16).hexdigest()
 
 
 def accumulate(
@@ -215,6 +250,11 @@ def accumulate(
         the merged table, as the one-shot result does.
     rng : None, int or numpy.random.Generator
         Seed or generator for the Poisson replicates (only with ``n_replicates``).
+        Accumulators that will be merged need independent streams: merging
+        two whose draws began from one generator state (one seed on several
+        workers) is a ValueError, since their replicates would be
+        correlated. Give each its own, e.g.
+        ``np.random.SeedSequence(seed).spawn(n_workers)``.
     **options
         The function's options: ``weights``, ``labels``, ``nan_policy``,
         ``population_size``, ``level``, ``min_rating``, ``max_rating``, as it

@@ -60,26 +60,33 @@ class ItemStats:
 
 
 def item_stats(patterns: Patterns) -> ItemStats:
-    """Group the distinct count rows by their number of ratings and sum r_i and r_i r_iᵀ."""
+    """Group the distinct count rows by their number of ratings and sum r_i and r_i r_iᵀ.
+
+    The sums are int64 when they provably fit, else exact Python ints
+    (object arrays): a Gram entry of items with 2**31 ratings each reaches
+    2**62 per item, and int64 would wrap silently.
+    """
     per_item = patterns.rows.sum(axis=1)
     keep = per_item > 0
     rows, freq, per_item = patterns.rows[keep], patterns.freq[keep], per_item[keep]
     sizes = np.unique(per_item)
     q = rows.shape[1]
-    items = np.zeros(sizes.size, dtype=np.int64)
-    totals = np.zeros((sizes.size, q), dtype=np.int64)
-    gram = np.zeros((sizes.size, q, q), dtype=np.int64)
+    top = int(sizes[-1]) if sizes.size else 0
+    dtype = np.int64 if _exact.fits_int64(int(freq.sum()), top, top) else object
+    items = np.zeros(sizes.size, dtype=dtype)
+    totals = np.zeros((sizes.size, q), dtype=dtype)
+    gram = np.zeros((sizes.size, q, q), dtype=dtype)
     for g, m in enumerate(sizes):
         sel = per_item == m
-        group, weight = rows[sel], freq[sel]
+        group, weight = rows[sel].astype(dtype), freq[sel].astype(dtype)
         items[g] = weight.sum()
         totals[g] = weight @ group
-        if items[g] * int(m) ** 2 < _FLOAT_EXACT:  # BLAS in float64 is exact here
+        if int(items[g]) * int(m) ** 2 < _FLOAT_EXACT:  # BLAS in float64 is exact here
             block = group.astype(np.float64)
-            gram[g] = np.rint(block.T @ (block * weight[:, None])).astype(np.int64)
-        else:  # pragma: no cover - more than 2**53 / m² items
+            gram[g] = np.rint(block.T @ (block * weight[:, None].astype(np.float64)))
+        else:
             block = group.astype(object)
-            gram[g] = (block.T @ (block * weight[:, None].astype(object))).astype(np.int64)
+            gram[g] = block.T @ (block * weight[:, None].astype(object))
     return ItemStats(sizes, items, totals, gram)
 
 
@@ -191,13 +198,13 @@ def category_kappas(stats: ItemStats) -> list[float]:
     """
     out = []
     binary = 1.0 - np.eye(2)
+    m, n = stats.sizes.astype(object), stats.items.astype(object)  # m² n can pass 2**63
     for j in range(stats.totals.shape[1]):
-        c1, c2 = stats.totals[:, j], stats.gram[:, j, j]
-        m = stats.sizes
-        totals = np.column_stack([c1, m * stats.items - c1])
+        c1, c2 = stats.totals[:, j].astype(object), stats.gram[:, j, j].astype(object)
+        totals = np.column_stack([c1, m * n - c1])
         cross = m * c1 - c2  # Σ c (m − c)
-        gram = np.zeros((m.size, 2, 2), dtype=np.int64)
-        gram[:, 0, 0], gram[:, 1, 1] = c2, m * m * stats.items - 2 * m * c1 + c2
+        gram = np.zeros((m.size, 2, 2), dtype=object)
+        gram[:, 0, 0], gram[:, 1, 1] = c2, m * m * n - 2 * m * c1 + c2
         gram[:, 0, 1] = gram[:, 1, 0] = cross
         two = ItemStats(stats.sizes, stats.items, totals, gram)
         s = shares(two, binary)

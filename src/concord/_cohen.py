@@ -10,7 +10,7 @@ import numpy as np
 from concord import _exact, _variance
 from concord._bootstrap import TableSampler
 from concord._docs import fill
-from concord._errors import UndefinedKappaWarning, check_population
+from concord._errors import UndefinedKappaWarning, check_population, describe
 from concord._inference import Inference
 from concord._kappa_result import KappaResult
 from concord._labels import Labels
@@ -58,9 +58,9 @@ def undefined_reason(table: np.ndarray, labels: Labels) -> str:
     """Say why the chance disagreement of ``table`` is zero."""
     used = np.flatnonzero(table.sum(axis=0) + table.sum(axis=1))
     if labels.k == 1:
-        return f"there is only one category, {labels.values[0]!r}"
+        return f"there is only one category, {describe(labels.values[0], 40)}"
     if used.size == 1:
-        return f"both raters used only the category {labels.values[used[0]]!r}"
+        return f"both raters used only the category {describe(labels.values[used[0]], 40)}"
     return "every pair of categories that chance could produce has disagreement weight 0"
 
 
@@ -189,6 +189,7 @@ def cohen_kappa(
         The two raters' ratings of the same n items: lists, numpy arrays of
         bool, int, float, str or object dtype, pandas Series or Categorical.
         Floats must be whole numbers unless ``labels`` are given.
+        ${series_pairing}
         ${device_pair}
     weights : None, {"linear", "quadratic"} or array-like, shape (k, k)
         None for unweighted kappa; "linear" (|x_i − x_j|) or "quadratic"
@@ -321,7 +322,7 @@ def scott_pi(
     Parameters
     ----------
     rater1, rater2 : array-like, shape (n,)
-        As in :func:`cohen_kappa`.
+        As in :func:`cohen_kappa`. ${series_pairing}
     weights : None, str or array-like (k, k)
         Disagreement weights, as in :func:`cohen_kappa`.
     labels : sequence, optional

@@ -10,9 +10,9 @@ import numpy as np
 
 from concord import _thresholds
 from concord._cohen import kappa_result
-from concord._errors import param_error
+from concord._errors import describe, param_error
 from concord._inference import progress
-from concord._inputs import sample_weights
+from concord._inputs import check_some_weight, paired, sample_weights
 from concord._kappa_result import KappaResult
 from concord._labels import Labels
 from concord._tables import encode_rater
@@ -110,7 +110,7 @@ def _fit(
             func,
             "y_true",
             "at least two classes",
-            f"only {labels.values[codes[0]]!r}",
+            f"only {describe(labels.values[codes[0]], 40)}",
             raw=True,
             fix="Kappa is undefined with a single true class.",
         )
@@ -146,7 +146,8 @@ def optimize_thresholds(
     Parameters
     ----------
     y_true : array-like, shape (n,)
-        The true grades.
+        The true grades. Two pandas Series (``y_true`` and ``y_score``) pair
+        by index label, as in :func:`cohen_kappa`.
     y_score : array-like of float, shape (n,)
         Continuous scores (e.g. a regression model's predictions). Higher
         scores get higher grades.
@@ -192,9 +193,11 @@ def optimize_thresholds(
     (1.0, 0.0)
     """
     func = "optimize_thresholds"
+    y_true, y_score = paired(y_true, y_score, func, ("y_true", "y_score"))
     codes, found = encode_rater(y_true, labels, func, "y_true")
     scores = _scores(y_score, codes.shape[0], func)
     weight = sample_weights(sample_weight, codes.shape[0], func)
+    check_some_weight(weight, func)
     weighting = resolve(weights, found, func)
     return _fit(codes, scores, found, weighting, weight, func)
 
@@ -305,6 +308,7 @@ def cross_validated_kappa(
     (True, 5)
     """
     func = "cross_validated_kappa"
+    y_true, y_score = paired(y_true, y_score, func, ("y_true", "y_score"))
     codes, found = encode_rater(y_true, labels, func, "y_true")
     scores = _scores(y_score, codes.shape[0], func)
     weighting = resolve(weights, found, func)

@@ -21,6 +21,12 @@ PyTorch, CuPy and JAX arrays are encoded and counted on their
 A PyTorch, CuPy or JAX array is encoded and counted on its device
         (a GPU, say) in its own namespace; only the distinct item patterns
         come to the host (``pip install 'concord-agreement[array]'``).""",
+    "series_pairing": """\
+Two pandas Series pair by index label, as pandas and
+        :mod:`concord.dask` pair them: identical indexes as they are, the
+        same labels in another order aligned; other label sets are an error
+        (``.reset_index(drop=True)`` on both pairs by position). Any other
+        input pairs by position.""",
     "population_size": """\
 population_size : float, optional
         The size N of the population the items were drawn from: the

@@ -19,7 +19,8 @@ from concord._device import to_host
 from concord._errors import describe, param_error
 
 _NUMERIC_KINDS = "biuf"
-_EXACT_FLOAT = 2.0**53
+_EXACT_FLOAT = 2**53
+MAX_STR_WIDTH = 32  # longer strings stay Python objects: no fixed width of the longest
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Column:
         """
         if self.categories is None:
             return self.values
-        decoded: np.ndarray = np.asarray(self.categories)[self.values]
+        decoded: np.ndarray = label_array(self.categories)[self.values]
         return decoded
 
 
@@ -70,9 +71,12 @@ def _from_pandas(x: Any) -> Column | np.ndarray:
         missing = codes < 0
         categories = tuple(_python_scalar(c) for c in cat.categories)
         return Column(codes, missing if missing.any() else None, categories, bool(cat.ordered))
-    if getattr(dtype, "kind", "O") in "iub" and getattr(x, "hasnans", False):
-        # nullable Int64 / boolean with pd.NA: floats with NaN keep every integer < 2**53 exact
-        return np.asarray(x.to_numpy(dtype="float64", na_value=np.nan))
+    numpy_dtype = getattr(dtype, "numpy_dtype", None)  # nullable Int64, UInt64, boolean
+    if getattr(dtype, "kind", "O") in "iub" and numpy_dtype is not None and x.hasnans:
+        # the integers themselves and a mask, never floats: 2**53 + 1 stays exact
+        fill = False if numpy_dtype.kind == "b" else 0
+        values = np.asarray(x.to_numpy(dtype=numpy_dtype, na_value=fill))
+        return Column(values, np.asarray(x.isna(), dtype=bool))
     if hasattr(x, "to_numpy"):
         return np.asarray(x.to_numpy())
     return np.asarray(x)
@@ -116,25 +120,65 @@ def _with_missing(raw: np.ndarray) -> Column:
 
 
 def narrow_object(raw: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Give an object array of numbers (or of strings) a numeric (or str) dtype."""
+    """Give an object array of numbers (or of strings) a numeric (or str) dtype.
+
+    Integers stay exact: int64, else uint64, else Python ints (object). Numbers
+    mixing ints and floats become float64 only while every int is below 2**53
+    in magnitude; otherwise they stay Python objects, which compare exactly.
+    Strings get a fixed-width str dtype only when it stays small
+    (:data:`MAX_STR_WIDTH`): one long string must not widen every element.
+    """
     present = raw[~mask]
     kinds = {type(v) for v in present}
-    if kinds and all(issubclass(t, bool | np.bool_) for t in kinds):
-        out = np.zeros(raw.shape[0], dtype=bool)
-        out[~mask] = present.astype(bool)
+    if not kinds:
+        return raw
+    if all(issubclass(t, bool | np.bool_) for t in kinds):
+        return _filled(raw, mask, present, np.dtype(bool), False)
+    if all(issubclass(t, int | np.integer) for t in kinds):
+        lo, hi = present.min(), present.max()
+        for dtype in (np.int64, np.uint64):
+            if np.iinfo(dtype).min <= lo and hi <= np.iinfo(dtype).max:
+                return _filled(raw, mask, present, np.dtype(dtype), 0)
+        return raw  # Python ints beyond 64 bits: exact as objects
+    if all(issubclass(t, int | float | np.integer | np.floating) for t in kinds):
+        ints = [v for v in present if isinstance(v, int | np.integer)]
+        if not ints or max(abs(int(v)) for v in ints) < _EXACT_FLOAT:
+            return _filled(raw, mask, present, np.dtype(np.float64), np.nan)
+        return raw  # float64 would merge 2**53 + 1 with 2**53
+    if all(issubclass(t, str) for t in kinds):
+        if max(map(len, present)) <= MAX_STR_WIDTH:
+            narrow: np.ndarray = np.where(mask, "", raw).astype(str)
+            return narrow
+        out: np.ndarray = raw.copy()
+        out[mask] = ""
         return out
-    fits = kinds and all(issubclass(t, int | np.integer) for t in kinds)
-    if fits and present.min() >= -(2**63) and present.max() < 2**63:
-        out_int = np.zeros(raw.shape[0], dtype=np.int64)  # 0 where missing: see ``mask``
-        out_int[~mask] = present.astype(np.int64)
-        return out_int
-    if kinds and all(issubclass(t, int | float | np.integer | np.floating) for t in kinds):
-        out_float = np.full(raw.shape[0], np.nan)
-        out_float[~mask] = present.astype(np.float64)
-        return out_float
-    if kinds and all(issubclass(t, str) for t in kinds):
-        return np.where(mask, "", raw).astype(str)
     return raw
+
+
+def _filled(
+    raw: np.ndarray, mask: np.ndarray, present: np.ndarray, dtype: np.dtype[Any], fill: Any
+) -> np.ndarray:
+    """``present`` as ``dtype`` where ``mask`` is false, ``fill`` where it is true."""
+    out = np.full(raw.shape[0], fill, dtype=dtype)
+    out[~mask] = present.astype(dtype)
+    return out
+
+
+def label_array(values: Any) -> np.ndarray:
+    """Return labels or categories as an array, as Python objects when they are long strings."""
+    try:
+        arr: np.ndarray = np.asarray(values)
+    except OverflowError:  # ints beyond 64 bits
+        arr = np.empty(0, dtype=object)
+    wide = arr.dtype.kind == "U" and arr.dtype.itemsize > 4 * MAX_STR_WIDTH
+    rounded = arr.dtype.kind == "f" and any(
+        isinstance(v, int | np.integer) and abs(int(v)) >= _EXACT_FLOAT for v in values
+    )
+    if wide or rounded or arr.dtype.kind == "O":
+        out = np.empty(len(values), dtype=object)
+        out[:] = list(values)
+        return out
+    return arr
 
 
 def check_pair(c1: Column, c2: Column, func: str) -> None:
@@ -168,6 +212,19 @@ def sample_weights(w: Any, n: int, func: str) -> np.ndarray | None:
         shown = describe(arr[bad][:3].tolist())
         param_error(func, "sample_weight", "finite and non-negative", f"values {shown}", raw=True)
     return arr
+
+
+def check_some_weight(weight: np.ndarray | None, func: str) -> None:
+    """Refuse sample weights that are all zero: they leave nothing to rate."""
+    if weight is not None and weight.size and not weight.any():
+        param_error(
+            func,
+            "sample_weight",
+            "positive for at least one pair",
+            f"{weight.size:,} zeros",
+            raw=True,
+            fix="All-zero weights are empty input: there is nothing to rate.",
+        )
 
 
 def omit_missing(
@@ -212,7 +269,11 @@ def is_integral_number(v: Any) -> bool:
 def integral_floats(
     x: np.ndarray, declared: tuple[Any, ...] | None, func: str, name: str
 ) -> np.ndarray | None:
-    """Return integral floats as int64; None if they must be looked up among ``declared``."""
+    """Return integral floats as int64; None if they must be looked up as they are.
+
+    None when some are fractional and ``labels`` are declared, or when they
+    are whole numbers beyond int64 (every float is exact, so they stay floats).
+    """
     finite = np.isfinite(x)
     if not finite.all():
         param_error(
@@ -224,7 +285,9 @@ def integral_floats(
             fix="Missing ratings are NaN; infinite ones have no category.",
         )
     fractional = x != np.round(x)
-    if fractional.any() or np.abs(x).max() >= _EXACT_FLOAT:
+    if not fractional.any() and np.abs(x).max(initial=0) >= 2**63:
+        return None  # whole numbers beyond int64: labels as floats, which are exact
+    if fractional.any():
         if declared is not None:
             return None  # the lookup names the ratings missing from 'labels'
         param_error(
@@ -258,3 +321,51 @@ def categorical_order(
             raw=True,
         )
     return orders.pop() if orders else None
+
+
+def _series(x: Any) -> bool:
+    """Whether ``x`` is a pandas Series (recognised without importing pandas)."""
+    return type(x).__module__.startswith("pandas") and hasattr(x, "index") and hasattr(x, "iloc")
+
+
+def paired(x1: Any, x2: Any, func: str, names: tuple[str, str] = ("rater1", "rater2")) -> Any:
+    """Pair two pandas Series by index label; return ``(x1, x2)`` in one row order.
+
+    Identical indexes pair as they are; the same labels in another order are
+    aligned on ``x1``'s order (as :mod:`concord.dask` pairs them). Other
+    label sets, or repeated labels in differing indexes, are an error. Any
+    other pair of inputs pairs by position, unchanged.
+    """
+    if not (_series(x1) and _series(x2)) or x1.index.equals(x2.index):
+        return x1, x2
+    if x1.index.is_unique and x2.index.is_unique and len(x1) == len(x2):
+        order = np.asarray(x2.index.get_indexer(x1.index))
+        if (order >= 0).all():
+            return x1, x2.iloc[order]
+    missing = x1.index.difference(x2.index, sort=False)
+    extra = x2.index.difference(x1.index, sort=False)
+    if len(missing) or len(extra):
+        example = listing(list(missing if len(missing) else extra), 3)
+        got = (
+            f"an index missing {len(missing):,} labels of {names[0]!r} and holding "
+            f"{len(extra):,} others, such as {example}"
+        )
+    else:
+        got = "a differing index with repeated labels"
+    param_error(
+        func,
+        names[1],
+        f"a Series with the index labels of {names[0]!r}, since two Series pair by index",
+        got,
+        raw=True,
+        fix=f"To pair by position, pass {names[0]}.reset_index(drop=True) and "
+        f"{names[1]}.reset_index(drop=True); to keep the shared labels only, "
+        f"{names[0]}.align({names[1]}, join='inner').",
+    )
+
+
+def listing(values: Any, limit: int = 5) -> str:
+    """Return the first ``limit`` values, each shortened, and how many more there are."""
+    shown = ", ".join(describe(v, 40) for v in list(values)[:limit])
+    more = len(values) - limit
+    return f"{shown} and {more:,} more" if more > 0 else shown

@@ -19,7 +19,7 @@ from concord import _agreement as core
 from concord import _count
 from concord import _patterns as patterns
 from concord._device import Fallback, counted_on_device, to_host
-from concord._errors import param_error
+from concord._errors import describe, param_error
 from concord._labels import Labels
 from concord._ratings import CategoryCounts, RatingMatrix, rating_matrix
 
@@ -168,7 +168,7 @@ def _count_form(
         param_error(
             func,
             "labels",
-            f"None or the counts' own labels {counts.labels!r}",
+            f"None or the counts' own labels {describe(counts.labels)}",
             labels,
             fix="Set the labels when building CategoryCounts.",
         )

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from concord._errors import param_error
+from concord._errors import describe, param_error
+from concord._inputs import label_array, listing
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Labels:
         scored 0, 1, ..., k−1 in their declared order.
         """
         if self.numeric:
-            return np.array(self.values, dtype=np.float64)
+            return _numeric_scores(self.values, func, weights)
         if not self.ordered:
             param_error(
                 func,
@@ -68,8 +69,32 @@ class Labels:
         return np.arange(self.k, dtype=np.float64)
 
 
+def _numeric_scores(values: tuple[Any, ...], func: str, weights: str) -> np.ndarray:
+    """Numeric labels as float64 scores, shifted when they are integers beyond 2**53.
+
+    Linear and quadratic distances depend only on differences, so integer
+    labels shifted by the smallest one keep them exact while the span is
+    below 2**53; other distances, or wider spans, would round: an error.
+    """
+    ints = [v for v in values if isinstance(v, int)]
+    if not ints or max(abs(v) for v in ints) < 2**53:
+        return np.array(values, dtype=np.float64)
+    lo = min(values)
+    shift = len(ints) == len(values) and weights in ("linear", "quadratic")
+    if shift and max(values) - lo < 2**53:
+        return np.array([v - lo for v in values], dtype=np.float64)
+    param_error(
+        func,
+        "weights",
+        "'linear' or 'quadratic' for integer ratings beyond 2**53, spanning less than 2**53",
+        weights,
+        fix="Distances between such ratings would be rounded in floating point. "
+        "Shift the ratings to small integers first.",
+    )
+
+
 def _preview(values: Sequence[Any], limit: int = 5) -> str:
-    shown = ", ".join(repr(v) for v in list(values)[:limit])
+    shown = ", ".join(describe(v, 40) for v in list(values)[:limit])
     return f"({shown}{', ...' if len(values) > limit else ''})"
 
 
@@ -92,6 +117,14 @@ def check_labels(labels: Any, func: str) -> tuple[Any, ...] | None:
     values = tuple(v.item() if isinstance(v, np.generic) else v for v in arr)
     if any(v is None or (isinstance(v, float) and v != v) for v in values):
         param_error(func, "labels", "free of missing values", labels)
+    if any(isinstance(v, float) and abs(v) == float("inf") for v in values):
+        param_error(
+            func,
+            "labels",
+            "finite",
+            labels,
+            fix="An infinite category has no distance to the others; remove it.",
+        )
     repeated = [v for v, c in Counter(values).items() if c > 1]
     if repeated:
         param_error(
@@ -99,17 +132,17 @@ def check_labels(labels: Any, func: str) -> tuple[Any, ...] | None:
             "labels",
             "distinct categories",
             labels,
-            fix=f"Repeated: {', '.join(repr(v) for v in repeated)}.",
+            fix=f"Repeated: {listing(repeated)}.",
         )
     return values
 
 
 def lookup(values: np.ndarray, labels: tuple[Any, ...], func: str, name: str) -> np.ndarray:
     """Return the position in ``labels`` of each rating; raise naming ratings not in ``labels``."""
-    keys = np.asarray(labels)
-    comparable = keys.dtype.kind in "biuf" and values.dtype.kind in "biuf"
-    comparable |= keys.dtype.kind == "U" and values.dtype.kind == "U"
-    if comparable:
+    keys = label_array(labels)
+    numeric = keys.dtype.kind in "biuf" and values.dtype.kind in "biuf"
+    text = keys.dtype.kind == "U" and values.dtype.kind == "U"
+    if (numeric or text) and _exactly_joined([keys, values]):
         order = np.argsort(keys, kind="stable")
         ranked = keys[order]
         pos = np.clip(np.searchsorted(ranked, values), 0, len(ranked) - 1)
@@ -126,8 +159,9 @@ def lookup(values: np.ndarray, labels: tuple[Any, ...], func: str, name: str) ->
 
 def unknown(counts: Counter[Any], labels: tuple[Any, ...], func: str, name: str) -> None:
     """Raise the error for ratings (value → count) that are not among the declared labels."""
-    listed = ", ".join(f"{v!r} ({c}×)" for v, c in sorted(counts.items(), key=lambda t: -t[1])[:5])
-    more = f" and {len(counts) - 5} more" if len(counts) > 5 else ""
+    ranked = sorted(counts.items(), key=lambda t: -t[1])
+    listed = ", ".join(f"{describe(v, 40)} ({c}×)" for v, c in ranked[:5])
+    more = f" and {len(counts) - 5:,} more" if len(counts) > 5 else ""
     param_error(
         func,
         "labels",
@@ -138,10 +172,28 @@ def unknown(counts: Counter[Any], labels: tuple[Any, ...], func: str, name: str)
     )
 
 
+def _exactly_joined(arrays: Sequence[np.ndarray]) -> bool:
+    """Whether numpy's common dtype of ``arrays`` keeps every value distinct and exact.
+
+    Numbers beside strings would turn 1 into '1'; int64 beside uint64 or
+    float64 becomes float64, which merges 2**53 + 1 with 2**53.
+    """
+    kinds = {a.dtype.kind for a in arrays}
+    if len({k in "biuf" for k in kinds}) > 1:
+        return False
+    if not kinds & set("iu") or len(kinds | {"b"}) <= 2 or np.result_type(*arrays).kind != "f":
+        return True  # integers of one kind (with bools) have an exact common type
+    return all(a.dtype.kind not in "iu" or _small(a) for a in arrays)
+
+
+def _small(a: np.ndarray) -> bool:
+    """Whether every integer in ``a`` is exact as a float64."""
+    return a.size == 0 or max(-int(a.min()), int(a.max())) < 2**53
+
+
 def infer(arrays: Sequence[np.ndarray]) -> tuple[Labels, list[np.ndarray]]:
     """Infer nominal or numeric labels from the ratings and return them with the codes."""
-    if len({a.dtype.kind in "biuf" for a in arrays}) > 1:
-        # numbers beside strings: never let numpy turn 1 into '1'
+    if not _exactly_joined(arrays):  # compare the values as Python objects instead
         arrays = [a.astype(object) for a in arrays]
     joined = np.concatenate(arrays)
     try:
@@ -186,8 +238,8 @@ def merged_labels(
         if a.values != b.values:
             param_error(
                 *where,
-                f"rated on the categories {a.values!r}, in this order",
-                f"the declared categories {b.values!r}",
+                f"rated on the categories {_preview(a.values, 10)}, in this order",
+                f"the declared categories {_preview(b.values, 10)}",
                 raw=True,
                 fix="Declare labels=[...] in accumulate() to fix the categories and their order.",
             )
@@ -197,8 +249,8 @@ def merged_labels(
     if stray:
         param_error(
             *where,
-            f"rated on the declared categories {fixed.values!r}",
-            f"ratings outside them: {', '.join(repr(v) for v in stray[:5])}",
+            f"rated on the declared categories {_preview(fixed.values)}",
+            f"ratings outside them: {listing(stray)}",
             raw=True,
             fix="Declare labels=[...] in accumulate() listing every category.",
         )

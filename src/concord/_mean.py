@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from concord._cohen import cohen_kappa
-from concord._errors import UndefinedKappaWarning, param_error
+from concord._errors import UndefinedKappaWarning, describe, param_error
 from concord._kappa_result import KappaResult
 
 _CLIP = 0.999
@@ -57,6 +57,16 @@ def mean_kappa(kappas: Any, /, *, weights: Any = None) -> float:
         param_error(func, "kappas", "a 1-D array of numbers", kappas, exc=TypeError)
     if k.ndim != 1 or k.size == 0:
         param_error(func, "kappas", "a non-empty 1-D array", kappas)
+    outside = np.flatnonzero(np.abs(k) > 1)  # nan passes: it is undefined, not out of range
+    if outside.size:
+        param_error(
+            func,
+            "kappas",
+            "between -1 and 1",
+            f"kappa number {outside[0]} = {float(k[outside[0]])!r}",
+            raw=True,
+            fix="Kappas lie in [-1, 1]; artanh is undefined beyond. Check what was passed.",
+        )
     w = _group_weights(weights, k.size, func)
     if np.isnan(k).any():
         warnings.warn(
@@ -177,6 +187,7 @@ def grouped_kappa(
     if isinstance(group_weights, str):
         names["group_weights"] = group_weights
     _require_columns(data, names, func)
+    _check_keys(data[by], by, func)
     results: dict[Any, KappaResult] = {}
     gw: dict[Any, float] = {}
     for key, group in data.groupby(by, sort=True):
@@ -185,6 +196,22 @@ def grouped_kappa(
         gw[key] = _weight_of(group, key, group_weights, func)
     statistic = mean_kappa([r.statistic for r in results.values()], weights=list(gw.values()))
     return GroupedKappaResult(statistic, results, gw, by)
+
+
+def _check_keys(keys: Any, by: str, func: str) -> None:
+    """Refuse missing group keys: pandas' groupby would drop their rows without a word."""
+    missing = np.flatnonzero(np.asarray(keys.isna(), dtype=bool))
+    if missing.size:
+        param_error(
+            func,
+            "by",
+            "a column with a group key in every row",
+            f"{missing.size:,} rows whose {by!r} is missing (NaN or None), "
+            f"the first at position {missing[0]} (index {describe(keys.index[missing[0]], 40)})",
+            raw=True,
+            fix=f"Drop those rows, or give them a group of their own with "
+            f"data[{by!r}].fillna(...).",
+        )
 
 
 def _weight_of(group: Any, key: Any, group_weights: Any, func: str) -> float:
@@ -196,7 +223,7 @@ def _weight_of(group: Any, key: Any, group_weights: Any, func: str) -> float:
             param_error(
                 func,
                 "group_weights",
-                f"a column constant within each group ({key!r})",
+                f"a column constant within each group ({describe(key, 40)})",
                 f"{len(values)} different values",
                 raw=True,
             )
@@ -206,7 +233,7 @@ def _weight_of(group: Any, key: Any, group_weights: Any, func: str) -> float:
             param_error(
                 func,
                 "group_weights",
-                f"a mapping with a weight for group {key!r}",
+                f"a mapping with a weight for group {describe(key, 40)}",
                 f"keys {list(group_weights)}",
                 raw=True,
             )

@@ -23,7 +23,7 @@ from concord import _variance
 from concord._agreement_result import AgreementResult, FleissResult
 from concord._bootstrap import PatternSampler
 from concord._docs import fill
-from concord._errors import UndefinedKappaWarning, check_population
+from concord._errors import UndefinedKappaWarning, check_population, describe
 from concord._inference import Inference
 from concord._items import Items, item_data
 from concord._labels import Labels
@@ -154,7 +154,7 @@ def _reason(pa: Fraction | None, labels: Labels, totals: np.ndarray) -> str:
         return "no item has two ratings, so there is no agreement to measure"
     used = np.flatnonzero(totals)
     if labels.k == 1 or used.size == 1:
-        return f"every rating is {labels.values[used[0]]!r}, so chance agreement is 1"
+        return f"every rating is {describe(labels.values[used[0]], 40)}, so chance agreement is 1"
     return "the chance agreement is 1"
 
 

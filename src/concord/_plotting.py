@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from concord._errors import check_option, param_error
+from concord._errors import check_option, describe, param_error
 from concord._explain import number
 from concord._inference import METHODS
 from concord._tables import encode_rater
@@ -198,7 +198,7 @@ def grade_codes(y_true: Any, labels: tuple[Any, ...], func: str) -> np.ndarray:
     if unknown:
         # the labels are the result's, so the fix is in y_true
         fix = "Pass the grades the cut points were fitted to."
-        expected = f"grades among the result's labels {labels!r}"
+        expected = f"grades among the result's labels {describe(labels)}"
         param_error(func, "y_true", expected, ", ".join(unknown[:5]), raw=True, fix=fix)
     codes, _ = encode_rater(y_true, list(labels), func, "y_true")
     return codes

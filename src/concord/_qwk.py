@@ -11,7 +11,7 @@ from concord import _count, _exact
 from concord._cohen import cohen_kappa, weighted_kappa_core
 from concord._device import Fallback, check_numeric, counted_on_device, namespace, to_host
 from concord._errors import UndefinedKappaWarning, param_error
-from concord._inputs import check_pair, column
+from concord._inputs import check_pair, column, paired
 from concord._labels import Labels
 from concord._tables import confusion_table
 from concord._weights import resolve
@@ -68,6 +68,7 @@ def quadratic_weighted_kappa(
     ----------
     rater1, rater2 : array-like, shape (n,)
         Integer ratings (other inputs go through :func:`cohen_kappa`).
+        Two pandas Series pair by index label, as in :func:`cohen_kappa`.
         PyTorch, CuPy and JAX arrays are counted on their device (a GPU,
         say): only the k×k table comes to the host.
     min_rating, max_rating : int, optional
@@ -97,6 +98,7 @@ def quadratic_weighted_kappa(
     """
     func = "quadratic_weighted_kappa"
     lo_bound, hi_bound = bounds(min_rating, max_rating)
+    rater1, rater2 = paired(rater1, rater2, func)
     if counted_on_device(rater1) or counted_on_device(rater2):
         on_device = _on_device(rater1, rater2, lo_bound, hi_bound, labels)
         if on_device is not None:
@@ -105,7 +107,7 @@ def quadratic_weighted_kappa(
     c1, c2 = column(rater1, func, "rater1"), column(rater2, func, "rater2")
     check_pair(c1, c2, func)
     a, b = c1.values, c2.values
-    if labels is None and a.dtype.kind in "iub" and b.dtype.kind in "iub":
+    if labels is None and _int64_exact(a) and _int64_exact(b):
         bounded = lo_bound is not None or hi_bound is not None
         counted = _count.pair_moments(a, b, need_range=bounded)
         if counted is not None:
@@ -114,6 +116,13 @@ def quadratic_weighted_kappa(
                 check_range(lo, hi, lo_bound, hi_bound)  # type: ignore[arg-type]
             return _from_sums(a.shape[0], sums)
     return _via_cohen(rater1, rater2, lo_bound, hi_bound, labels)
+
+
+def _int64_exact(x: np.ndarray) -> bool:
+    """Whether the five-sum kernels take ``x``: ints, but not uint64 beyond int64."""
+    if x.dtype.kind not in "iub":
+        return False
+    return x.dtype != np.uint64 or x.shape[0] == 0 or int(x.max()) < 2**63
 
 
 def _via_cohen(

@@ -8,6 +8,8 @@ information and are dropped (``RatingMatrix.n_dropped`` counts them).
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -84,14 +86,7 @@ class CategoryCounts:
 
     def __init__(self, counts: Any, /, *, labels: Sequence[Any] | None = None) -> None:
         func = "CategoryCounts"
-        try:
-            raw = np.asarray(to_host(counts), dtype=np.float64)
-        except (TypeError, ValueError):
-            param_error(func, "counts", "a 2-D array of counts", counts, exc=TypeError)
-        if raw.ndim != 2 or raw.shape[0] == 0 or raw.shape[1] == 0:
-            param_error(func, "counts", "2-D, items × categories", f"shape {raw.shape}", raw=True)
-        if not np.isfinite(raw).all() or (raw < 0).any() or (raw != np.round(raw)).any():
-            param_error(func, "counts", "non-negative whole numbers", counts)
+        raw = _count_array(counts, func)
         declared = check_labels(labels, func) or tuple(range(raw.shape[1]))
         if len(declared) != raw.shape[1]:
             param_error(
@@ -101,7 +96,7 @@ class CategoryCounts:
                 f"{len(declared)} labels",
                 raw=True,
             )
-        table = raw.astype(np.int64)
+        table = raw
         table.setflags(write=False)
         object.__setattr__(self, "counts", table)
         object.__setattr__(self, "labels", declared)
@@ -111,6 +106,48 @@ class CategoryCounts:
 
     def __repr__(self) -> str:
         return f"CategoryCounts(n_items={self.counts.shape[0]}, labels={self.labels!r})"
+
+
+def _count_array(counts: Any, func: str) -> np.ndarray:
+    """Validate a count table: whole numbers, exact as int64, each item's total below 2**63."""
+    try:
+        raw = np.asarray(to_host(counts))
+    except (TypeError, ValueError):
+        param_error(func, "counts", "a 2-D array of counts", counts, exc=TypeError)
+    if raw.dtype.kind == "O":  # Python ints beyond int64, say: kept exact
+        raw = _whole_objects(raw, counts, func)
+    elif raw.dtype.kind not in "biuf":
+        param_error(func, "counts", "a 2-D array of counts", counts, exc=TypeError)
+    if raw.ndim != 2 or raw.shape[0] == 0 or raw.shape[1] == 0:
+        param_error(func, "counts", "2-D, items × categories", f"shape {raw.shape}", raw=True)
+    whole = raw.dtype.kind != "f" or bool(np.isfinite(raw).all() and (raw == np.round(raw)).all())
+    if not whole or (raw < 0).any():
+        param_error(func, "counts", "non-negative whole numbers", counts)
+    if float(raw.max()) * raw.shape[1] >= 2**62:  # exact totals only where they could overflow
+        top = int(max(raw.astype(object).sum(axis=1)))
+        if top >= 2**63:
+            param_error(
+                func,
+                "counts",
+                "below 2**63 ratings per item",
+                f"an item with {top:,} ratings",
+                raw=True,
+                exc=OverflowError,
+                fix="Counts that large do not fit int64; check the table.",
+            )
+    return raw.astype(np.int64)
+
+
+def _whole_objects(raw: np.ndarray, counts: Any, func: str) -> np.ndarray:
+    """Return an object array of numbers as Python ints (exact), or raise."""
+    values = raw.ravel().tolist()
+    if not all(isinstance(v, numbers.Real) for v in values):
+        param_error(func, "counts", "a 2-D array of counts", counts, exc=TypeError)
+    if not all(math.isfinite(v) and v == int(v) for v in values):
+        param_error(func, "counts", "non-negative whole numbers", counts)
+    out = np.empty(len(values), dtype=object)
+    out[:] = [int(v) for v in values]
+    return out.reshape(raw.shape)
 
 
 def _columns(ratings: Any, func: str) -> tuple[list[Column], tuple[Any, ...]]:

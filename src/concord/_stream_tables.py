@@ -27,7 +27,7 @@ import numpy as np
 
 from concord import _patterns as patterns
 from concord._bootstrap import PoissonReplicates
-from concord._errors import param_error
+from concord._errors import describe, param_error
 from concord._items import Items
 from concord._labels import Labels, merged_labels
 from concord._tables import PairTable, weighted_table
@@ -45,6 +45,19 @@ def _draw(freq: np.ndarray, draws: Draws | None) -> PoissonReplicates | None:
     if draws is None:
         return None
     return PoissonReplicates.empty(draws[0], freq.shape).update(freq, draws[1])
+
+
+def _check_total(a: int, b: int, where: Where) -> None:
+    """Raise OverflowError, rather than wrap around, when a merged count would pass int64."""
+    if a + b >= 2**63:
+        param_error(
+            *where,
+            "a table whose count, added to this one's, stays below 2**63 pairs or items",
+            f"{b:,} added to {a:,}",
+            raw=True,
+            exc=OverflowError,
+            fix="The int64 tables cannot hold that many; the merge would wrap around.",
+        )
 
 
 def _added(
@@ -114,6 +127,7 @@ class PairCounts:
                 raw=True,
                 fix="Pass sample_weight with every batch, or with none.",
             )
+        _check_total(self.n, other.n, where)
         labels = merged_labels(self.labels, self.declared, other.labels, other.declared, where)
         cells = np.concatenate([self._cells_in(labels), other._cells_in(labels)])
         freq = np.concatenate([self.freq, other.freq])
@@ -192,11 +206,12 @@ class ItemCounts:
         if self.names != other.names:
             param_error(
                 *where,
-                f"ratings by the raters {self.names!r}" if self.names else "in count form",
-                f"the raters {other.names!r}" if other.names else "the count form",
+                f"ratings by the raters {describe(self.names)}" if self.names else "in count form",
+                f"the raters {describe(other.names)}" if other.names else "the count form",
                 raw=True,
                 fix="Pass the same rater columns, in the same order, in every batch.",
             )
+        _check_total(self.n, other.n, where)
         labels = merged_labels(self.labels, self.declared, other.labels, other.declared, where)
         (c1, r1), (c2, r2) = self._moved(labels), other._moved(labels)
         counts, c_inverse = patterns.merge(

@@ -25,10 +25,12 @@ from concord._inputs import (
     Column,
     categorical_order,
     check_pair,
+    check_some_weight,
     column,
     integral_floats,
     is_integral_number,
     omit_missing,
+    paired,
     sample_weights,
 )
 from concord._labels import Labels, check_labels, infer, lookup, unknown
@@ -89,6 +91,7 @@ def _table(
 ) -> PairTable | None:
     declared = check_labels(labels, func)
     check_option(func, "nan_policy", nan_policy, ("raise", "omit"))
+    rater1, rater2 = paired(rater1, rater2, func)
     if any(counted_on_device(x) for x in (rater1, rater2, sample_weight)):
         from concord._device_pairs import pair_table
 
@@ -104,6 +107,8 @@ def _table(
     (c1, c2), weight = omit_missing([c1, c2], weight, nan_policy, func, allow_empty=allow_empty)
     if c1.values.shape[0] == 0:
         return None
+    if not allow_empty:  # a batch of zero weights adds nothing; a whole input of them is empty
+        check_some_weight(weight, func)
     declared = categorical_order(declared, [c1, c2], func)
     counted = _count_pairs(c1, c2, declared, func, engine)
     units = None if weight is None else _units(c1, c2, counted.labels, weight, func)

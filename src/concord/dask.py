@@ -26,6 +26,7 @@ from dask.delayed import Delayed, delayed
 
 from concord._accumulate import Accumulator, accumulate
 from concord._errors import describe, param_error
+from concord._inputs import listing
 from concord._stream_functions import FUNCTIONS, PAIR
 
 __all__ = ["accumulator", "compute"]
@@ -81,8 +82,10 @@ def compute(
     *data : dask DataFrame, Series or Array
         Two raters: a dask DataFrame of two columns or an array of shape
         (n, 2), or two dask Series or 1-D arrays, as ``cohen_kappa(rater1,
-        rater2)`` takes them. Many raters: a dask DataFrame or 2-D array with
-        one column per rater and one row per item (``fleiss_kappa(ratings)``).
+        rater2)`` takes them; Series pair by index label (an outer join:
+        a label one Series lacks is a missing rating). Many raters: a dask
+        DataFrame or 2-D array with one column per rater and one row per
+        item (``fleiss_kappa(ratings)``).
         Long form: a dask DataFrame with one row per rating, named by
         ``item``, ``rater`` and ``rating``.
     item, rater, rating : str, optional
@@ -396,7 +399,7 @@ def _long_form(
             param_error(
                 _FUNC,
                 key,
-                f"a column of the DataFrame: {', '.join(map(repr, frame.columns))}",
+                f"a column of the DataFrame: {listing(list(frame.columns), 10)}",
                 column,
             )
     if len(set(names)) != 3:
