@@ -238,7 +238,9 @@ def test_finite_population_correction():
         full = func(data)
         finite = func(data, population_size=100)
         # f = n / N over the 12 rated items, α included (irrCAC 1.4's n0 in krippen.alpha.raw)
-        assert finite.standard_error == pytest.approx(full.standard_error * math.sqrt(1 - 12 / 100))
+        assert finite.standard_error == pytest.approx(
+            full.standard_error * math.sqrt(1 - 12 / 100)
+        )
     r = concord.cohen_kappa([1, 2, 2, 1, 3, 3], [1, 2, 1, 1, 3, 2])
     rf = concord.cohen_kappa([1, 2, 2, 1, 3, 3], [1, 2, 1, 1, 3, 2], population_size=60)
     assert rf.standard_error == pytest.approx(r.standard_error * math.sqrt(0.9))
@@ -479,3 +481,63 @@ def test_vanishing_sample_weight_gives_nan_se_not_an_exception():
     r = concord.cohen_kappa([0, 1], [0, 0], sample_weight=[1.0, 5e-324])
     assert r.statistic == 0.0
     assert np.isnan(r.standard_error) and np.isnan(r.pvalue)
+
+
+# --- p-values in the far tail -----------------------------------------------------------------
+# 2·Φ(−|z|) from mpmath 1.3.0 at 50 digits (mpmath.erfc(z/√2)); z = 11.53 is epiR's salmon example
+FAR_NORMAL = {
+    11.53: 9.3143714805808844e-31,
+    20.0: 5.5072482372124674e-89,
+    38.0: 5.7708567201375686e-316,
+}
+# 2·P(T > t) = I_{df/(df+t²)}(df/2, 1/2), mpmath 1.3.0 betainc at 50 digits
+FAR_T = {
+    (10, 50.0): 2.47431032930268e-13,
+    (11, 12.5): 7.6380119822200317e-8,
+    (100, 40.0): 2.4621076021400708e-63,
+}
+
+
+@pytest.mark.parametrize(("z", "expected"), FAR_NORMAL.items())
+def test_normal_pvalue_far_tail(z, expected):
+    # 2·NormalDist().cdf(−z) is 0 beyond z ≈ 8.3; the survival function keeps its digits
+    from concord._inference import normal_pvalue
+
+    rel = 1e-12 if expected > 1e-300 else 1e-9  # 38: a subnormal double has fewer digits
+    assert normal_pvalue(z) == pytest.approx(expected, rel=rel)
+    assert normal_pvalue(-z) == normal_pvalue(z)
+
+
+def test_normal_pvalue_positive_until_underflow():
+    from concord._inference import normal_pvalue
+
+    zs = np.linspace(0, 38.4, 3841)
+    assert all(normal_pvalue(float(z)) > 0 for z in zs)
+    assert normal_pvalue(40.0) == 0.0  # erfc underflows past z ≈ 38.5
+
+
+@pytest.mark.parametrize(("df_t", "expected"), FAR_T.items())
+def test_t_pvalue_far_tail(df_t, expected):
+    df, t = df_t
+    assert 2 * t_sf(t, df) == pytest.approx(expected, rel=1e-12)
+    inference = _variance_free_inference(statistic=t, df=df)
+    assert inference.pvalue() == pytest.approx(expected, rel=1e-12)
+
+
+def _variance_free_inference(statistic: float, df: int):
+    from concord._inference import Inference
+
+    return Inference(
+        statistic=statistic, standard_error=1.0, df=df, bounds=(-1, 1), default_method="t"
+    )
+
+
+def test_cohen_pvalue_far_tail_is_not_zero():
+    # a z beyond 8.3: near-perfect agreement on 400 pairs; 2·cdf(−z) would give 0
+    a = np.repeat([0, 1], 200)
+    b = a.copy()
+    b[:3] = 1
+    r = concord.cohen_kappa(a, b)
+    z = r._inference.null_z
+    assert z > 10 and 0 < r.pvalue < 1e-20
+    assert r.pvalue == pytest.approx(math.erfc(z / math.sqrt(2)), rel=1e-12)
