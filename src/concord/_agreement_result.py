@@ -10,6 +10,7 @@ import numpy as np
 
 from concord import _explain
 from concord._inference import Inference, InferenceMixin
+from concord import _interpret as _scales
 from concord._interpret import interpret as _interpret
 from concord._kappa_result import KappaResult
 
@@ -106,19 +107,23 @@ class AgreementResult(InferenceMixin):
             return base + ("1" if self.weighting == "unweighted" else "2")
         return base
 
-    def interpret(self, scale: str = "landis-koch") -> str:
+    def interpret(self, scale: str | None = None) -> str:
         """Return the verbal category of the coefficient on a published benchmark scale.
 
         Parameters
         ----------
-        scale : {"landis-koch", "fleiss", "altman", "cicchetti", "krippendorff"}
-            See :meth:`KappaResult.interpret`.
+        scale : {"landis-koch", "fleiss", "altman", "cicchetti", "krippendorff"}, optional
+            See :meth:`KappaResult.interpret`. By default the coefficient's
+            own: Krippendorff (2004) for alpha, Landis & Koch (1977) for the
+            kappa-type coefficients; percent agreement has none (it is not
+            corrected for chance), so there a scale must be given.
 
         Returns
         -------
         str
         """
-        return _interpret(self.statistic, scale, f"{type(self).__name__}.interpret")
+        func = f"{type(self).__name__}.interpret"
+        return _interpret(self.statistic, _scales.resolve(scale, self.coefficient, func), func)
 
     def _steps(self) -> list[str]:
         num = _explain.number
@@ -158,7 +163,7 @@ class AgreementResult(InferenceMixin):
                 f"Chance agreement   {CHANCE[self.coefficient]} = {num(self.chance_agreement)}",
                 f"{self.name} = (p_a − p_e) / (1 − p_e) = {num(self.statistic)}",
                 *self._uncertainty(),
-                f"Interpretation (Landis & Koch 1977): {self.interpret()}",
+                _scales.interpretation_line(self.statistic, self.coefficient),
             ]
         )
 
