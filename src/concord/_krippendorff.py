@@ -296,7 +296,9 @@ def _from_coincidences(
     shown = scaled / scale if n else np.zeros(scaled.shape)
     summary = (stats.n_items, stats.category_totals)
     inference = _dense_inference(func, name, items, delta, values["alpha"], population)
-    return _result(func, name, summary, labels, items.n_raters, delta, values, n, shown, inference)
+    # δ² in the metric's own units, the units of D_o and D_e (the ordinal delta is scaled)
+    metric = delta * (2.0 * scale) ** -2 if custom is None and name == "ordinal" else delta
+    return _result(func, name, summary, labels, items.n_raters, metric, values, n, shown, inference)
 
 
 def _dense_inference(
@@ -377,6 +379,7 @@ def _result(
         observed_disagreement=values["d_o"],
         expected_disagreement=values["d_e"],
         coincidences=None if coincidence is None else np.asarray(coincidence, dtype=np.float64),
+        distances=np.asarray(delta, dtype=np.float64) if delta.size else None,
         n_pairable=n_pairable,
         _inference=inference,
     )
