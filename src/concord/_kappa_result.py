@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from concord import _explain
-from concord._inference import Inference, InferenceMixin
 from concord import _interpret as _scales
+from concord._inference import Inference, InferenceMixin
 from concord._interpret import interpret as _interpret
 
 

@@ -298,7 +298,9 @@ def _from_coincidences(
     inference = _dense_inference(func, name, items, delta, values["alpha"], population)
     # δ² in the metric's own units, the units of D_o and D_e (the ordinal delta is scaled)
     metric = delta * (2.0 * scale) ** -2 if custom is None and name == "ordinal" else delta
-    return _result(func, name, summary, labels, items.n_raters, metric, values, n, shown, inference)
+    return _result(
+        func, name, summary, labels, items.n_raters, metric, values, n, shown, inference
+    )
 
 
 def _dense_inference(
