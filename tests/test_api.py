@@ -163,6 +163,33 @@ def test_interpretation_scales(scale, value, label):
     assert interpret(value, scale, "test") == label
 
 
+KRIPPENDORFF_C = [  # Krippendorff (2011)'s data: 4 observers, 12 units; α = 0.743 (nominal)
+    [1, 1, np.nan, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4],
+    [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [np.nan, 5, 5, 5], [np.nan, np.nan, 1, 1],
+    [np.nan, np.nan, 3, np.nan],
+]  # fmt: skip
+
+
+def test_each_coefficient_has_its_own_default_scale():
+    # α on Krippendorff's (2004, p. 241) rule: 0.743 supports tentative conclusions only,
+    # where Landis & Koch would call it "substantial"
+    alpha = concord.krippendorff_alpha(KRIPPENDORFF_C)
+    assert alpha.interpret() == "tentative"
+    assert alpha.interpret("landis-koch") == "substantial"
+    assert "Interpretation (Krippendorff 2004): tentative" in alpha.explain()
+    # the kappa-type coefficients keep Landis & Koch (1977)
+    fleiss = concord.fleiss_kappa(KRIPPENDORFF_C)
+    assert fleiss.interpret() == "substantial"
+    assert "Interpretation (Landis & Koch 1977): substantial" in fleiss.explain()
+    assert concord.cohen_kappa([1, 2, 2, 1], [1, 2, 2, 2]).interpret() == "moderate"
+    # percent agreement (0.82 here) is not chance-corrected: no scale unless asked for
+    pa = concord.percent_agreement(KRIPPENDORFF_C)
+    with pytest.raises(ValueError, match="No published benchmark scale is made for percent"):
+        pa.interpret()
+    assert pa.interpret("landis-koch") == "almost perfect"
+    assert "Interpretation: none (no benchmark scale" in pa.explain()
+
+
 def _extra_requirements(extras: dict[str, list[str]], name: str) -> set[str]:
     """Return the distributions an extra installs, following concord-agreement[...] references."""
     import re

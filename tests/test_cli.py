@@ -250,14 +250,28 @@ def test_agree_json_matches_the_library():
         assert (entry["ci_low"], entry["ci_high"]) == tuple(r.confidence_interval())
     # R irr::kappam.fleiss(diagnoses) gives 0.430
     assert round(data["coefficients"][1]["statistic"], 3) == 0.430
+    # each coefficient is read on its own scale, which the JSON names
+    scales = {
+        c["function"]: (c["interpretation"], c["interpretation_scale"])
+        for c in data["coefficients"]
+    }
+    assert scales["fleiss_kappa"] == ("moderate", "landis-koch")
+    assert scales["krippendorff_alpha"] == ("unacceptable", "krippendorff")  # 0.433 < 0.667
+    assert scales["percent_agreement"] == (None, None)
 
 
 def test_agree_text_and_markdown():
     text = run("agree", DIAGNOSES).output
     assert "30 items, 6 raters, 180 ratings (0 missing)" in text
     assert "Fleiss' kappa" in text and "Krippendorff's alpha" in text
+    assert "moderate (Landis & Koch 1977)" in text
+    assert "unacceptable (Krippendorff 2004)" in text
+    assert "none (not chance-corrected)" in text
     markdown = run("agree", DIAGNOSES, "--format", "markdown").output
     assert markdown.splitlines()[1].startswith("|:--")
+    assert "| moderate (Landis & Koch 1977)" in markdown
+    csv = run("agree", DIAGNOSES, "--format", "csv").output
+    assert "interpretation,interpretation_scale" in csv.splitlines()[0]
     assert len(markdown.splitlines()) == 2 + len(FAMILY)
 
 

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import concord
 from concord import _variance
-from concord._inference import METHODS, NormalDist, t_sf
+from concord._inference import METHODS, NormalDist, t_quantile, t_sf
 from tests.test_published import ENTRIES, ratings_from_table
 
 REF = Path(__file__).parent / "reference"
@@ -166,14 +166,12 @@ def test_irrcac_standard_errors(entry, key):
     func, kwargs = IRRCAC[key]
     r = func(data, **kwargs)
     value = e["published"][key]
-    if key.startswith("krippendorff") and entry == "gwet_distrib_6raters__irrCAC":
-        # irrCAC's krippen.alpha.dist uses an older variance than its krippen.alpha.raw
-        # (a (1 − ε) factor on p_a,i, Σπ for p_e, (1 − α) for 2(1 − α')); concord follows
-        # the raw-ratings formula, so the count form gives the raw ratings' SE
-        raw = pd.read_csv(REF / "multi" / "fleiss1971_diagnoses.csv").iloc[:15]
-        labels = [1, 2, 3, 4, 5]
-        assert r.standard_error == pytest.approx(func(raw, labels=labels, **kwargs).standard_error)
-        assert abs(r.standard_error - value["se"]) > 1e-3
+    if key.startswith("krippendorff") and entry == "gwet_cac_raw4raters__irrCAC":
+        # these are irrCAC 1.0's printed values; its krippen.alpha.raw had p_a where 1.4 has
+        # p'_a in each item's term. concord follows 1.4 (tests/test_irrcac14.py): the same
+        # estimate, an SE about 8e-5 smaller, beyond the printed 5 decimals
+        assert close(r.statistic, value["coeff"], 5)
+        assert 5e-5 < value["se"] - r.standard_error < 1.5e-4
         return
     assert close(r.standard_error, value["se"], 5)
     gwet_p = 2 * t_sf(abs(r.statistic / r.standard_error), r._inference.df)  # irrCAC's test
@@ -201,13 +199,27 @@ def _port_cases():
 @pytest.mark.parametrize(("entry", "key", "value"), list(_port_cases()))
 def test_irrcac_port_standard_errors(entry, key, value):
     func = IRRCAC[key][0]
-    r = func(pd.read_csv(REF / "multi" / MULTI[entry]["data"], skipinitialspace=True))
+    frame = pd.read_csv(REF / "multi" / MULTI[entry]["data"], skipinitialspace=True)
+    r = func(frame)
     assert close(r.standard_error, value["se"])
-    low, high = r.confidence_interval(method="t")
+    df = r._inference.df
+    if key.startswith("krippendorff"):
+        # the port, like irrCAC 1.0, has n'' − 1 degrees of freedom (pairable items) for α
+        # where irrCAC 1.4 and concord have n − 1 (rated items)
+        pairable = int((frame.notna().sum(axis=1) >= 2).sum())
+        assert df >= pairable - 1
+        df = pairable - 1
+        q = t_quantile(0.975, df) * r.standard_error
+        low, high = r.statistic - q, min(r.statistic + q, 1.0)
+    else:
+        low, high = r.confidence_interval(method="t")
     assert close(low, value["ci95"][0]) and close(high, value["ci95"][1])
-    gwet_p = 2 * t_sf(abs(r.statistic / r.standard_error), r._inference.df)
+    gwet_p = 2 * t_sf(abs(r.statistic / r.standard_error), df)
     if key == "brennan_prediger":  # the port reports a one-sided p-value here (its defect)
         gwet_p /= 2
+    if key.startswith("krippendorff"):  # the port's SE is irrCAC 1.0's, a little larger
+        assert abs(gwet_p - value["pvalue"]) < 2 * 10.0 ** -value["pvalue_round"]
+        return
     assert round(gwet_p, value["pvalue_round"]) == pytest.approx(value["pvalue"], abs=1e-12)
 
 
@@ -225,8 +237,10 @@ def test_finite_population_correction():
     ):
         full = func(data)
         finite = func(data, population_size=100)
-        n = 11 if func is concord.krippendorff_alpha else 12  # α: pairable items only
-        assert finite.standard_error == pytest.approx(full.standard_error * math.sqrt(1 - n / 100))
+        # f = n / N over the 12 rated items, α included (irrCAC 1.4's n0 in krippen.alpha.raw)
+        assert finite.standard_error == pytest.approx(
+            full.standard_error * math.sqrt(1 - 12 / 100)
+        )
     r = concord.cohen_kappa([1, 2, 2, 1, 3, 3], [1, 2, 1, 1, 3, 2])
     rf = concord.cohen_kappa([1, 2, 2, 1, 3, 3], [1, 2, 1, 1, 3, 2], population_size=60)
     assert rf.standard_error == pytest.approx(r.standard_error * math.sqrt(0.9))
@@ -467,3 +481,63 @@ def test_vanishing_sample_weight_gives_nan_se_not_an_exception():
     r = concord.cohen_kappa([0, 1], [0, 0], sample_weight=[1.0, 5e-324])
     assert r.statistic == 0.0
     assert np.isnan(r.standard_error) and np.isnan(r.pvalue)
+
+
+# --- p-values in the far tail -----------------------------------------------------------------
+# 2·Φ(−|z|) from mpmath 1.3.0 at 50 digits (mpmath.erfc(z/√2)); z = 11.53 is epiR's salmon example
+FAR_NORMAL = {
+    11.53: 9.3143714805808844e-31,
+    20.0: 5.5072482372124674e-89,
+    38.0: 5.7708567201375686e-316,
+}
+# 2·P(T > t) = I_{df/(df+t²)}(df/2, 1/2), mpmath 1.3.0 betainc at 50 digits
+FAR_T = {
+    (10, 50.0): 2.47431032930268e-13,
+    (11, 12.5): 7.6380119822200317e-8,
+    (100, 40.0): 2.4621076021400708e-63,
+}
+
+
+@pytest.mark.parametrize(("z", "expected"), FAR_NORMAL.items())
+def test_normal_pvalue_far_tail(z, expected):
+    # 2·NormalDist().cdf(−z) is 0 beyond z ≈ 8.3; the survival function keeps its digits
+    from concord._inference import normal_pvalue
+
+    rel = 1e-12 if expected > 1e-300 else 1e-9  # 38: a subnormal double has fewer digits
+    assert normal_pvalue(z) == pytest.approx(expected, rel=rel)
+    assert normal_pvalue(-z) == normal_pvalue(z)
+
+
+def test_normal_pvalue_positive_until_underflow():
+    from concord._inference import normal_pvalue
+
+    zs = np.linspace(0, 38.4, 3841)
+    assert all(normal_pvalue(float(z)) > 0 for z in zs)
+    assert normal_pvalue(40.0) == 0.0  # erfc underflows past z ≈ 38.5
+
+
+@pytest.mark.parametrize(("df_t", "expected"), FAR_T.items())
+def test_t_pvalue_far_tail(df_t, expected):
+    df, t = df_t
+    assert 2 * t_sf(t, df) == pytest.approx(expected, rel=1e-12)
+    inference = _variance_free_inference(statistic=t, df=df)
+    assert inference.pvalue() == pytest.approx(expected, rel=1e-12)
+
+
+def _variance_free_inference(statistic: float, df: int):
+    from concord._inference import Inference
+
+    return Inference(
+        statistic=statistic, standard_error=1.0, df=df, bounds=(-1, 1), default_method="t"
+    )
+
+
+def test_cohen_pvalue_far_tail_is_not_zero():
+    # a z beyond 8.3: near-perfect agreement on 400 pairs; 2·cdf(−z) would give 0
+    a = np.repeat([0, 1], 200)
+    b = a.copy()
+    b[:3] = 1
+    r = concord.cohen_kappa(a, b)
+    z = r._inference.null_z
+    assert z > 10 and 0 < r.pvalue < 1e-20
+    assert r.pvalue == pytest.approx(math.erfc(z / math.sqrt(2)), rel=1e-12)

@@ -64,6 +64,9 @@ def test_summary_table_shows_the_results_numbers(diagnoses):
         row = rec.display_rows([rec.summary(r, 0.95, None, 0)])[0]
         assert row["value"] in text and row["95% CI"] in text
     assert "0.4302" in text  # Fleiss (1971) diagnoses: R irr::kappam.fleiss gives 0.430
+    assert "moderate (Landis & Koch 1977)" in text  # the interpretation names its scale
+    alpha = to_html([concord.krippendorff_alpha(pd.read_csv(DIAGNOSES))])
+    assert "unacceptable (Krippendorff 2004)" in " ".join(parse(alpha).text)
     assert "30 items, 6 raters, 180 ratings (0 missing)" in words(page)
 
 

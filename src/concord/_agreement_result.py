@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from concord import _explain
+from concord import _interpret as _scales
 from concord._inference import Inference, InferenceMixin
 from concord._interpret import interpret as _interpret
 from concord._kappa_result import KappaResult
@@ -106,19 +107,23 @@ class AgreementResult(InferenceMixin):
             return base + ("1" if self.weighting == "unweighted" else "2")
         return base
 
-    def interpret(self, scale: str = "landis-koch") -> str:
+    def interpret(self, scale: str | None = None) -> str:
         """Return the verbal category of the coefficient on a published benchmark scale.
 
         Parameters
         ----------
-        scale : {"landis-koch", "fleiss", "altman", "cicchetti", "krippendorff"}
-            See :meth:`KappaResult.interpret`.
+        scale : {"landis-koch", "fleiss", "altman", "cicchetti", "krippendorff"}, optional
+            See :meth:`KappaResult.interpret`. By default the coefficient's
+            own: Krippendorff (2004) for alpha, Landis & Koch (1977) for the
+            kappa-type coefficients; percent agreement has none (it is not
+            corrected for chance), so there a scale must be given.
 
         Returns
         -------
         str
         """
-        return _interpret(self.statistic, scale, f"{type(self).__name__}.interpret")
+        func = f"{type(self).__name__}.interpret"
+        return _interpret(self.statistic, _scales.resolve(scale, self.coefficient, func), func)
 
     def _steps(self) -> list[str]:
         num = _explain.number
@@ -158,7 +163,7 @@ class AgreementResult(InferenceMixin):
                 f"Chance agreement   {CHANCE[self.coefficient]} = {num(self.chance_agreement)}",
                 f"{self.name} = (p_a − p_e) / (1 − p_e) = {num(self.statistic)}",
                 *self._uncertainty(),
-                f"Interpretation (Landis & Koch 1977): {self.interpret()}",
+                _scales.interpretation_line(self.statistic, self.coefficient),
             ]
         )
 
@@ -208,6 +213,10 @@ class KrippendorffResult(AgreementResult):
         was not formed (continuous data with very many values).
     n_pairable : int
         n.., the number of pairable values (ratings of items rated twice or more).
+    distances : numpy.ndarray or None
+        The q×q δ²_ck in the metric's own units, those of D_o and D_e
+        (``weights`` is δ² scaled to a maximum of 1); None with
+        ``coincidences``.
     """
 
     level: str = "nominal"
@@ -215,23 +224,36 @@ class KrippendorffResult(AgreementResult):
     expected_disagreement: float = float("nan")
     coincidences: np.ndarray | None = None
     n_pairable: int = 0
+    distances: np.ndarray | None = None
 
     def _steps(self) -> list[str]:
         num = _explain.number
-        lines = [f"1. Pairable values n.. = {self.n_pairable}"]
-        if self.coincidences is not None:
-            lines += [
+        n = self.n_pairable
+        lines = [f"1. Pairable values n.. = {n}"]
+        d_o, d_e = self.observed_disagreement, self.expected_disagreement
+        if self.coincidences is None or self.distances is None:
+            return [
+                *lines,
                 "",
-                "2. Coincidence matrix o_ck",
-                _explain.matrix(self.coincidences, self.labels),
-                "",
-                f"3. Distances δ²_ck ({self.level})",
-                _explain.matrix(self.weights, self.labels),
+                f"D_o = Σ o_ck δ²_ck / n.. = {num(d_o)}",
+                f"D_e = Σ n_c n_k δ²_ck / (n.. (n.. − 1)) = {num(d_e)}",
+                f"α = 1 − D_o / D_e = {num(self.statistic)}",
             ]
-        lines += [
+        # enough digits that D_o and D_e follow from the printed o_ck, n_c and δ²_ck
+        totals = self.coincidences.sum(axis=1)
+        return [
+            *lines,
             "",
-            f"D_o = Σ o_ck δ²_ck / n.. = {num(self.observed_disagreement)}",
-            f"D_e = Σ n_c n_k δ²_ck / (n.. (n.. − 1)) = {num(self.expected_disagreement)}",
+            "2. Coincidence matrix o_ck and its totals n_c = Σ_k o_ck",
+            _explain.matrix(self.coincidences, self.labels, digits=10),
+            "    n_c: "
+            + ", ".join(f"{v}: {num(t, 10)}" for v, t in zip(self.labels, totals, strict=True)),
+            "",
+            f"3. Distances δ²_ck ({self.level} metric)",
+            _explain.matrix(self.distances, self.labels, digits=10),
+            "",
+            f"D_o = Σ o_ck δ²_ck / n.. = {num(d_o * n, 10)} / {n} = {num(d_o, 10)}",
+            f"D_e = Σ n_c n_k δ²_ck / (n.. (n.. − 1)) = {num(d_e * n * (n - 1), 10)} / "
+            f"({n} · {n - 1}) = {num(d_e, 10)}",
             f"α = 1 − D_o / D_e = {num(self.statistic)}",
         ]
-        return lines

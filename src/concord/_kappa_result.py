@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from concord import _explain
+from concord import _interpret as _scales
 from concord._inference import Inference, InferenceMixin
 from concord._interpret import interpret as _interpret
 
@@ -142,22 +143,23 @@ class KappaResult(InferenceMixin):
         totals: np.ndarray = self.observed.sum(axis=0) + self.observed.sum(axis=1)
         return totals
 
-    def interpret(self, scale: str = "landis-koch") -> str:
+    def interpret(self, scale: str | None = None) -> str:
         """Return the verbal category of κ on a published benchmark scale.
 
         Parameters
         ----------
-        scale : {"landis-koch", "fleiss", "altman", "cicchetti", "krippendorff"}
+        scale : {"landis-koch", "fleiss", "altman", "cicchetti", "krippendorff"}, optional
             Landis & Koch (1977), Fleiss (1981), Altman (1991), Cicchetti
             (1994) or Krippendorff (2004). See :mod:`concord._interpret` for
-            the boundaries.
+            the boundaries. Default: Landis & Koch.
 
         Returns
         -------
         str
             For example 'moderate'; 'undefined' when κ is nan.
         """
-        return _interpret(self.statistic, scale, "KappaResult.interpret")
+        func = "KappaResult.interpret"
+        return _interpret(self.statistic, _scales.resolve(scale, self.coefficient, func), func)
 
     def explain(self) -> str:
         """Return the computation step by step: O, W, E, the two weighted sums and κ.
@@ -198,7 +200,7 @@ class KappaResult(InferenceMixin):
             f"  = (p_o − p_e) / (1 − p_e) with p_o = {num(self.observed_agreement)}, "
             f"p_e = {num(self.chance_agreement)}",
             *self._uncertainty(),
-            f"Interpretation (Landis & Koch 1977): {self.interpret()}",
+            _scales.interpretation_line(self.statistic, self.coefficient),
         ]
         return "\n".join(lines)
 

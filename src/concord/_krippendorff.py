@@ -173,10 +173,18 @@ def krippendorff_alpha(
 
     Notes
     -----
-    Inference: ``standard_error`` is Gwet's (2014) variance of alpha, as
-    R irrCAC's ``krippen.alpha.raw`` (not its ``.dist`` variant, whose
-    formula differs), over the pairable items. ``pvalue`` is two-sided, from
-    the t test with n'' − 1 degrees of freedom (n'' pairable items). The
+    Inference: ``standard_error`` is Gwet's (2014) variance of alpha as
+    R irrCAC 1.4 computes it: ``krippen.alpha.raw`` for a ratings matrix,
+    ``krippen.alpha.dist`` for :class:`CategoryCounts` (the two formulas
+    differ; see ``concord._variance.krippendorff_items``), summed over the
+    n'' pairable items. irrCAC 1.0, which concord followed before, used p_a
+    where 1.4 uses p'_a (the percent agreement without Krippendorff's
+    1/n.. correction) in each item's agreement term; the difference is
+    small (0.14557 against 1.4's 0.14548 on Krippendorff's data). t
+    intervals and the p-value use irrCAC's degrees of freedom: n − 1 over
+    the n items with at least one rating for a ratings matrix, n'' − 1 for
+    the count form; the finite-population fraction is n / N. ``pvalue`` is
+    two-sided, where irrCAC 1.4 prints the one-sided P(T > t). The
     bootstrap resamples items (grouped by item pattern).
     ${fisher_z_default}
 
@@ -288,7 +296,11 @@ def _from_coincidences(
     shown = scaled / scale if n else np.zeros(scaled.shape)
     summary = (stats.n_items, stats.category_totals)
     inference = _dense_inference(func, name, items, delta, values["alpha"], population)
-    return _result(func, name, summary, labels, items.n_raters, delta, values, n, shown, inference)
+    # δ² in the metric's own units, the units of D_o and D_e (the ordinal delta is scaled)
+    metric = delta * (2.0 * scale) ** -2 if custom is None and name == "ordinal" else delta
+    return _result(
+        func, name, summary, labels, items.n_raters, metric, values, n, shown, inference
+    )
 
 
 def _dense_inference(
@@ -298,11 +310,13 @@ def _dense_inference(
     assert items.counts is not None
     top = float(delta.max()) if delta.size else 0.0
     agreement = 1 - delta / top if top > 0 else np.ones_like(delta)
-    var, n2 = _variance.krippendorff(items.counts, agreement, population)
+    # the count form follows irrCAC's krippen.alpha.dist, raw ratings its krippen.alpha.raw
+    counts = items.names is None
+    var, n2, n_rated = _variance.krippendorff(items.counts, agreement, population, counts=counts)
     return Inference(
         statistic=alpha,
         standard_error=_variance.standard_error(var),
-        df=max(n2 - 1, 0),
+        df=max((n2 if counts else n_rated) - 1, 0),
         bounds=(-1.0, 1.0),
         default_method=DEFAULT_METHOD[func],
         sampler=CoincidenceSampler(items.counts, delta, name),
@@ -367,6 +381,7 @@ def _result(
         observed_disagreement=values["d_o"],
         expected_disagreement=values["d_e"],
         coincidences=None if coincidence is None else np.asarray(coincidence, dtype=np.float64),
+        distances=np.asarray(delta, dtype=np.float64) if delta.size else None,
         n_pairable=n_pairable,
         _inference=inference,
     )
@@ -378,15 +393,17 @@ def _decomposed(
     """α without a coincidence matrix (:mod:`concord._krippendorff_continuous`)."""
     rated = matrix.codes >= 0
     summary = (matrix.codes.shape[0], np.bincount(matrix.codes[rated], minlength=labels.k))
-    codes = matrix.codes[rated.sum(axis=1) >= 2]
+    per_item = rated.sum(axis=1)
+    codes = matrix.codes[per_item >= 2]
+    n_rated = int((per_item >= 1).sum())
     values = np.arange(labels.k, dtype=float) if name == "nominal" else labels.scores(func, name)
     t = continuous.terms(codes, name, values)
     numbers = _values(t.n, t.observed, t.expected, t.top, 1.0)
-    var = continuous.variance(t, population)
+    var = continuous.variance(t, population, n_rated)
     inference = Inference(
         statistic=numbers["alpha"],
         standard_error=_variance.standard_error(var),
-        df=max(codes.shape[0] - 1, 0),
+        df=max(n_rated - 1, 0),
         bounds=(-1.0, 1.0),
         default_method=DEFAULT_METHOD[func],
         sampler=continuous.ContinuousSampler(codes, name, values),

@@ -118,13 +118,16 @@ def alpha(t: Terms) -> float:
     return 1 - (t.n - 1) * t.observed / t.expected
 
 
-def variance(t: Terms, population: float | None) -> float:
-    """Gwet's variance of α from the per-item terms (see ``_variance.krippendorff_items``)."""
+def variance(t: Terms, population: float | None, n_rated: int) -> float:
+    """Gwet's variance of α from the per-item terms (see ``_variance.krippendorff_items``).
+
+    ``n_rated`` counts the items with at least one rating (irrCAC's n for f = n / N).
+    """
     if t.top == 0 or t.n < 2:
         return float("nan")
     agree = t.m * (t.m - 1) - t.pairs / t.top
     pe = 1 - t.expected / (t.n * t.n * t.top)
-    return krippendorff_items(np.ones_like(t.m), t.m, agree, t.chance, pe, population)
+    return krippendorff_items(np.ones_like(t.m), t.m, agree, t.chance, pe, population, n_rated)
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,10 @@ class Labels:
         """Return the positions used for linear/quadratic distances.
 
         Numeric labels are their own scores; ordered non-numeric labels are
-        scored 0, 1, ..., k−1 in their declared order.
+        scored 1, 2, ..., k in their declared order, as R irrCAC's
+        ``weights.gen`` scores them (the start matters for ratio weights and
+        Krippendorff's ratio metric: a score of 0 would put the first
+        category at the largest distance from every other).
         """
         if self.numeric:
             return _numeric_scores(self.values, func, weights)
@@ -66,7 +69,7 @@ class Labels:
                 ),
                 raw=True,
             )
-        return np.arange(self.k, dtype=np.float64)
+        return np.arange(1, self.k + 1, dtype=np.float64)
 
 
 def _numeric_scores(values: tuple[Any, ...], func: str, weights: str) -> np.ndarray:

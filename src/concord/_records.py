@@ -12,6 +12,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from concord._interpret import SOURCES, default_scale
+
 
 def jsonable(value: Any) -> Any:
     """Return ``value`` with numpy arrays as lists and non-finite floats as None."""
@@ -35,6 +37,8 @@ def summary(result: Any, confidence_level: float, method: str | None, rng: Any) 
     """Return one coefficient's row: value, SE, interval, p-value, interpretation."""
     low, high = result.confidence_interval(confidence_level, method=method, rng=rng)
     defined = math.isfinite(result.statistic)
+    scale = default_scale(result.coefficient)
+    reading = None if scale is None else result.interpret() if defined else "undefined"
     return {
         "coefficient": result.name,
         "function": result.coefficient,
@@ -46,7 +50,8 @@ def summary(result: Any, confidence_level: float, method: str | None, rng: Any) 
         "ci_low": low,
         "ci_high": high,
         "pvalue": result.pvalue,
-        "interpretation": result.interpret() if defined else "undefined",
+        "interpretation": reading,
+        "interpretation_scale": scale,
         "observed_agreement": result.observed_agreement,
         "chance_agreement": result.chance_agreement,
     }
@@ -84,6 +89,13 @@ def pvalue(p: Any) -> str:
     return number(p)
 
 
+def reading(label: str | None, scale: str | None) -> str:
+    """Return an interpretation with the scale it was read on: 'tentative (Krippendorff 2004)'."""
+    if scale is None:
+        return "none (not chance-corrected)"
+    return f"{label} ({SOURCES[scale]})"
+
+
 def display_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
     """Return the summary rows as display strings, one column per field shown."""
     shown = []
@@ -97,7 +109,7 @@ def display_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
                 "SE": number(r["standard_error"]),
                 f"{level} CI": f"{interval} {r['ci_method']}",
                 "p": pvalue(r["pvalue"]),
-                "interpretation": r["interpretation"],
+                "interpretation": reading(r["interpretation"], r["interpretation_scale"]),
             }
         )
     return shown

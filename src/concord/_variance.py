@@ -177,23 +177,30 @@ def conger(
 
 
 def krippendorff(
-    patterns: Patterns, agreement: np.ndarray, population: float | None
-) -> tuple[float, int]:
-    """Gwet's (2014) variance of Krippendorff's alpha (irrCAC's krippen.alpha.raw).
+    patterns: Patterns, agreement: np.ndarray, population: float | None, *, counts: bool = False
+) -> tuple[float, int, int]:
+    """Gwet's variance of Krippendorff's alpha, as R irrCAC 1.4 computes it.
 
-    Returns (variance, n''), n'' the number of pairable items.
+    ``counts``: the ratings came in count form; use ``krippen.alpha.dist``'s
+    formula instead of ``krippen.alpha.raw``'s (see :func:`krippendorff_items`).
+    Returns (variance, n'', n_rated): n'' items with two ratings or more, and
+    n_rated with at least one.
     """
     t = terms(patterns, agreement)
     keep = t.pairable
     rows = t.rows[keep]
     freq, m = t.freq[keep], t.m[keep]
     n = float(freq.sum())
+    n_rated = int(t.freq[t.m >= 1].sum())
     if n < 2:
-        return float("nan"), int(n)
+        return float("nan"), int(n), n_rated
     pi = (freq @ rows) / float(freq @ m)
     pe = float(pi @ agreement @ pi)
     pi_weighted = (agreement @ pi + agreement.T @ pi) / 2
-    return krippendorff_items(freq, m, t.agree[keep], rows @ pi_weighted, pe, population), int(n)
+    var = krippendorff_items(
+        freq, m, t.agree[keep], rows @ pi_weighted, pe, population, n_rated, counts=counts
+    )
+    return var, int(n), n_rated
 
 
 def krippendorff_items(
@@ -203,31 +210,54 @@ def krippendorff_items(
     chance: np.ndarray,
     pe: float,
     population: float | None,
+    n_rated: int,
+    *,
+    counts: bool = False,
 ) -> float:
     """Return the same variance from per-item terms of the n'' pairable items.
 
     ``agree`` is Σ_k r_ik (r*_ik − 1) and ``chance`` is Σ_k r_ik π̄_k, with
     π̄ = (Aπ + Aᵀπ)/2, for each item. With r̄ the mean number of ratings,
-    ε = 1/Σ m, p'_a the alpha-style percent agreement and α' = (p'_a − p_e)/(1 − p_e)::
+    ε = 1/Σ m, p'_a = mean of p'_a,i = agree_i / (r̄ (m_i − 1)),
+    p_a = (1 − ε) p'_a + ε, α = (p_a − p_e)/(1 − p_e) and
+    α' = (p'_a − p_e)/(1 − p_e), irrCAC 1.4's ``krippen.alpha.raw`` has::
 
-        pa_i = agree_i / (r̄ (m_i − 1)) − p_a (m_i − r̄) / r̄
+        pa_i = p'_a,i − p'_a (m_i − r̄) / r̄
         pe_i = chance_i / r̄ − p_e (m_i − r̄) / r̄
         α*_i = (pa_i − p_e)/(1 − p_e) − 2 (1 − α') (pe_i − p_e)/(1 − p_e)
-        var  = (1 − f) Σ_i (α*_i − α')² / (n'' (n'' − 1))
+        var  = (1 − f) Σ_i (α*_i − α')² / (n'' (n'' − 1)),   f = n_rated / N
+
+    and its ``krippen.alpha.dist`` (``counts=True``), for the count form::
+
+        pa_i = (1 − ε) (p'_a,i − p'_a (m_i − r̄) / r̄) + ε
+        pe_i = chance_i / r̄ − (m_i − r̄) / r̄          (Σ_k π_k = 1 where raw has p_e)
+        α*_i = (pa_i − p_e)/(1 − p_e) − (1 − α) (pe_i − p_e)/(1 − p_e)
+        var  = (1 − f) Σ_i (α*_i − α)² / (n'' (n'' − 1))
+
+    irrCAC 1.0's raw formula, which concord followed before, had p_a where
+    1.4 has p'_a in pa_i.
     """
     n = float(freq.sum())
     if n < 2 or pe == 1:
         return float("nan")
     mean_m = float(freq @ m) / n
     epsilon = 1 / float(freq @ m)
-    pa_prime = float(freq @ (agree / (mean_m * (m - 1)))) / n
-    pa = (1 - epsilon) * pa_prime + epsilon
-    alpha_prime = (pa_prime - pe) / (1 - pe)
-    pa_i = agree / (mean_m * (m - 1)) - pa * (m - mean_m) / mean_m
-    pe_i = chance / mean_m - pe * (m - mean_m) / mean_m
-    linear = (pa_i - pe) / (1 - pe) - 2 * (1 - alpha_prime) * (pe_i - pe) / (1 - pe)
-    f = fraction(int(n), population)
-    return (1 - f) * float(freq @ (linear - alpha_prime) ** 2) / (n * (n - 1))
+    pa_item = agree / (mean_m * (m - 1))
+    pa_prime = float(freq @ pa_item) / n
+    spread = (m - mean_m) / mean_m
+    if counts:
+        alpha = ((1 - epsilon) * pa_prime + epsilon - pe) / (1 - pe)
+        pa_i = (1 - epsilon) * (pa_item - pa_prime * spread) + epsilon
+        pe_i = chance / mean_m - spread
+        center, slope = alpha, 1 - alpha
+    else:
+        center = (pa_prime - pe) / (1 - pe)
+        pa_i = pa_item - pa_prime * spread
+        pe_i = chance / mean_m - pe * spread
+        slope = 2 * (1 - center)
+    linear = (pa_i - pe) / (1 - pe) - slope * (pe_i - pe) / (1 - pe)
+    f = fraction(n_rated, population)
+    return (1 - f) * float(freq @ (linear - center) ** 2) / (n * (n - 1))
 
 
 def light(

@@ -127,7 +127,8 @@ def weight_matrix(labels: Any, kind: str = "quadratic") -> np.ndarray:
     r"""Return the k×k disagreement weight matrix for ordered categories.
 
     With scores :math:`x_i` (the labels themselves if they are numbers, their
-    positions 0, 1, ..., k−1 otherwise), the disagreement of categories i and
+    positions 1, 2, ..., k otherwise, as R irrCAC's ``weights.gen`` scores
+    them), the disagreement of categories i and
     j before scaling to a maximum of 1 is
 
     ============  =====================================================
@@ -148,8 +149,8 @@ def weight_matrix(labels: Any, kind: str = "quadratic") -> np.ndarray:
     Parameters
     ----------
     labels : sequence or int
-        The categories in order, shape (k,). An integer k stands for the
-        positions 0, ..., k−1.
+        The categories in order, shape (k,). An integer k stands for k
+        categories scored 1, ..., k.
     kind : str
         One of the kinds above.
 
@@ -197,7 +198,7 @@ def weight_matrix(labels: Any, kind: str = "quadratic") -> np.ndarray:
     if isinstance(labels, int | np.integer) and not isinstance(labels, bool):
         if labels < 1:
             param_error(func, "labels", "a positive number of categories", labels)
-        values: tuple[Any, ...] = tuple(range(int(labels)))
+        values: tuple[Any, ...] = tuple(range(1, int(labels) + 1))
     else:
         checked = check_labels(labels, func)
         assert checked is not None
