@@ -198,7 +198,7 @@ def test_explain_and_repr():
     text = alpha.explain()
     for fragment in (
         "Coincidence matrix o_ck",
-        "Distances δ²_ck (interval)",
+        "Distances δ²_ck (interval metric)",
         "D_o =",
         "α = 1 − D_o / D_e",
     ):
