@@ -63,6 +63,8 @@ _ID_SUFFIX = re.compile(r"(?:^|[_\-\s.])(?:id|uid|key)$", re.IGNORECASE)
 DISTINCT_MIN = 20
 SAMPLE_ROWS = 1_000
 _HEADER_BLOCK = 1 << 20
+# the smallest CSV block streamed: a row must fit in one block
+MIN_BLOCK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -303,6 +305,12 @@ class Source:
                 "Fix that row (a missing rating is an empty field), or pass --delimiter if "
                 f"the fields are not separated by {self.opts.delimiter!r}.",
             )
+        if "straddl" in text:
+            return _fail(
+                self.name,
+                "has a row longer than the chunks it is read in. Pass a larger --chunk-rows, "
+                "or --chunk-rows 0 to read it whole.",
+            )
         if "UTF8" in text or "utf-8" in text.lower():
             return _fail(
                 self.name,
@@ -415,7 +423,7 @@ def _block_size(path: str, rows: int) -> int:
             sample = f.read(1 << 16)
     lines = sample.count(b"\n")
     per_row = len(sample) / lines if lines > 1 else 64
-    return int(min(max(per_row * rows, 1 << 16), 1 << 30))
+    return int(min(max(per_row * rows, MIN_BLOCK), 1 << 30))
 
 
 def _spool_stdin() -> str:
@@ -680,7 +688,10 @@ def whole(source: Source, groups: list[Group]) -> Any:
     import pandas as pd
 
     parts = list(frames(source, groups))
-    return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+    frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+    if not frame.shape[0]:  # as a chunked read says it
+        raise _fail(source.name, "no rows to read.")
+    return frame
 
 
 def text_frame(file: str, o: dict[str, Any]) -> Any:
