@@ -65,6 +65,7 @@ SAMPLE_ROWS = 1_000
 _HEADER_BLOCK = 1 << 20
 # the smallest CSV block streamed: a row must fit in one block
 MIN_BLOCK = 1 << 20
+NO_RATINGS = "has no ratings: every cell of the rater columns is empty (or an --na-values marker)."
 
 
 @dataclass(frozen=True)
@@ -230,12 +231,13 @@ class Source:
         shape = _Shape()
         if not self.rows:
             with self._arrow_errors(shape):
-                yield pc.read_csv(
+                table = pc.read_csv(
                     self.path,
                     read_options=pc.ReadOptions(encoding=self.opts.encoding),
                     parse_options=self._parse(shape),
                     convert_options=self._convert(columns),
                 )
+            yield table
             return
         source = pa.input_stream(self.path)
         try:
@@ -285,6 +287,9 @@ class Source:
         """Turn pyarrow's errors into one line naming the file (and the row, if known)."""
         import pyarrow as pa
 
+        hook = sys.unraisablehook
+        if shape is not None:  # pyarrow fails to decode a bad row that is not UTF-8, on stderr
+            sys.unraisablehook = shape.unraisable
         try:
             yield
         except pa.ArrowException as exc:
@@ -292,16 +297,18 @@ class Source:
         except (OSError, UnicodeError) as exc:
             text = f"cannot read it as {self.opts.fmt} ({_first_line(exc)})."
             raise _fail(self.name, text) from None
+        finally:
+            sys.unraisablehook = hook
 
     def _explain(self, exc: BaseException, shape: _Shape | None) -> click.ClickException:
         text = _first_line(exc)
         if "Empty CSV file" in text:
             return _fail(self.name, "is empty. It needs a header row, then one row per item.")
         if shape is not None and shape.expected is not None:
-            line, fields = _bad_row(self.path, self.opts, shape.expected)
+            line, fields, expected = _bad_row(self.path, self.opts)
             return _fail(
                 self.name,
-                f"line {line} has {fields} fields where the header has {shape.expected}. "
+                f"line {line} has {fields} fields where the header has {expected}. "
                 "Fix that row (a missing rating is an empty field), or pass --delimiter if "
                 f"the fields are not separated by {self.opts.delimiter!r}.",
             )
@@ -359,9 +366,13 @@ class _Shape:
         self.expected = int(row.expected_columns)
         return "error"
 
+    def unraisable(self, info: Any) -> None:
+        """Note a bad row pyarrow could not hand over (its text is not UTF-8)."""
+        self.expected = 0
 
-def _bad_row(path: str, opts: Options, expected: int) -> tuple[int, int]:
-    """Return (line, fields) of the first row whose field count differs from the header's.
+
+def _bad_row(path: str, opts: Options) -> tuple[int, int, int]:
+    """Return (line, fields, header's fields) of the first row not as long as the header.
 
     pyarrow does not know the line of a bad row when quoted cells may span
     lines, so the file is scanned again, on this error path only.
@@ -372,10 +383,11 @@ def _bad_row(path: str, opts: Options, expected: int) -> tuple[int, int]:
     with pa.input_stream(path) as raw:
         text = io.TextIOWrapper(raw, encoding=encoding, errors="replace", newline="")
         reader = csv.reader(text, delimiter=opts.delimiter)
+        expected = len(next(reader, []))
         for row in reader:
             if row and len(row) != expected:
-                return reader.line_num, len(row)
-    return 0, 0
+                return reader.line_num, len(row), expected
+    return 0, 0, expected
 
 
 def _one_column(name: str, delimiter: str) -> str:
@@ -691,6 +703,8 @@ def whole(source: Source, groups: list[Group]) -> Any:
     frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
     if not frame.shape[0]:  # as a chunked read says it
         raise _fail(source.name, "no rows to read.")
+    if not frame.notna().to_numpy().any():
+        raise _fail(source.name, NO_RATINGS)
     return frame
 
 

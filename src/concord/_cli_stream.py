@@ -95,6 +95,8 @@ def _feed(
                 acc.update(frame)
     if accumulators is None:
         raise click.ClickException(f"{source.name}: no rows to read.")
+    if not tally.ratings:  # as a whole read says it
+        raise click.ClickException(f"{source.name}: {read.NO_RATINGS}")
     return tally
 
 
