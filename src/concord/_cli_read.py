@@ -64,7 +64,7 @@ DISTINCT_MIN = 20
 SAMPLE_ROWS = 1_000
 _HEADER_BLOCK = 1 << 20
 # the smallest CSV block streamed: a row must fit in one block
-MIN_BLOCK = 1 << 20
+MIN_BLOCK = 1 << 16
 NO_RATINGS = "has no ratings: every cell of the rater columns is empty (or an --na-values marker)."
 
 
@@ -428,14 +428,18 @@ def _excel_strings(name: str, path: str) -> Any:
 
 
 def _block_size(path: str, rows: int) -> int:
-    """Bytes per CSV block for about ``rows`` rows, from the length of the first lines."""
+    """Bytes per CSV block for about ``rows`` rows, from the length of the first lines.
+
+    A row must fit in a block: blocks are at least twice the longest line seen.
+    """
     sample = b""
     if not path.endswith((".gz", ".bz2")):
         with open(path, "rb") as f:
-            sample = f.read(1 << 16)
-    lines = sample.count(b"\n")
-    per_row = len(sample) / lines if lines > 1 else 64
-    return int(min(max(per_row * rows, MIN_BLOCK), 1 << 30))
+            sample = f.read(1 << 20)
+    lines = sample.split(b"\n")
+    per_row = len(sample) / (len(lines) - 1) if len(lines) > 2 else 64
+    longest = max(map(len, lines)) if len(lines) > 1 else 2 * len(sample)
+    return int(min(max(per_row * rows, MIN_BLOCK, 2 * longest), 1 << 30))
 
 
 def _spool_stdin() -> str:
