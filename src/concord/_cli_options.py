@@ -39,9 +39,27 @@ def options(*decorators: F) -> Callable[[F], F]:
     return apply
 
 
+read_options = options(
+    click.option("--input-format", type=click.Choice(cin.FORMATS), help="Default: the suffix's."),
+    click.option(
+        "--delimiter",
+        help="CSV and TSV: the field separator, e.g. ';' or '\\t'. Default: , (tab for TSV).",
+    ),
+    click.option(
+        "--encoding",
+        default="utf-8",
+        show_default=True,
+        help="The file's text encoding, e.g. latin-1 or cp1252.",
+    ),
+    click.option(
+        "--na-values",
+        metavar="A,B",
+        help='Cells that mean a missing rating besides empty ones, comma-separated, e.g. "NA,.".',
+    ),
+)
 input_options = options(
     click.argument("file", metavar="FILE"),
-    click.option("--input-format", type=click.Choice(cin.FORMATS), help="Default: the suffix's."),
+    read_options,
     click.option("--item", help="Long form: the item column."),
     click.option("--rater", help="Long form: the rater column."),
     click.option("--rating", help="Long form: the rating column."),
@@ -129,6 +147,9 @@ def data_errors(func: F) -> F:
             text = str(exc).strip()
             first = text.splitlines()[0] if text else type(exc).__name__
             raise click.ClickException(f"{kwargs.get('file', '-')}: {first}") from None
+        except OSError as exc:  # an output folder that is missing, say
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}.") from None
 
     return wrapper
 
@@ -142,34 +163,50 @@ def _long_form(o: dict[str, Any]) -> cin.Long | None:
     return cin.Long(o["item"], o["rater"], o["rating"])
 
 
+def source(file: str, o: dict[str, Any], rows: int = 0) -> Any:
+    """Open FILE with the options' format, delimiter, encoding and missing markers."""
+    from concord import _cli_read as read
+
+    return read.Source(file, read.options(file, o), rows)
+
+
+def groups(columns: list[str], o: dict[str, Any]) -> list[Any]:
+    """Return the rating columns as one group: one type (numbers or text) for all of them."""
+    from concord import _cli_read as read
+
+    return [read.Group(columns, text=cin.labels_are_text(o.get("labels")))]
+
+
 def ratings(file: str, o: dict[str, Any]) -> Any:
     """Read FILE and return its rater columns (wide form, or pivoted from the long form)."""
-    frame = cin.read_table(file, o["input_format"])
+    from concord import _cli_read as read
+
+    src = source(file, o)
     long = _long_form(o)
     if long is not None:
-        return cin.wide_from_long(frame, long, file)
-    return cin.rater_columns(frame, cin.split_names(o.get("raters")), o.get("id_column"), file)
+        return read.long_form(src, long, cin.labels_are_text(o.get("labels")))
+    return read.whole(src, groups(read.wide_columns(src, o), o))
 
 
-def two_raters(frame: Any, o: dict[str, Any], file: str) -> tuple[Any, Any]:
+def two_raters(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
     """Return the --rater1 and --rater2 columns (or the only two there are)."""
-    rater1, rater2 = o["rater1"], o["rater2"]
-    if rater1 is None and rater2 is None and frame.shape[1] == 2:
-        return frame.iloc[:, 0], frame.iloc[:, 1]
-    if rater1 is None or rater2 is None:
-        columns = ", ".join(map(str, frame.columns))
-        raise click.UsageError(f"name the raters with --rater1 and --rater2 ({file}: {columns}).")
-    return (
-        cin.column(frame, rater1, file, "--rater1"),
-        cin.column(frame, rater2, file, "--rater2"),
-    )
+    from concord import _cli_read as read
+
+    if _long_form(o) is not None:
+        frame = ratings(file, o)
+        pair = read.pair_columns(file, [str(c) for c in frame.columns], o)
+    else:
+        src = source(file, o)
+        pair = read.pair_columns(file, src.names(), o)
+        frame = read.whole(src, groups(pair, o))
+    return frame[pair[0]], frame[pair[1]]
 
 
 def two_rater_result(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
     """Cohen's kappa of the two raters the options name, and their two columns."""
     from concord import cohen_kappa
 
-    a, b = two_raters(ratings(file, {**o, "raters": None, "id_column": None}), o, file)
+    a, b = two_raters(file, o)
     result = cohen_kappa(
         a,
         b,

@@ -16,6 +16,7 @@ import numpy as np
 from concord import _cli_input as cin
 from concord import _cli_options as opt
 from concord import _cli_output as out
+from concord import _cli_read as read
 from concord import _cut_file
 from concord import _records as rec
 from concord._version import __version__
@@ -123,7 +124,7 @@ Examples:
 """
 )
 @click.argument("file", metavar="FILE")
-@click.option("--input-format", type=click.Choice(cin.FORMATS), help="Default: the suffix's.")
+@opt.read_options
 @click.option("--truth", help="The true grades' column (to fit cut points).")
 @click.option("--score", required=True, help="The continuous scores' column.")
 @click.option("--labels", help="The grades in order, comma-separated.")
@@ -154,6 +155,6 @@ def thresholds(file: str, **o: Any) -> None:
     """
     _check_outputs(o)
     if o["apply"]:
-        _apply(file, cin.read_table(file, o["input_format"], as_text=True), o)
+        _apply(file, read.text_frame(file, o), o)
     else:
-        _fit(file, cin.read_table(file, o["input_format"]), o)
+        _fit(file, read.columns(file, o, {"--truth": o["truth"], "--score": o["score"]}), o)
