@@ -46,9 +46,6 @@ import click
 from concord import _cli_input as cin
 from concord._inference import progress
 
-# a text category longer than this is refused: the library stores categories in
-# fixed-width numpy strings, as wide as the longest one for every rating
-MAX_CATEGORY = 256
 # column names that are item ids, not raters (case-insensitive; also *_id, *-id, "* id")
 ID_NAMES = frozenset(
     [
@@ -103,6 +100,20 @@ def options(file: str, o: dict[str, Any]) -> Options:
 
 def _fail(path: str, message: str) -> click.ClickException:
     return click.ClickException(f"{path}: {message}")
+
+
+class _Fault(click.ClickException):
+    """A fault in a chunk's cells: ``rank`` 1 for the encoding, 2 for mixed types.
+
+    A file with several faults reports the same one whole or in chunks: a
+    row of the wrong shape (rank 0, found while parsing) before a cell that
+    is not valid in the encoding, before a clash of types; among faults of
+    one rank, the first in the file.
+    """
+
+    def __init__(self, path: str, message: str, rank: int, row: int) -> None:
+        super().__init__(f"{path}: {message}")
+        self.rank, self.row = rank, row
 
 
 def _first_line(exc: BaseException) -> str:
@@ -488,14 +499,41 @@ class Converter:
         """Return the chunk's rating columns as a DataFrame (float64 or Categorical)."""
         import pandas as pd
 
+        decoded = self.decode(table)
         out: dict[str, Any] = {}
+        clashes: list[_Fault] = []
         for group in self.groups:
-            cells = {c: self._typed(table.column(c), c) for c in group.columns}
-            self._check_kind(group, cells)
+            cells = {c: self._typed(decoded[c], c) for c in group.columns}
+            try:
+                self._check_kind(group, cells)
+            except _Fault as clash:
+                clashes.append(clash)
+                continue
             for c, (kind, values) in cells.items():
                 out[c] = _to_pandas(kind, values, self._cell, c)
+        if clashes:
+            raise min(clashes, key=lambda f: f.row)
         self.offset += table.num_rows
         return pd.DataFrame(out)
+
+    def decode(self, table: Any) -> dict[str, Any]:
+        """Return the groups' columns with raw bytes decoded; fail at the first bad cell."""
+        import pyarrow as pa
+
+        decoded: dict[str, Any] = {}
+        faults: list[_Fault] = []
+        for group in self.groups:
+            for c in group.columns:
+                values = table.column(c)
+                try:
+                    decoded[c] = (
+                        self._decoded(values, c) if pa.types.is_binary(values.type) else values
+                    )
+                except _Fault as fault:
+                    faults.append(fault)
+        if faults:
+            raise min(faults, key=lambda f: f.row)
+        return decoded
 
     def _cell(self, column: str, index: int, values: Any) -> Cell:
         return Cell(self.offset + index + 2, column, str(values[index].as_py()))
@@ -541,11 +579,13 @@ class Converter:
             return values.cast(pa.string())
         except pa.ArrowInvalid:
             row = next(i for i, v in enumerate(values.to_pylist()) if not _utf8(v))
-            raise _fail(
+            raise _Fault(
                 self.path,
                 f"row {self.offset + row + 2} of column {name!r} is not valid UTF-8 "
                 f"({values[row].as_py()[:30]!r}). Pass the file's encoding, "
                 "e.g. --encoding latin-1 (or cp1252).",
+                rank=1,
+                row=self.offset + row + 2,
             ) from None
 
     def _check_kind(self, group: Group, cells: dict[str, tuple[str | None, Any]]) -> None:
@@ -561,32 +601,18 @@ class Converter:
             if group.kind is None:
                 group.kind, group.first = kind, cell
             elif _family(kind) != _family(group.kind):
-                raise _fail(
+                raise _Fault(
                     self.path,
                     f"the ratings mix numbers and text: {group.first}, {cell}. A column has "
                     "one type: correct the cell, add it to --na-values if it means a missing "
                     "rating, or declare --labels to read every rating as text.",
+                    rank=2,
+                    row=cell.row,
                 )
         settled = _family(group.kind or "number")
         for c, (found, values) in cells.items():
             if found == "strings":
                 cells[c] = (settled, values)
-                if settled == "text":
-                    self._check_length(values, c)
-
-    def _check_length(self, values: Any, name: str) -> None:
-        import pyarrow.compute as pc
-
-        lengths = pc.utf8_length(values)
-        longest = pc.max(lengths).as_py()
-        if longest is not None and longest > MAX_CATEGORY:
-            index = pc.index(pc.greater(lengths, MAX_CATEGORY), True).as_py()
-            raise _fail(
-                self.path,
-                f"row {self.offset + index + 2} of column {name!r} holds a text of "
-                f"{longest:,} characters, too long for a category (at most {MAX_CATEGORY}). "
-                "If the column is not a rater's, leave it out with --raters or --id.",
-            )
 
 
 def _utf8(v: bytes | None) -> bool:
@@ -695,8 +721,34 @@ def frames(source: Source, groups: list[Group], bar: bool = False) -> Iterator[A
     """Yield the groups' columns as converted DataFrames, chunk by chunk (one if whole)."""
     columns = [c for g in groups for c in g.columns]
     convert = Converter(source.name, source.opts, groups)
-    for table in source.tables(columns, bar):
-        yield convert(table)
+    tables = source.tables(columns, bar)
+    for table in tables:
+        try:
+            frame = convert(table)
+        except _Fault as fault:
+            convert.offset += table.num_rows
+            raise _outranked(fault, tables, convert) from None
+        yield frame
+
+
+def _outranked(fault: _Fault, rest: Iterator[Any], convert: Converter) -> click.ClickException:
+    """Return the fault to report: ``fault``, or one the rest of the file holds that outranks it.
+
+    A whole read parses every row before it converts any, so a chunked read
+    that fails on its cells reads on (parsing, and decoding while the fault
+    is a clash of types) to report what the whole read reports. This costs
+    time on the error path only.
+    """
+    try:
+        for table in rest:
+            if fault.rank == 2:
+                convert.decode(table)
+            convert.offset += table.num_rows
+    except _Fault as encoding:
+        return _outranked(encoding, rest, convert)
+    except click.ClickException as shape:  # a row of the wrong shape, found while parsing
+        return shape
+    return fault
 
 
 def whole(source: Source, groups: list[Group]) -> Any:
