@@ -93,6 +93,22 @@ def test_dist_functions_on_category_counts(e):
     assert _close(low, e["ci95"][0], 1e-10) and _close(high, e["ci95"][1], 1e-10)
 
 
+@pytest.mark.parametrize("e", list(_dist_cases()))
+def test_category_counts_without_labels_number_the_categories_as_irrcac(e):
+    # unnamed count columns are categories 1..q in irrCAC's .dist functions (weights.gen on
+    # 1:q), and concord's default labels are 1..k: value-based weights (ratio) agree too
+    frame = pd.read_csv(REF / "multi" / e["data"])
+    counts = concord.CategoryCounts(frame.to_numpy())
+    assert counts.labels == tuple(range(1, frame.shape[1] + 1))
+    func, weights = DIST[e["func"]], e["weights"]
+    if func is concord.krippendorff_alpha:
+        r = func(counts, level=LEVEL[weights])
+    else:
+        r = func(counts, weights=None if weights == "unweighted" else weights)
+    assert _close(r.statistic, e["coeff"])
+    assert _close(r.standard_error, e["se"], 1e-10)
+
+
 def test_alpha_raw_and_dist_differ_on_the_same_ratings():
     # the two irrCAC formulas give different SEs for the same data: the first 15 subjects
     # of Fleiss (1971) as raw ratings and as counts (= distrib_6raters_counts.csv)

@@ -68,7 +68,9 @@ class CategoryCounts:
         Non-negative whole numbers.
     labels : sequence, optional
         The k categories, in order (weighted coefficients use this order);
-        default 0, 1, ..., k−1.
+        default 1, 2, ..., k, the positions R irrCAC's ``.dist`` functions
+        give unnamed columns (so value-based weights such as ``"ratio"``
+        score them as irrCAC does).
 
     Examples
     --------
@@ -87,7 +89,7 @@ class CategoryCounts:
     def __init__(self, counts: Any, /, *, labels: Sequence[Any] | None = None) -> None:
         func = "CategoryCounts"
         raw = _count_array(counts, func)
-        declared = check_labels(labels, func) or tuple(range(raw.shape[1]))
+        declared = check_labels(labels, func) or tuple(range(1, raw.shape[1] + 1))
         if len(declared) != raw.shape[1]:
             param_error(
                 func,
