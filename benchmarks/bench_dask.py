@@ -51,7 +51,7 @@ import numpy as np
 
 import concord
 import concord.dask
-from concord import _count
+from concord._tables import engines as _count
 
 SEED = 2026
 K = 6

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 import concord
-from concord import _device
+from concord._data import arrays as _device
 
 K = 6
 

@@ -180,7 +180,8 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(2026)
     print(
-        f"Machine: {platform.processor() or platform.machine()}, {concord._count._n_threads()} "
+        f"Machine: {platform.processor() or platform.machine()}, "
+        f"{concord._tables.engines._n_threads()} "
         f"threads; Python {platform.python_version()}, numpy {np.__version__}, "
         f"scikit-learn {sklearn.__version__}, concord {concord.__version__}\n"
     )

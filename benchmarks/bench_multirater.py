@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 import concord
-from concord import _count
+from concord._tables import engines as _count
 
 try:  # the peers are optional: a missing one is reported, not fatal
     import krippendorff

@@ -158,7 +158,7 @@ def test_explain_shows_every_step(result):
     ],
 )
 def test_interpretation_scales(scale, value, label):
-    from concord._interpret import interpret
+    from concord._results.interpret import interpret
 
     assert interpret(value, scale, "test") == label
 

@@ -103,7 +103,7 @@ def _cli(command: click.Command, path: str) -> list[str]:
 
 def snapshot() -> str:
     """Return the API as text, one line per name, signature, field or option."""
-    from concord._cli import main
+    from concord._cli.main import main
 
     lines: list[str] = []
     for name in MODULES:

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import concord
-from concord import _device
+from concord._data import arrays as _device
 
 NO_TORCH = "PyTorch is not installed; `make test` installs its CPU build where one is available"
 NO_JAX = "JAX is not installed (pip install 'jax[cpu]')"
@@ -573,7 +573,8 @@ def test_cpu_arrays_are_counted_by_numpy_by_default(
     lib: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """CPU tensors are viewed by numpy (no copy, numba's kernels); the result is the same."""
-    from concord import _device_items, _device_pairs
+    from concord._tables import items_device as _device_items
+    from concord._tables import pairs_device as _device_pairs
 
     monkeypatch.setattr(_device, "HOST_COUNTS_CPU_ARRAYS", True)
 

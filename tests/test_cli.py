@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 import concord
-from concord._cli import main
+from concord._cli.main import main
 
 SENTIMENT = """gold,model
 positive,positive

@@ -13,8 +13,8 @@ import stat
 import pytest
 from click.testing import CliRunner
 
-from concord import _cli_output
-from concord._cli import main
+from concord._cli import output as _cli_output
+from concord._cli.main import main
 
 SCORES = "truth,score\n1,0.1\n1,0.3\n1,0.9\n2,1.2\n2,1.4\n2,2.2\n3,2.6\n3,2.9\n3,3.5\n3,3.1\n"
 OLD = "the old content\n"

@@ -20,8 +20,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from concord import _cli_read
-from concord._cli import main
+from concord._cli import read as _cli_read
+from concord._cli.main import main
 
 COMMANDS = {
     "kappa": [],

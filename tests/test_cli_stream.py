@@ -21,8 +21,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from concord import _cli_stream
-from concord._cli import main
+from concord._cli import stream as _cli_stream
+from concord._cli.main import main
 
 
 def run(*args):

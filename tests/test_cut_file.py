@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 import concord
-from concord import _cut_file
-from concord._cli import main
-from concord._cli_thresholds import cut_file
+from concord._cli.main import main
+from concord._cli.thresholds import cut_file
+from concord._thresholds import cut_file as _cut_file
 
 GOOD = {"format": "concord-thresholds/1", "labels": [1, 2, 3, 4], "thresholds": [1.5, 2.5, 3.5]}
 

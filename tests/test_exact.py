@@ -16,7 +16,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import concord
-from concord import _count
+from concord._tables import engines as _count
 from tests.exact_reference import fraction_kappa, fraction_table, positions_weights
 
 

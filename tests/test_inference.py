@@ -22,8 +22,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import concord
-from concord import _variance
-from concord._inference import METHODS, NormalDist, t_quantile, t_sf
+from concord._inference import design as _variance
+from concord._inference.intervals import METHODS, NormalDist, t_quantile, t_sf
 from tests.test_published import ENTRIES, ratings_from_table
 
 REF = Path(__file__).parent / "reference"
@@ -338,7 +338,8 @@ def test_standard_error_policy():
 
 
 def test_default_methods_follow_the_coverage_study():
-    from concord import _cohen, _multirater
+    from concord._coefficients import cohen as _cohen
+    from concord._coefficients import gwet as _multirater
 
     defaults = {**_cohen.DEFAULT_METHOD, **_multirater.DEFAULT_METHOD}
     assert set(defaults) == {
@@ -454,7 +455,7 @@ def test_fraction_is_zero_for_an_infinite_population():
 
 
 def test_poisson_replicates_merge_by_addition():
-    from concord._bootstrap import PoissonReplicates, kappa_of_tables
+    from concord._inference.resampling import PoissonReplicates, kappa_of_tables
 
     rng = np.random.default_rng(0)
     table = np.array([[40.0, 5, 1], [6, 30, 4], [2, 3, 25]])
@@ -501,7 +502,7 @@ FAR_T = {
 @pytest.mark.parametrize(("z", "expected"), FAR_NORMAL.items())
 def test_normal_pvalue_far_tail(z, expected):
     # 2·NormalDist().cdf(−z) is 0 beyond z ≈ 8.3; the survival function keeps its digits
-    from concord._inference import normal_pvalue
+    from concord._inference.intervals import normal_pvalue
 
     rel = 1e-12 if expected > 1e-300 else 1e-9  # 38: a subnormal double has fewer digits
     assert normal_pvalue(z) == pytest.approx(expected, rel=rel)
@@ -509,7 +510,7 @@ def test_normal_pvalue_far_tail(z, expected):
 
 
 def test_normal_pvalue_positive_until_underflow():
-    from concord._inference import normal_pvalue
+    from concord._inference.intervals import normal_pvalue
 
     zs = np.linspace(0, 38.4, 3841)
     assert all(normal_pvalue(float(z)) > 0 for z in zs)
@@ -525,7 +526,7 @@ def test_t_pvalue_far_tail(df_t, expected):
 
 
 def _variance_free_inference(statistic: float, df: int):
-    from concord._inference import Inference
+    from concord._inference.intervals import Inference
 
     return Inference(
         statistic=statistic, standard_error=1.0, df=df, bounds=(-1, 1), default_method="t"

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import concord
-from concord._inference import t_sf
+from concord._inference.intervals import t_sf
 
 REF = Path(__file__).parent / "reference"
 IRRCAC14 = json.loads((REF / "r" / "irrcac14_values.json").read_text())

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from statsmodels.stats import inter_rater
 
 import concord
-from concord import _krippendorff
+from concord._coefficients import krippendorff as _krippendorff
 
 Q = [1, 2, 3, 4]
 
@@ -282,7 +282,8 @@ def numeric_matrices(draw):
 @given(numeric_matrices(), st.booleans())
 def test_one_pass_engine_equals_numpy_path(x, as_int):
     # the numba route (small inputs forced through it) forms the numpy path's patterns
-    from concord import _count, _items
+    from concord._tables import engines as _count
+    from concord._tables import items as _items
 
     assume(not np.isnan(x).all())
     if as_int:
@@ -306,7 +307,7 @@ def test_one_pass_engine_equals_numpy_path(x, as_int):
 
 
 def test_one_pass_engine_defers_bad_values_to_the_numpy_path():
-    from concord import _count
+    from concord._tables import engines as _count
 
     x = np.array([[1.0, 2.5], [2.0, 2.0]])
     with pytest.MonkeyPatch.context() as mp:

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 import concord
-from concord import _records as rec
-from concord._cli import main
+from concord._cli.main import main
+from concord._render import records as rec
 from concord.report import to_html
 
 pytest.importorskip("jinja2")

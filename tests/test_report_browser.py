@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 import concord
-from concord import _records as rec
+from concord._render import records as rec
 from concord.report import to_html
 
 EVIL = "<script>document.title='pwned'</script>"

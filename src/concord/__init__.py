@@ -8,31 +8,31 @@ a small count table → one core function → a frozen result object.
 imported lazily, where they are used.
 """
 
-from concord._accumulate import Accumulator, accumulate
-from concord._agreement_result import (
+from concord._coefficients.cohen import cohen_kappa, scott_pi
+from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
+from concord._coefficients.krippendorff import krippendorff_alpha
+from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_kappa
+from concord._coefficients.qwk import quadratic_weighted_kappa
+from concord._coefficients.raters import conger_kappa, light_kappa
+from concord._common.errors import UndefinedKappaWarning
+from concord._data.matrix import CategoryCounts
+from concord._inference.intervals import ConfidenceInterval
+from concord._results.agreement import (
     AgreementResult,
     FleissResult,
     KrippendorffResult,
     LightResult,
 )
-from concord._cohen import cohen_kappa, scott_pi
-from concord._cut_points import (
+from concord._results.kappa import KappaResult
+from concord._streaming.accumulator import Accumulator, accumulate
+from concord._tables.weights import weight_matrix
+from concord._thresholds.optimize import (
     CrossValidatedKappa,
     ThresholdResult,
     cross_validated_kappa,
     optimize_thresholds,
 )
-from concord._errors import UndefinedKappaWarning
-from concord._inference import ConfidenceInterval
-from concord._kappa_result import KappaResult
-from concord._krippendorff import krippendorff_alpha
-from concord._mean import GroupedKappaResult, grouped_kappa, mean_kappa
-from concord._multirater import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
-from concord._qwk import quadratic_weighted_kappa
-from concord._raters import conger_kappa, light_kappa
-from concord._ratings import CategoryCounts
 from concord._version import __version__
-from concord._weights import weight_matrix
 
 __all__ = [
     "Accumulator",
@@ -74,7 +74,7 @@ _SUBMODULES = ("dask", "plot", "report")
 def __getattr__(name: str) -> object:
     # the scikit-learn estimator imports scikit-learn: load it only when asked for
     if name == "ThresholdClassifier":
-        from concord._estimator import ThresholdClassifier
+        from concord._thresholds.estimator import ThresholdClassifier
 
         return ThresholdClassifier
     # concord.plot and concord.report import matplotlib and jinja2 only when they draw

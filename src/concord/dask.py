@@ -24,10 +24,10 @@ from dask.base import compute as _compute
 from dask.base import is_dask_collection, tokenize
 from dask.delayed import Delayed, delayed
 
-from concord._accumulate import Accumulator, accumulate
-from concord._errors import describe, param_error
-from concord._inputs import listing
-from concord._stream_functions import FUNCTIONS, PAIR
+from concord._common.errors import describe, param_error
+from concord._data.columns import listing
+from concord._streaming.accumulator import Accumulator, accumulate
+from concord._streaming.dispatch import FUNCTIONS, PAIR
 
 __all__ = ["accumulator", "compute"]
 

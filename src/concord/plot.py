@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from concord import _plotting
-from concord._cut_points import _scores
-from concord._errors import check_option
-from concord._explain import number
-from concord._inference import ConfidenceInterval
+from concord._common.errors import check_option
+from concord._common.text import number
+from concord._inference.intervals import ConfidenceInterval
+from concord._render import plotting as _plotting
+from concord._thresholds.optimize import _scores
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

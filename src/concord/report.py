@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from concord import _records as rec
+from concord._render import records as rec
 from concord._version import __version__
 
 __all__ = ["to_html"]

@@ -1,0 +1,163 @@
+"""Results → the command line's text, Markdown and CSV (the JSON forms are in _records).
+
+Every file the CLI writes goes through :func:`replacing`: a temporary file
+beside the target, renamed onto it once complete, so that an interrupted or
+failed run leaves the old file as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import stat
+import tempfile
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
+
+import click
+
+from concord._render import records as rec
+
+OUTPUTS = ("text", "json", "markdown", "csv")
+
+
+def table(rows: Sequence[dict[str, Any]], fmt: str) -> str:
+    """Lay the summary rows out as text, Markdown or CSV (CSV keeps every number unrounded)."""
+    import pandas as pd
+
+    if fmt == "csv":
+        frame = pd.DataFrame([rec.jsonable(r) for r in rows])
+        return str(frame.to_csv(index=False, lineterminator="\n")).rstrip("\n")
+    frame = pd.DataFrame(rec.display_rows(rows))
+    if fmt == "markdown":
+        return str(frame.to_markdown(index=False, disable_numparse=True))
+    return str(frame.to_string(index=False))
+
+
+def kappa_text(title: str, result: Any, row: dict[str, Any]) -> str:
+    """Return the text of ``concord kappa``: the explanation and the costliest cells."""
+    lines = [title, result.explain().rstrip()]
+    if not math.isfinite(result.statistic):
+        return "\n".join(lines)
+    if row["confidence_level"] != 0.95 or row["ci_method"] != result.interval_method:
+        level = f"{round(100 * row['confidence_level'], 6):g}%"
+        lines.append(
+            f"{level} CI ({row['ci_method']}) [{rec.number(row['ci_low'])}, "
+            f"{rec.number(row['ci_high'])}]"
+        )
+    lines += [
+        "",
+        "Where the kappa is lost (the costliest confusions)",
+        str(result.contributions()),
+    ]
+    return "\n".join(lines)
+
+
+def agree_record(
+    shape: dict[str, Any], results: Sequence[Any], rows: Sequence[dict[str, Any]]
+) -> Any:
+    """Return the JSON of ``concord agree``: the data summary and one entry per coefficient.
+
+    ``shape`` is :func:`~concord._render.records.frame_shape`'s (or a stream's tally of it).
+    """
+    return {"data": rec.data_summary(shape, results), "coefficients": list(rows)}
+
+
+def agree_text(
+    path: str, shape: dict[str, Any], results: Sequence[Any], rows: Sequence[dict[str, Any]]
+) -> str:
+    """Return the text of ``concord agree``: a data summary line, then the table."""
+    d = rec.data_summary(shape, results)
+    counts = ", ".join(f"{v}: {n}" for v, n in zip(d["labels"], d["category_totals"], strict=True))
+    return "\n".join(
+        [
+            f"{path}: {d['items']} items, {len(d['raters'])} raters, {d['ratings']} ratings "
+            f"({d['missing_ratings']} missing)",
+            f"categories ({results[0].weighting}): {counts}",
+            "",
+            table(rows, "text"),
+        ]
+    )
+
+
+def thresholds_text(path: str, best: Any, cv: Any, folds: int) -> str:
+    """Return the text of ``concord thresholds``: cut points, in-sample and CV kappa."""
+    labels = [str(v) for v in best.labels]
+    lines = [f"{path}: {best.kappa.n} items, grades {', '.join(labels)}", "", "cut points"]
+    for low, high, t in zip(labels, labels[1:], best.thresholds, strict=False):
+        lines.append(f"  {low} | {high}   {t:.6g}")
+    lines += [
+        "",
+        f"kappa ({best.kappa.weighting}), in-sample:      {best.statistic:.6f}"
+        f"   (optimal: Dinkelbach gap {best.gap:.2g})",
+        f"kappa, {folds}-fold cross-validated: {cv.statistic:.6f}   (report this one)",
+        f"in-sample optimism:              {cv.optimism:+.6f}",
+        "fold kappas: " + ", ".join(f"{k:.4f}" for k in cv.fold_kappas),
+    ]
+    return "\n".join(lines)
+
+
+def check_target(path: str, option: str, overwrite: bool) -> None:
+    """Fail before any work when ``path`` (given to ``option``) cannot or should not be written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise click.ClickException(f"{path} is a folder; give {option} a file name.")
+    if not os.path.isdir(folder):
+        missing = "is not a folder" if os.path.exists(folder) else "does not exist"
+        raise click.ClickException(
+            f"cannot write {path}: {folder} {missing}. Create the folder or pick another {option}."
+        )
+    if os.path.exists(path) and not overwrite:
+        raise click.ClickException(
+            f"{path} exists. Pass --overwrite to replace it, or pick another {option}."
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise click.ClickException(
+            f"cannot write {path}: no permission to write in {folder}. Pick another {option}."
+        )
+
+
+def _mode(target: str) -> int:
+    """Return the new file's permissions: the old file's, else those open() would give."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+@contextlib.contextmanager
+def replacing(path: str, option: str) -> Iterator[TextIO]:
+    """Write UTF-8 text to ``path`` all at once: to a temporary file, then renamed onto it.
+
+    On any failure, a KeyboardInterrupt included, the temporary file is
+    removed and ``path`` keeps its old content; an OSError becomes a one-line
+    error naming ``path`` and ``option``. A symbolic link stays a link: its
+    target is replaced.
+    """
+    target = os.path.realpath(path)
+    try:
+        fd, temp = tempfile.mkstemp(
+            dir=os.path.dirname(target), prefix=f".{os.path.basename(target)}.", suffix=".part"
+        )
+    except OSError as exc:
+        raise click.ClickException(_cannot_write(path, option, exc)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())  # the content is on disk before the rename makes it visible
+        os.chmod(temp, _mode(target))
+        os.replace(temp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise click.ClickException(_cannot_write(path, option, exc)) from None
+        raise
+
+
+def _cannot_write(path: str, option: str, exc: OSError) -> str:
+    return f"cannot write {path} ({exc.strerror or exc}). Pick another {option}."

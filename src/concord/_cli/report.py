@@ -1,0 +1,70 @@
+"""``concord report``: the HTML report of ``kappa`` (two raters) or ``agree`` (many)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from concord._cli import options as opt
+from concord._cli import output as out
+
+
+@click.command(
+    epilog="""
+\b
+Examples:
+  concord report data/essays.csv --rater1 truth --rater2 model_grade --weights quadratic \\
+      -o essays.html
+  concord report data/essays.csv --raters rater1,rater2,rater3 -o raters.html --overwrite
+  concord report annotations.csv --item doc --rater annotator --rating label -o report.html
+"""
+)
+@opt.input_options
+@opt.wide_options
+@click.option("--rater1", help="Two raters (the kappa report): the first rater's column.")
+@click.option("--rater2", help="The second rater's column.")
+@opt.weights_option("Disagreement weights.")
+@opt.level_option
+@opt.nan_policy_option("Two raters: fail on a missing rating, or drop its pair.")
+@opt.inference_options
+@click.option("-o", "--output", type=click.Path(), default="report.html", show_default=True)
+@click.option("--overwrite", is_flag=True, help="Replace the -o file if it exists.")
+@click.option("--title", help="The page title. Default: from FILE.")
+@click.option("--no-plots", is_flag=True, help="Leave the plots out (no matplotlib needed).")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+@opt.data_errors
+def report(file: str, **o: Any) -> None:
+    """Write a self-contained HTML report of the agreement in FILE.
+
+    With --rater1 and --rater2: Cohen's kappa of two raters, as ``concord
+    kappa``. Otherwise every multi-rater coefficient, as ``concord agree``.
+    The page has the data summary, each coefficient with its interval and
+    interpretation, the plots, the step-by-step explanation, the method
+    notes and references, and the command that produced it.
+    """
+    from concord.report import to_html
+
+    out.check_target(o["output"], "-o", o["overwrite"])
+    if o["rater1"] is not None or o["rater2"] is not None:
+        result, (a, b) = opt.two_rater_result(file, o)
+        results, data = [result], {str(a.name): a, str(b.name): b}
+    else:
+        data = opt.ratings(file, o)
+        results = opt.agreement_results(data, o)
+    html = to_html(
+        results,
+        data=data,
+        title=o["title"] or f"Agreement in {Path(file).name}",
+        command=shlex.join(["concord", *sys.argv[1:]]),
+        confidence_level=o["confidence_level"],
+        method=o["ci_method"],
+        rng=o["seed"] if o["seed"] is not None else 0,
+        plots=not o["no_plots"],
+    )
+    with out.replacing(o["output"], "-o") as fh:
+        fh.write(html)
+    click.echo(f"wrote {o['output']} ({len(html) / 1024:.0f} KiB)", err=True)

@@ -1,0 +1,368 @@
+"""Cohen's kappa, unweighted and weighted, from the k×k confusion table."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from concord._common import exact as _exact
+from concord._common.docs import fill
+from concord._common.errors import UndefinedKappaWarning, check_population, describe
+from concord._data.labels import Labels
+from concord._inference import design as _variance
+from concord._inference.intervals import Inference
+from concord._inference.resampling import TableSampler
+from concord._results.kappa import KappaResult
+from concord._tables.pairs import confusion_table
+from concord._tables.patterns import Patterns
+from concord._tables.weights import Weighting, resolve
+
+
+def weighted_kappa_core(
+    table: np.ndarray, weights: np.ndarray, *, pooled: bool = False
+) -> tuple[float, float, float]:
+    """Return (κ, p_o, p_e) of a k×k table under k×k disagreement weights, rounded once.
+
+    With n = ΣO, row totals r and column totals c, and the weights scaled to
+    integers W (see :mod:`concord._common.exact`)::
+
+        A = Σ W_ij O_ij          (n × observed weighted disagreement)
+        B = Σ W_ij r_i c_j       (n² × chance weighted disagreement)
+        κ = 1 − (A/n) / (B/n²) = (B − n·A) / B
+
+    and, with agreement weights 1 − W / max W, p_o = 1 − A / (n·max W) and
+    p_e = 1 − B / (n²·max W). κ is nan when B = 0. With ``pooled`` (Scott's
+    pi) chance uses the pooled shares (r + c) / 2n for both raters, so B is
+    Σ W_ij s_i s_j / 4 with s = r + c; everything is scaled by 4 to stay integral.
+    """
+    o = _exact.integers(table)
+    w = _exact.integers(weights)
+    n = int(o.sum())
+    top = int(w.max())
+    if not _exact.fits_int64(top, 4 * n, n):
+        o, w = _exact.as_object(o), _exact.as_object(w)
+    rows, cols = o.sum(axis=1), o.sum(axis=0)
+    scale = 4 if pooled else 1
+    a = scale * int((w * o).sum())
+    b = int((rows + cols) @ w @ (rows + cols)) if pooled else int(rows @ w @ cols)
+    statistic = _exact.ratio(b - n * a, b)
+    if top == 0:  # a single category: all agreement, nothing to weigh
+        return statistic, 1.0, 1.0
+    p_o = _exact.ratio(scale * n * top - a, scale * n * top)
+    p_e = _exact.ratio(scale * n * n * top - b, scale * n * n * top)
+    return statistic, p_o, p_e
+
+
+def undefined_reason(table: np.ndarray, labels: Labels) -> str:
+    """Say why the chance disagreement of ``table`` is zero."""
+    used = np.flatnonzero(table.sum(axis=0) + table.sum(axis=1))
+    if labels.k == 1:
+        return f"there is only one category, {describe(labels.values[0], 40)}"
+    if used.size == 1:
+        return f"both raters used only the category {describe(labels.values[used[0]], 40)}"
+    return "every pair of categories that chance could produce has disagreement weight 0"
+
+
+# the default interval of each coefficient, chosen by benchmarks/coverage.py
+# (see concord._coefficients.gwet.DEFAULT_METHOD)
+DEFAULT_METHOD = {"cohen_kappa": "fisher-z", "scott_pi": "fisher-z"}
+
+
+def _inference(
+    table: np.ndarray,
+    weighting: Weighting,
+    statistic: float,
+    pooled: bool,
+    population: float | None,
+    units: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+) -> Inference:
+    """SE, test and sampler of a two-rater result (see the module docstring)."""
+    agreement = weighting.agreement()
+    n = float(table.sum())
+    f = _variance.fraction(round(n), population)
+    null_z = None
+    if pooled:  # Scott's pi is Fleiss' kappa of two raters: Gwet's raw-ratings variance
+        k = table.shape[0]
+        cells = np.flatnonzero(table)
+        rows = np.eye(k, dtype=np.int64)[cells // k] + np.eye(k, dtype=np.int64)[cells % k]
+        pairs = Patterns(rows, table.ravel()[cells].astype(np.int64))
+        pi = (table.sum(axis=0) + table.sum(axis=1)) / (2 * n)
+        pe = float(pi @ agreement @ pi)
+        var = _variance.gwet_family(
+            "fleiss", _variance.terms(pairs, agreement), agreement, pi, pe, statistic, population
+        )
+    elif n > 0 and np.isfinite(statistic):
+        var, var0 = _variance.fce(table, agreement, statistic)
+        var, var0 = (1 - f) * var, (1 - f) * var0
+        null_z = statistic / np.sqrt(var0) if var0 > 0 else float("nan")
+    else:
+        var = float("nan")
+    sampler = (
+        TableSampler(table, weighting.exact, pooled)
+        if units is None
+        else TableSampler(table, weighting.exact, pooled, *units)
+    )
+    func = "scott_pi" if pooled else "cohen_kappa"
+    return Inference(
+        statistic=statistic,
+        standard_error=_variance.standard_error(var),
+        df=max(round(n) - 1, 0),
+        bounds=(-1.0, 1.0),
+        default_method=DEFAULT_METHOD[func],
+        sampler=sampler,
+        null_z=null_z,
+    )
+
+
+def kappa_result(
+    table: np.ndarray,
+    labels: Labels,
+    weighting: Weighting,
+    func: str,
+    *,
+    population: float | None = None,
+    units: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+) -> KappaResult:
+    """Build the :class:`KappaResult` of a confusion table; warn if κ is undefined.
+
+    ``func`` is 'cohen_kappa' or 'scott_pi' (chance from the pooled shares);
+    ``units`` are the distinct (cell, sample weight) pairs and their
+    frequencies, when the pairs carry sample weights.
+    """
+    pooled = func == "scott_pi"
+    statistic, p_o, p_e = weighted_kappa_core(table, weighting.exact, pooled=pooled)
+    if np.isnan(statistic):
+        warnings.warn(
+            f"{func} is undefined (nan) because the chance disagreement ΣW·E is 0: "
+            f"{undefined_reason(table, labels)}.",
+            UndefinedKappaWarning,
+            stacklevel=3,
+        )
+    n = table.sum()
+    rows, cols = table.sum(axis=1), table.sum(axis=0)
+    if pooled:
+        rows = cols = (rows + cols) / 2
+    expected = np.outer(rows, cols) / n
+    return KappaResult(
+        statistic=statistic,
+        observed=table,
+        expected=expected,
+        weights=weighting.matrix,
+        labels=labels.values,
+        n=n.item(),
+        observed_agreement=p_o,
+        chance_agreement=p_e,
+        weighting=weighting.name,
+        coefficient=func,
+        _inference=_inference(table, weighting, statistic, pooled, population, units),
+    )
+
+
+@fill
+def cohen_kappa(
+    rater1: Any,
+    rater2: Any,
+    /,
+    *,
+    weights: Any = None,
+    labels: Any = None,
+    sample_weight: Any = None,
+    nan_policy: str = "raise",
+    population_size: float | None = None,
+) -> KappaResult:
+    r"""Cohen's kappa of two raters, unweighted or weighted.
+
+    .. math::
+
+        \kappa = 1 - \frac{\sum_{ij} w_{ij} O_{ij}}{\sum_{ij} w_{ij} E_{ij}},
+        \qquad E_{ij} = \frac{r_i c_j}{n}
+
+    where O is the k×k table of observed counts, r and c its row and column
+    totals, n the number of pairs and w the disagreement weights (0 on the
+    diagonal). Unweighted kappa (Cohen 1960) has w_ij = 1 off the diagonal;
+    weighted kappa (Cohen 1968) any non-negative w.
+
+    Parameters
+    ----------
+    rater1, rater2 : array-like, shape (n,)
+        The two raters' ratings of the same n items: lists, numpy arrays of
+        bool, int, float, str or object dtype, pandas Series or Categorical.
+        Floats must be whole numbers unless ``labels`` are given.
+        ${series_pairing}
+        ${device_pair}
+    weights : None, {"linear", "quadratic"} or array-like, shape (k, k)
+        None for unweighted kappa; "linear" (|x_i − x_j|) or "quadratic"
+        ((x_i − x_j)²) disagreement weights; or a k×k matrix of disagreement
+        weights ordered as ``labels`` (zero diagonal, finite, non-negative,
+        not all zero; asymmetric matrices are allowed).
+    labels : sequence, optional
+        The ordered categories. Default for numeric ratings: the sorted
+        distinct values, and linear/quadratic distances use the values
+        themselves, so an unused category inside an integer scale keeps its
+        distance. Non-numeric ratings need ``labels`` for weighted kappa:
+        concord never sorts them alphabetically. An ordered pandas
+        Categorical supplies its own order.
+    sample_weight : array-like, shape (n,), optional
+        A non-negative finite weight for each pair.
+    nan_policy : {"raise", "omit"}
+        What to do with a missing rating (NaN, None, pd.NA): raise, or drop
+        the pairs in which either rating is missing.
+    ${population_size}
+
+    Returns
+    -------
+    KappaResult
+        ``statistic`` (κ), ``observed`` (O), ``expected`` (E), ``weights``
+        (W), ``labels``, ``n``, ``observed_agreement`` and
+        ``chance_agreement`` (p_o and p_e), ``explain()`` and ``interpret()``.
+
+    Warns
+    -----
+    UndefinedKappaWarning
+        When the chance disagreement ΣW·E is 0 (for example, both raters used
+        one and the same category); ``statistic`` is then nan.
+
+    Notes
+    -----
+    Inference: ``standard_error`` is the large-sample SE of Fleiss, Cohen
+    & Everitt (1969), as SAS PROC FREQ, statsmodels' ``std_kappa`` and R vcd
+    report it, for any weights, asymmetric ones included. ``pvalue`` is
+    two-sided for H0: κ = 0, from their SE under the null hypothesis
+    (statsmodels' ``std_kappa0``, the z of R irr's ``kappa2``). The
+    bootstrap resamples pairs as one multinomial draw on the k×k table (on
+    the weighted units with ``sample_weight``).
+    ${fisher_z_default}
+
+    Degenerate cases, one policy: κ is nan with a warning exactly when
+    ΣW·E = 0 (a single category; both raters constant on the same category).
+    It is defined otherwise: perfect agreement gives 1; one constant rater
+    gives O = E, hence 0; disjoint category sets give p_o = 0.
+
+    Counts are integers and the final ratio is computed in exact rational
+    arithmetic and rounded once, so κ is the correctly rounded value of its
+    definition.
+
+    scikit-learn's ``cohen_kappa_score`` weights by the positions of the
+    labels it sees, not their values. The two agree whenever the labels are
+    consecutive integers; to reproduce scikit-learn otherwise, pass the
+    ratings' positions (``np.searchsorted(labels, ratings)``).
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales.
+    Educational and Psychological Measurement 20(1), 37-46.
+    doi:10.1177/001316446002000104
+
+    Cohen, J. (1968). Weighted kappa. Psychological Bulletin 70(4), 213-220.
+    doi:10.1037/h0026256
+
+    Examples
+    --------
+    Seed 003's gold standard against a model (scikit-learn gives 0.545454...):
+
+    >>> import concord
+    >>> gold = ["positive", "neutral", "negative", "positive", "neutral",
+    ...         "positive", "negative", "neutral", "positive", "negative"]
+    >>> model = ["positive", "neutral", "negative", "neutral", "neutral",
+    ...          "positive", "positive", "neutral", "positive", "neutral"]
+    >>> r = concord.cohen_kappa(gold, model)
+    >>> r
+    KappaResult(statistic=0.545455, weighting='unweighted', n=10, k=3)
+    >>> r.observed_agreement, r.chance_agreement
+    (0.7, 0.34)
+    >>> r.interpret()
+    'moderate'
+
+    Weighted kappa needs the order of the categories:
+
+    >>> order = ["negative", "neutral", "positive"]
+    >>> float(concord.cohen_kappa(gold, model, weights="quadratic", labels=order))
+    0.47368421052631576
+    """
+    func = "cohen_kappa"
+    counted = confusion_table(
+        rater1,
+        rater2,
+        labels=labels,
+        nan_policy=nan_policy,
+        sample_weight=sample_weight,
+        func=func,
+    )
+    weighting = resolve(weights, counted.labels, func)
+    population = check_population(population_size, func)
+    return kappa_result(
+        counted.table, counted.labels, weighting, func, population=population, units=counted.units
+    )
+
+
+@fill
+def scott_pi(
+    rater1: Any,
+    rater2: Any,
+    /,
+    *,
+    weights: Any = None,
+    labels: Any = None,
+    nan_policy: str = "raise",
+    population_size: float | None = None,
+) -> KappaResult:
+    r"""Scott's pi of two raters: kappa with chance from the raters' pooled shares.
+
+    .. math::
+
+        \pi = 1 - \frac{\sum_{ij} w_{ij} O_{ij}}{\sum_{ij} w_{ij} E_{ij}},
+        \qquad E_{ij} = n \, \bar p_i \bar p_j, \quad
+        \bar p_i = \frac{r_i + c_i}{2n}
+
+    Both raters are assumed to share one distribution over the categories,
+    estimated from all 2n ratings. Fleiss' kappa of two raters without
+    missing ratings is Scott's pi.
+
+    Parameters
+    ----------
+    rater1, rater2 : array-like, shape (n,)
+        As in :func:`cohen_kappa`. ${series_pairing}
+    weights : None, str or array-like (k, k)
+        Disagreement weights, as in :func:`cohen_kappa`.
+    labels : sequence, optional
+        The ordered categories.
+    nan_policy : {"raise", "omit"}
+        As in :func:`cohen_kappa`.
+    ${population_size}
+
+    Returns
+    -------
+    KappaResult
+        ``expected`` holds n p̄ p̄ᵀ.
+
+    Notes
+    -----
+    Inference: Scott's pi is Fleiss' kappa of two raters, and gets its
+    ${gwet_se}
+    ${fisher_z_default}
+
+    References
+    ----------
+    Scott, W. A. (1955). Reliability of content analysis: the case of nominal
+    scale coding. Public Opinion Quarterly 19(3), 321-325. doi:10.1086/266577
+
+    Examples
+    --------
+    p_o = 3/4; the pooled shares are 3/8 and 5/8, so p_e = 34/64 and
+    π = (3/4 − 34/64) / (1 − 34/64) = 7/15, where Cohen's κ is 1/2:
+
+    >>> import concord
+    >>> concord.scott_pi([1, 1, 2, 2], [1, 2, 2, 2]).statistic
+    0.4666666666666667
+    >>> concord.cohen_kappa([1, 1, 2, 2], [1, 2, 2, 2]).statistic
+    0.5
+    """
+    func = "scott_pi"
+    counted = confusion_table(
+        rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
+    )
+    weighting = resolve(weights, counted.labels, func)
+    population = check_population(population_size, func)
+    return kappa_result(counted.table, counted.labels, weighting, func, population=population)

@@ -1,0 +1,244 @@
+"""Coefficients that need to know which rater gave which rating: Conger's and Light's kappas."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from typing import Any
+
+import numpy as np
+
+from concord._coefficients import agreement_core as core
+from concord._coefficients.cohen import kappa_result
+from concord._coefficients.gwet import DEFAULT_METHOD, assemble, undefined
+from concord._common.docs import fill
+from concord._common.errors import UndefinedKappaWarning, check_population
+from concord._inference import design as _variance
+from concord._inference.intervals import Inference
+from concord._inference.resampling import RaterSampler
+from concord._results.agreement import AgreementResult, LightResult
+from concord._results.kappa import KappaResult
+from concord._tables.item_table import Items
+from concord._tables.items import item_data
+from concord._tables.weights import Weighting, resolve
+
+
+@fill
+def conger_kappa(
+    ratings: Any,
+    /,
+    *,
+    weights: Any = None,
+    labels: Any = None,
+    population_size: float | None = None,
+) -> AgreementResult:
+    r"""Conger's kappa: Cohen's kappa generalised to any number of raters.
+
+    .. math::
+
+        p_e = \sum_{kl} (1 - W_{kl}) \left(\bar p_k \bar p_l - \frac{s^2_{kl}}{r}\right)
+
+    where p_gk is the share of rater g's ratings in category k, p̄_k their
+    mean over the r raters, and s²_kl the covariance of p_gk and p_gl over
+    raters. Two raters without missing ratings give Cohen's kappa (for
+    symmetric weights). A rater who rated nothing is ignored.
+
+    Parameters
+    ----------
+    ratings : array-like (n_items, n_raters) or DataFrame
+        One row per item, one column per rater; NaN/None/pd.NA for missing.
+        ${device_ratings}
+    weights : None, str or array-like (q, q)
+        Disagreement weights, as in :func:`percent_agreement`.
+    labels : sequence, optional
+        The ordered categories.
+    ${population_size}
+
+    Returns
+    -------
+    AgreementResult
+
+    Notes
+    -----
+    Inference: ``standard_error`` is Gwet's (2014) variance of Conger's
+    kappa (R irrCAC's ``conger.kappa.raw``), each item's linearised
+    contribution including its own chance term. ``pvalue`` is two-sided,
+    from Gwet's t test with n_items − 1 degrees of freedom. The bootstrap
+    resamples items with who rated them.
+    ${fisher_z_default}
+
+    References
+    ----------
+    Conger, A. J. (1980). Integration and generalization of kappas for
+    multiple raters. Psychological Bulletin 88(2), 322-328.
+    doi:10.1037/0033-2909.88.2.322
+
+    Examples
+    --------
+    >>> import concord
+    >>> r = concord.conger_kappa([[1, 1], [1, 2], [2, 2], [2, 2]])
+    >>> r.statistic == concord.cohen_kappa([1, 1, 2, 2], [1, 2, 2, 2]).statistic
+    True
+    """
+    func = "conger_kappa"
+    population = check_population(population_size, func)
+    items = item_data(ratings, labels, func, need_raters=True)
+    return conger_result(items, resolve(weights, items.labels, func), population)
+
+
+def conger_result(items: Items, weighting: Weighting, population: float | None) -> AgreementResult:
+    """Conger's kappa from the item and rater patterns (one-shot and accumulators)."""
+    func = "conger_kappa"
+    assert items.raters is not None
+    s = core.shares(items.stats, weighting.exact)
+    by_rater = items.by_rater()
+    pe = core.chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
+    statistic = core.coefficient(s.pa, pe)
+    var = _variance.conger(
+        items.raters, items.labels.k, weighting.agreement(), float(pe), statistic, population
+    )
+    inference = _rater_inference(func, items, weighting, statistic, var)
+    return assemble(
+        func, items.stats, items.labels, weighting, s.pa, pe, items.n_raters, _inference=inference
+    )
+
+
+def _rater_inference(
+    func: str, items: Items, weighting: Weighting, statistic: float, var: float
+) -> Inference:
+    """Inference for the coefficients that need to know who rated what (Conger, Light)."""
+    assert items.raters is not None
+    kind = "conger" if func == "conger_kappa" else "light"
+    return Inference(
+        statistic=statistic,
+        standard_error=_variance.standard_error(var),
+        df=max(items.raters.n - 1, 0),
+        bounds=(-1.0, 1.0),
+        default_method=DEFAULT_METHOD[func],
+        sampler=RaterSampler(items.raters, items.labels.k, weighting.exact, kind),
+    )
+
+
+@fill
+def light_kappa(
+    ratings: Any,
+    /,
+    *,
+    weights: Any = None,
+    labels: Any = None,
+    population_size: float | None = None,
+) -> LightResult:
+    r"""Light's kappa: the mean of Cohen's kappa over every pair of raters.
+
+    .. math::
+
+        \kappa_L = \binom{r}{2}^{-1} \sum_{g < h} \kappa_{gh}
+
+    Each pair's kappa uses the items both raters rated (pairwise deletion),
+    with the same categories and weights. If any pair's kappa is undefined,
+    so is the mean.
+
+    Parameters
+    ----------
+    ratings : array-like (n_items, n_raters) or DataFrame
+        One row per item, one column per rater; NaN/None/pd.NA for missing.
+        ${device_ratings}
+    weights : None, str or array-like (q, q)
+        Disagreement weights, as in :func:`cohen_kappa`.
+    labels : sequence, optional
+        The ordered categories.
+    ${population_size}
+
+    Returns
+    -------
+    LightResult
+        An :class:`AgreementResult` whose ``pairwise`` maps each pair of
+        raters to its :class:`KappaResult`.
+
+    Notes
+    -----
+    Inference: no published variance covers Light's mean with pairwise
+    deletion, so ``standard_error`` linearises it: each item contributes the
+    mean of its influence on every pairwise Cohen kappa (Gwet's linearisation
+    of Cohen's kappa), and var = Σ_i Ψ_i² / (n (n − 1)). ``pvalue`` is
+    two-sided, from the t test with n_items − 1 degrees of freedom.
+    ${fisher_z_default}
+
+    References
+    ----------
+    Light, R. J. (1971). Measures of response agreement for qualitative data:
+    some generalizations and alternatives. Psychological Bulletin 76(5),
+    365-377. doi:10.1037/h0031643
+
+    Examples
+    --------
+    >>> import concord
+    >>> r = concord.light_kappa([[1, 1, 1], [1, 2, 2], [2, 2, 2], [2, 1, 2]])
+    >>> sorted(r.pairwise)
+    [(0, 1), (0, 2), (1, 2)]
+    >>> round(r.statistic, 4)
+    0.3333
+    """
+    func = "light_kappa"
+    population = check_population(population_size, func)
+    items = item_data(ratings, labels, func, need_raters=True)
+    return light_result(items, resolve(weights, items.labels, func), population)
+
+
+def light_result(items: Items, weighting: Weighting, population: float | None) -> LightResult:
+    """Light's kappa from the rater patterns (one-shot and accumulators)."""
+    func = "light_kappa"
+    assert items.names is not None and items.raters is not None
+    pairs = list(itertools.combinations(range(len(items.names)), 2))
+    pairwise = {(items.names[g], items.names[h]): _pair(items, g, h, weighting) for g, h in pairs}
+    values = np.array([r.statistic for r in pairwise.values()])
+    if values.size == 0:
+        undefined(func, "there is only one rater")
+    elif np.isnan(values).any():
+        undefined(func, "some pair of raters has an undefined kappa (see .pairwise)")
+
+    def mean(attribute: str) -> float:
+        got = [getattr(r, attribute) for r in pairwise.values()]
+        return float(np.mean(got)) if got else float("nan")
+
+    stats = items.stats
+    terms = [
+        (g, h, r.observed, r.observed_agreement, r.chance_agreement, r.statistic)
+        for (g, h), r in zip(pairs, pairwise.values(), strict=True)
+    ]
+    var = _variance.light(items.raters, terms, weighting.agreement(), population)
+    return LightResult(
+        statistic=mean("statistic"),
+        observed_agreement=mean("observed_agreement"),
+        chance_agreement=mean("chance_agreement"),
+        labels=items.labels.values,
+        weights=weighting.matrix,
+        weighting=weighting.name,
+        n_items=stats.n_items,
+        n_raters=items.n_raters,
+        coefficient=func,
+        category_totals=stats.category_totals,
+        pairwise=pairwise,
+        _inference=_rater_inference(func, items, weighting, mean("statistic"), var),
+    )
+
+
+def _pair(items: Items, g: int, h: int, weighting: Weighting) -> KappaResult:
+    """Cohen's kappa of raters g and h on the items both rated (nan if none)."""
+    table = items.pair_table(g, h)
+    if table.sum() == 0:
+        nan = float("nan")
+        return KappaResult(
+            nan,
+            table,
+            np.zeros(table.shape),
+            weighting.matrix,
+            items.labels.values,
+            0,
+            nan,
+            nan,
+            weighting.name,
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)  # reported once, for the mean
+        return kappa_result(table, items.labels, weighting, "cohen_kappa")

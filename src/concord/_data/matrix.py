@@ -1,0 +1,296 @@
+"""Many raters' ratings → validated label codes, and the items × categories count form.
+
+A ratings matrix has one row per item and one column per rater (a 2-D
+array-like, or a pandas DataFrame with one column per rater); a missing
+rating is NaN, None or pd.NA. Items that no rater rated carry no
+information and are dropped (``RatingMatrix.n_dropped`` counts them).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from concord._common.errors import param_error
+from concord._data.arrays import MAX_RANGE, to_host
+from concord._data.columns import (
+    Column,
+    categorical_order,
+    column,
+    integral_floats,
+    is_integral_number,
+    narrow_object,
+)
+from concord._data.labels import Labels, check_labels, infer, lookup
+
+
+@dataclass(frozen=True)
+class RatingMatrix:
+    """Label codes of shape (n_items, n_raters); -1 marks a missing rating.
+
+    ``declared`` says whether the labels were declared (``labels=`` or
+    ordered Categoricals) rather than found in the ratings.
+    """
+
+    codes: np.ndarray
+    labels: Labels
+    raters: tuple[Any, ...]
+    n_dropped: int = 0
+    declared: bool = False
+
+    def counts(self) -> np.ndarray:
+        """Return the items × categories counts: how many raters put item i in category k."""
+        n, k = self.codes.shape[0], self.labels.k
+        item = np.broadcast_to(np.arange(n)[:, None], self.codes.shape)
+        rated = self.codes >= 0
+        flat = np.bincount(item[rated] * k + self.codes[rated], minlength=n * k)
+        return flat.reshape(n, k)
+
+
+class CategoryCounts:
+    """Ratings in count form: ``counts[i, k]`` raters put item i in category k.
+
+    Pass it instead of a ratings matrix to the coefficients that need only
+    these counts (``fleiss_kappa``, ``brennan_prediger``, ``gwet_ac``,
+    ``krippendorff_alpha``, ``percent_agreement``), as statsmodels'
+    ``fleiss_kappa`` and irrCAC's ``.dist`` functions take them. Items may
+    have different numbers of raters.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (n_items, k)
+        Non-negative whole numbers.
+    labels : sequence, optional
+        The k categories, in order (weighted coefficients use this order);
+        default 1, 2, ..., k, the positions R irrCAC's ``.dist`` functions
+        give unnamed columns (so value-based weights such as ``"ratio"``
+        score them as irrCAC does).
+
+    Examples
+    --------
+    >>> import concord
+    >>> table = concord.CategoryCounts([[3, 0], [1, 2], [0, 3]], labels=["no", "yes"])
+    >>> table
+    CategoryCounts(n_items=3, labels=('no', 'yes'))
+    >>> concord.fleiss_kappa(table).statistic  # p_a = 7/9, p_e = 41/81: (63 − 41) / 40
+    0.55
+    """
+
+    __slots__ = ("counts", "labels")
+    counts: np.ndarray
+    labels: tuple[Any, ...]
+
+    def __init__(self, counts: Any, /, *, labels: Sequence[Any] | None = None) -> None:
+        func = "CategoryCounts"
+        raw = _count_array(counts, func)
+        declared = check_labels(labels, func) or tuple(range(1, raw.shape[1] + 1))
+        if len(declared) != raw.shape[1]:
+            param_error(
+                func,
+                "labels",
+                f"{raw.shape[1]} categories, one per column",
+                f"{len(declared)} labels",
+                raw=True,
+            )
+        table = raw
+        table.setflags(write=False)
+        object.__setattr__(self, "counts", table)
+        object.__setattr__(self, "labels", declared)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("CategoryCounts is immutable")
+
+    def __repr__(self) -> str:
+        return f"CategoryCounts(n_items={self.counts.shape[0]}, labels={self.labels!r})"
+
+
+def _count_array(counts: Any, func: str) -> np.ndarray:
+    """Validate a count table: whole numbers, exact as int64, each item's total below 2**63."""
+    try:
+        raw = np.asarray(to_host(counts))
+    except (TypeError, ValueError):
+        param_error(func, "counts", "a 2-D array of counts", counts, exc=TypeError)
+    if raw.dtype.kind == "O":  # Python ints beyond int64, say: kept exact
+        raw = _whole_objects(raw, counts, func)
+    elif raw.dtype.kind not in "biuf":
+        param_error(func, "counts", "a 2-D array of counts", counts, exc=TypeError)
+    if raw.ndim != 2 or raw.shape[0] == 0 or raw.shape[1] == 0:
+        param_error(func, "counts", "2-D, items × categories", f"shape {raw.shape}", raw=True)
+    whole = raw.dtype.kind != "f" or bool(np.isfinite(raw).all() and (raw == np.round(raw)).all())
+    if not whole or (raw < 0).any():
+        param_error(func, "counts", "non-negative whole numbers", counts)
+    if float(raw.max()) * raw.shape[1] >= 2**62:  # exact totals only where they could overflow
+        top = int(max(raw.astype(object).sum(axis=1)))
+        if top >= 2**63:
+            param_error(
+                func,
+                "counts",
+                "below 2**63 ratings per item",
+                f"an item with {top:,} ratings",
+                raw=True,
+                exc=OverflowError,
+                fix="Counts that large do not fit int64; check the table.",
+            )
+    return raw.astype(np.int64)
+
+
+def _whole_objects(raw: np.ndarray, counts: Any, func: str) -> np.ndarray:
+    """Return an object array of numbers as Python ints (exact), or raise."""
+    values = raw.ravel().tolist()
+    if not all(isinstance(v, numbers.Real) for v in values):
+        param_error(func, "counts", "a 2-D array of counts", counts, exc=TypeError)
+    if not all(math.isfinite(v) and v == int(v) for v in values):
+        param_error(func, "counts", "non-negative whole numbers", counts)
+    out = np.empty(len(values), dtype=object)
+    out[:] = [int(v) for v in values]
+    return out.reshape(raw.shape)
+
+
+def _columns(ratings: Any, func: str) -> tuple[list[Column], tuple[Any, ...]]:
+    """Split a ratings matrix or DataFrame into per-rater columns."""
+    if hasattr(ratings, "columns") and hasattr(ratings, "iloc"):
+        names = tuple(ratings.columns)
+        cols = [
+            column(ratings.iloc[:, j], func, f"ratings[{name!r}]") for j, name in enumerate(names)
+        ]
+        return cols, names
+    if isinstance(ratings, str | bytes) or np.isscalar(ratings) or ratings is None:
+        param_error(func, "ratings", "a 2-D array-like (items × raters)", ratings, exc=TypeError)
+    ratings = to_host(ratings)  # PyTorch, CuPy or JAX arrays that take the numpy path
+    try:
+        arr = ratings if isinstance(ratings, np.ndarray) else np.asarray(ratings, dtype=object)
+    except ValueError:
+        param_error(func, "ratings", "a rectangular 2-D array-like (items × raters)", ratings)
+    if arr.ndim != 2:
+        fix = "Pass one column per rater, e.g. np.column_stack([r1, r2, r3])."
+        param_error(
+            func, "ratings", "2-D (items × raters)", f"shape {arr.shape}", fix=fix, raw=True
+        )
+    cols = [column(arr[:, j], func, f"ratings[:, {j}]") for j in range(arr.shape[1])]
+    return cols, tuple(range(arr.shape[1]))
+
+
+def rating_matrix(
+    ratings: Any, labels: Any, func: str, *, continuous: bool = False, allow_empty: bool = False
+) -> RatingMatrix | None:
+    """Validate a ratings matrix and encode it as label codes.
+
+    Floats must be whole numbers unless ``labels`` are declared, or unless
+    ``continuous`` (interval and ratio data), where every distinct value is a label.
+    With ``allow_empty`` (a batch of a stream) a matrix with no rating gives
+    None instead of an error.
+    """
+    declared = check_labels(labels, func)
+    cols, raters = _columns(ratings, func)
+    if not cols or cols[0].values.shape[0] == 0:
+        if allow_empty:
+            return None
+        param_error(
+            func, "ratings", "at least one item and one rater", "an empty matrix", raw=True
+        )
+    missing = np.column_stack(
+        [c.missing if c.missing is not None else np.zeros(c.values.shape[0], bool) for c in cols]
+    )
+    if missing.all():
+        if allow_empty:
+            return None
+        param_error(func, "ratings", "at least one rating", "only missing ratings", raw=True)
+    declared = categorical_order(declared, cols, func)
+    codes, found = _encode(cols, missing, declared, func, continuous)
+    codes[missing] = -1
+    rated = (codes >= 0).any(axis=1)
+    return RatingMatrix(
+        codes[rated], found, raters, int((~rated).sum()), declared=declared is not None
+    )
+
+
+def _encode(
+    cols: list[Column],
+    missing: np.ndarray,
+    declared: tuple[Any, ...] | None,
+    func: str,
+    continuous: bool,
+) -> tuple[np.ndarray, Labels]:
+    """Return codes (n_items, n_raters), with arbitrary values where ``missing``."""
+    present = ~missing
+    if all(c.numeric for c in cols):
+        values = np.column_stack([c.values for c in cols])
+        ints = _as_integers(values, present, declared, func, continuous)
+        if ints is not None:
+            return _dense_codes(ints, present, declared, func)
+        flat = values[present]
+    else:
+        values = np.column_stack([_as_objects(c, missing[:, j]) for j, c in enumerate(cols)])
+        flat = narrow_object(values[present], np.zeros(int(present.sum()), dtype=bool))
+    return _lookup_codes(flat, present, declared, func)
+
+
+def _as_objects(c: Column, missing: np.ndarray) -> np.ndarray:
+    """One rater's ratings as Python objects (categories decoded), None where missing."""
+    if c.categories is None:
+        return c.values.astype(object)
+    decode = np.empty(len(c.categories) + 1, dtype=object)
+    decode[:-1] = c.categories
+    decode[-1] = None
+    return decode[np.where(missing, -1, c.values)]
+
+
+def _lookup_codes(
+    flat: np.ndarray, present: np.ndarray, declared: tuple[Any, ...] | None, func: str
+) -> tuple[np.ndarray, Labels]:
+    if declared is None:
+        found, (inner,) = infer([flat])
+    else:
+        found, inner = Labels(declared, ordered=True), lookup(flat, declared, func, "ratings")
+    codes = np.zeros(present.shape, dtype=np.intp)
+    codes[present] = inner
+    return codes, found
+
+
+def _as_integers(
+    values: np.ndarray,
+    present: np.ndarray,
+    declared: tuple[Any, ...] | None,
+    func: str,
+    continuous: bool,
+) -> np.ndarray | None:
+    if declared is not None and not all(is_integral_number(v) for v in declared):
+        return None
+    if values.dtype.kind != "f":
+        return values.astype(np.int64)
+    filled = np.where(present, values, 0.0)
+    if continuous and (filled != np.round(filled)).any():
+        if not np.isfinite(filled).all():
+            integral_floats(filled, declared, func, "ratings")  # raises: infinite rating
+        return None
+    return integral_floats(filled, declared, func, "ratings")
+
+
+def _dense_codes(
+    ints: np.ndarray, present: np.ndarray, declared: tuple[Any, ...] | None, func: str
+) -> tuple[np.ndarray, Labels]:
+    """Encode integer ratings through a lookup table over their range."""
+    seen = ints[present]
+    lo, hi = int(seen.min()), int(seen.max())
+    if hi - lo >= MAX_RANGE:
+        return _lookup_codes(seen, present, declared, func)
+    offset = np.where(present, ints - lo, 0)
+    used = np.bincount(offset[present], minlength=hi - lo + 1) > 0
+    if declared is None:
+        table = np.cumsum(used) - 1
+        found = Labels(tuple(int(lo + i) for i in np.flatnonzero(used)), ordered=True)
+        return table[offset], found
+    table = np.full(hi - lo + 1, -1, dtype=np.intp)
+    for position, value in enumerate(declared):
+        if lo <= int(value) <= hi:
+            table[int(value) - lo] = position
+    codes = table[offset]
+    stray = present & (codes < 0)
+    if stray.any():
+        lookup(ints[stray], declared, func, "ratings")  # raises, naming the strays
+    return codes, Labels(declared, ordered=True)

@@ -1,0 +1,1 @@
+"""Standard errors, p-values, intervals and resampling: nothing coefficient-specific."""

@@ -1,0 +1,135 @@
+"""Results → plain records: the rows and JSON forms the CLI and the HTML report share.
+
+Every number comes from a result object; this module only picks and lays
+them out. The JSON forms are documented in the README ("Command line") and
+stable: numbers are never rounded, nan and ±inf become null.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from concord._results.interpret import SOURCES, default_scale
+
+
+def jsonable(value: Any) -> Any:
+    """Return ``value`` with numpy arrays as lists and non-finite floats as None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if hasattr(value, "tolist"):
+        return jsonable(value.tolist())
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    return value
+
+
+def dumps(value: Any) -> str:
+    """Return the JSON text of ``value`` (UTF-8, indented, no NaN)."""
+    return json.dumps(jsonable(value), indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def summary(result: Any, confidence_level: float, method: str | None, rng: Any) -> dict[str, Any]:
+    """Return one coefficient's row: value, SE, interval, p-value, interpretation."""
+    low, high = result.confidence_interval(confidence_level, method=method, rng=rng)
+    defined = math.isfinite(result.statistic)
+    scale = default_scale(result.coefficient)
+    reading = None if scale is None else result.interpret() if defined else "undefined"
+    return {
+        "coefficient": result.name,
+        "function": result.coefficient,
+        "weighting": result.weighting,
+        "statistic": result.statistic,
+        "standard_error": result.standard_error,
+        "confidence_level": confidence_level,
+        "ci_method": method or result.interval_method,
+        "ci_low": low,
+        "ci_high": high,
+        "pvalue": result.pvalue,
+        "interpretation": reading,
+        "interpretation_scale": scale,
+        "observed_agreement": result.observed_agreement,
+        "chance_agreement": result.chance_agreement,
+    }
+
+
+def kappa_record(result: Any, row: dict[str, Any], top: int = 5) -> dict[str, Any]:
+    """Return the JSON form of ``concord kappa``: the summary row, O, W, E, costliest cells."""
+    lost = result.contributions().ranked(top) if math.isfinite(result.statistic) else []
+    return {
+        **row,
+        "n": result.n,
+        "labels": list(result.labels),
+        "observed": result.observed,
+        "weights": result.weights,
+        "expected": result.expected,
+        "kappa_max": result.kappa_max,
+        "costliest_confusions": [
+            {"rater1": a, "rater2": b, "kappa_lost": loss, "share": share, "share_by_chance": e}
+            for a, b, loss, share, e in lost
+        ],
+    }
+
+
+def number(x: Any) -> str:
+    """Return ``x`` with four decimals (four significant digits when tiny), — when undefined."""
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "—"
+    return f"{x:.4g}" if abs(x) < 1e-3 and x != 0 else f"{x:.4f}"
+
+
+def pvalue(p: Any) -> str:
+    """Return a p-value for display: <0.0001 below that."""
+    if isinstance(p, float) and math.isfinite(p) and p < 1e-4:
+        return "<0.0001"
+    return number(p)
+
+
+def reading(label: str | None, scale: str | None) -> str:
+    """Return an interpretation with the scale it was read on: 'tentative (Krippendorff 2004)'."""
+    if scale is None:
+        return "none (not chance-corrected)"
+    return f"{label} ({SOURCES[scale]})"
+
+
+def display_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
+    """Return the summary rows as display strings, one column per field shown."""
+    shown = []
+    for r in rows:
+        level = f"{round(100 * r['confidence_level'], 6):g}%"
+        interval = f"[{number(r['ci_low'])}, {number(r['ci_high'])}]"
+        shown.append(
+            {
+                "coefficient": r["coefficient"],
+                "value": number(r["statistic"]),
+                "SE": number(r["standard_error"]),
+                f"{level} CI": f"{interval} {r['ci_method']}",
+                "p": pvalue(r["pvalue"]),
+                "interpretation": reading(r["interpretation"], r["interpretation_scale"]),
+            }
+        )
+    return shown
+
+
+def frame_shape(frame: Any) -> dict[str, Any]:
+    """Return the items, raters, ratings and missing ratings of a wide frame."""
+    missing = int(frame.isna().to_numpy().sum())
+    return {
+        "items": int(frame.shape[0]),
+        "raters": [str(c) for c in frame.columns],
+        "ratings": int(frame.size - missing),
+        "missing_ratings": missing,
+    }
+
+
+def data_summary(shape: dict[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    """Return the data's shape (:func:`frame_shape`) with the categories and their totals."""
+    return {
+        **shape,
+        "labels": list(results[0].labels),
+        "category_totals": results[0].category_totals,
+    }

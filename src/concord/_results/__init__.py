@@ -1,0 +1,1 @@
+"""Frozen result objects: fields, explain(), interpret() and lazy inference."""

@@ -1,0 +1,1 @@
+"""Accumulators: count tables that grow and merge, handed to the same cores."""

@@ -1,0 +1,314 @@
+"""Mergeable accumulators: any coefficient over data that arrive in batches.
+
+An :class:`Accumulator` keeps only the count table its coefficient is
+computed from (:mod:`concord._streaming.state`); ``update`` counts a batch
+and adds it, ``merge`` adds two tables exactly, and ``result`` hands the
+table to the same core as the one-shot function
+(:mod:`concord._streaming.dispatch`), so the result is the one-shot result.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from concord._common.errors import param_error
+from concord._streaming import dispatch as stream
+from concord._streaming import options as checks
+from concord._streaming.state import ItemCounts, PairCounts, Where
+
+
+class Accumulator:
+    """A coefficient over data that arrive in batches: ``update``, ``merge``, ``result``.
+
+    Made by :func:`accumulate`, which documents the parameters. It keeps only
+    the count table the coefficient is computed from: the k×k confusion
+    table of two raters, or the distinct item patterns with their
+    frequencies of many raters (with who rated what, for Conger and Light).
+    Its size does not grow with the number of items.
+
+    Attributes
+    ----------
+    function : callable
+        The coefficient, e.g. :func:`concord.cohen_kappa`.
+    options : dict
+        Its options, validated, with the defaults filled in.
+    n : int
+        Pairs (two raters) or items (many raters) counted so far; items that
+        nobody rated are not counted.
+    labels : tuple
+        The categories so far, in the table's order (the declared ones from the start).
+
+    Methods
+    -------
+    update(*data, sample_weight=None)
+        Count a batch, in the form the function takes, and add it; return the
+        accumulator. Many-rater batches hold whole items: all of an item's
+        ratings in one batch, as one row. An empty batch adds nothing.
+    merge(other)
+        Return a new accumulator holding both tables (exact integer
+        addition; associative and commutative, an empty one is the identity).
+    result()
+        Return the function's result on everything counted: the same object,
+        value, standard error, p-value, intervals, bootstrap and ``explain()``
+        as the one-shot function on the whole data.
+
+    Examples
+    --------
+    >>> import concord
+    >>> acc = concord.accumulate(concord.fleiss_kappa)
+    >>> acc.update([[1, 1, 2], [2, 2, 2]]).update([[3, 3, None]])
+    Accumulator(fleiss_kappa, n=3, k=3)
+    >>> other = concord.accumulate(concord.fleiss_kappa).update([[1, 3, 3]])
+    >>> merged = acc.merge(other)
+    >>> merged.labels
+    (1, 2, 3)
+    >>> data = [[1, 1, 2], [2, 2, 2], [3, 3, None], [1, 3, 3]]
+    >>> merged.result().statistic == concord.fleiss_kappa(data).statistic
+    True
+    """
+
+    def __init__(
+        self,
+        function: Callable[..., Any],
+        /,
+        *,
+        n_replicates: Any = None,
+        rng: Any = None,
+        **options: Any,
+    ) -> None:
+        self._name = checks.name_of(function)
+        self._options = checks.checked(self._name, options)
+        self._n_replicates = checks.replicates(self._name, n_replicates, rng)
+        self._rng = None if self._n_replicates is None else np.random.default_rng(rng)
+        self._state: PairCounts | ItemCounts | None = None
+        self._streams: frozenset[str] = frozenset()  # where the replicates' draws began
+
+    @property
+    def function(self) -> Callable[..., Any]:
+        return stream.FUNCTIONS[self._name]
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self._options)
+
+    @property
+    def n(self) -> int:
+        return 0 if self._state is None else self._state.n
+
+    @property
+    def labels(self) -> tuple[Any, ...]:
+        if self._state is None:  # the declared labels, or none found yet
+            declared = self._options.get("labels")
+            return () if declared is None else tuple(declared)
+        return self._state.labels.values
+
+    def update(self, *data: Any, sample_weight: Any = None) -> Accumulator:
+        """Count a batch and add it to the table; return the accumulator (see the class)."""
+        draws = None if self._rng is None else (self._n_replicates, self._rng)
+        start = _stream_of(self._rng)
+        found = stream.batch(self._name, self._options, data, sample_weight, draws)
+        if found is not None:
+            if self._state is None and start is not None:
+                self._streams = frozenset([start])
+            where = ("Accumulator.update", "rater1" if self._name in stream.PAIR else "ratings")
+            self._state = found if self._state is None else self._add(self._state, found, where)
+        return self
+
+    def merge(self, other: Accumulator) -> Accumulator:
+        """Return a new accumulator with both tables (see the class)."""
+        if not isinstance(other, Accumulator):
+            param_error("Accumulator.merge", "other", "an Accumulator", other, exc=TypeError)
+        if not self._same_kind(other):
+            param_error(
+                "Accumulator.merge",
+                "other",
+                f"an accumulator of {self._describe()}",
+                other._describe(),
+                raw=True,
+                fix="Only accumulators of one function with the same options merge.",
+            )
+        self._check_streams(other)
+        out = copy.copy(self)  # the tables are immutable: sharing them is safe
+        out._streams = self._streams | other._streams
+        if self._state is None:
+            out._state = other._state
+        elif other._state is not None:
+            out._state = self._add(self._state, other._state, ("Accumulator.merge", "other"))
+        return out
+
+    def result(self) -> Any:
+        """Return the function's result on everything counted (see the class)."""
+        if self._state is None:
+            stream.empty(self._name, self._options)
+        out = stream.result(self._name, self._options, self._state)
+        if self._state.replicates is None:
+            return out
+        return stream.with_replicates(out, self._state)
+
+    def _with_options(self, **changes: Any) -> Accumulator:
+        """Return a copy whose ``result()`` uses changed options.
+
+        Only for options the counts do not depend on: the command line sets
+        Krippendorff's δ² matrix once the labels are known.
+        """
+        out = copy.copy(self)
+        out._options = checks.checked(self._name, {**self._options, **changes})
+        if out._state is not None:
+            stream.check_engine(self._name, out._options, out._state.labels.k)
+        return out
+
+    def _add(self, a: Any, b: Any, where: Where) -> PairCounts | ItemCounts:
+        merged: PairCounts | ItemCounts = a.merge(b, where)
+        stream.check_engine(self._name, self._options, merged.labels.k)
+        return merged
+
+    def _check_streams(self, other: Accumulator) -> None:
+        """Refuse to add replicates drawn from one random stream: they are not independent.
+
+        Accumulators made with the same seed on several workers draw the same
+        Poisson weights; their sum has twice the variance of independent
+        draws, so the bootstrap SE of the merge would be too wide.
+        """
+        if not self._streams & getattr(other, "_streams", frozenset()):
+            return
+        param_error(
+            "Accumulator.merge",
+            "other",
+            "an accumulator whose Poisson replicates come from another random stream",
+            "one whose replicates were drawn from the same stream (the same rng)",
+            raw=True,
+            fix="Give each worker its own stream, e.g. "
+            "rng=np.random.SeedSequence(seed).spawn(n_workers)[worker], "
+            "and merge each accumulator once.",
+        )
+
+    def _same_kind(self, other: Accumulator) -> bool:
+        return (
+            self._name == other._name
+            and self._n_replicates == other._n_replicates
+            and checks.same_options(self._options, other._options)
+        )
+
+    def _describe(self) -> str:
+        replicates = f", n_replicates={self._n_replicates}" if self._n_replicates else ""
+        return f"{self._name}{checks.shown(self._options, self._name)}{replicates}"
+
+    def __repr__(self) -> str:
+        return f"Accumulator({self._describe()}, n={self.n}, k={len(self.labels)})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Accumulator):
+            return NotImplemented
+        a, b = self._state, other._state
+        if not self._same_kind(other) or a is None or b is None:
+            return self._same_kind(other) and a is b
+        return type(a) is type(b) and a.same(b)  # type: ignore[arg-type]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+def _stream_of(rng: np.random.Generator | None) -> str | None:
+    """Return a fingerprint of the generator's state: equal only where the draws to come are."""
+    if rng is None:
+        return None
+    state = repr(rng.bit_generator.state).encode()
+    return hashlib.blake2b(state, digest_size=16).hexdigest()
+
+
+def accumulate(
+    function: Callable[..., Any],
+    /,
+    *,
+    n_replicates: int | None = None,
+    rng: Any = None,
+    **options: Any,
+) -> Accumulator:
+    """Return an accumulator that computes ``function`` over data arriving in batches.
+
+    The accumulator keeps only the count table the coefficient is computed
+    from, so batches of any number and size, counted in one process or in
+    many, give exactly the result of the one-shot function on all the data.
+
+    Parameters
+    ----------
+    function : callable
+        :func:`cohen_kappa`, :func:`scott_pi`, :func:`quadratic_weighted_kappa`,
+        :func:`fleiss_kappa`, :func:`conger_kappa`, :func:`light_kappa`,
+        :func:`brennan_prediger`, :func:`gwet_ac`, :func:`krippendorff_alpha`
+        or :func:`percent_agreement`.
+    n_replicates : int, optional
+        Keep this many Poisson bootstrap replicates of the table: each
+        batch's table gets one Poisson draw per cell (or pattern) and
+        replicate, and replicates merge by addition. ``result().bootstrap()``
+        and the bootstrap intervals then read them (``n_resamples`` at most
+        ``n_replicates``). Default: none; the result's bootstrap resamples
+        the merged table, as the one-shot result does.
+    rng : None, int or numpy.random.Generator
+        Seed or generator for the Poisson replicates (only with ``n_replicates``).
+        Accumulators that will be merged need independent streams: merging
+        two whose draws began from one generator state (one seed on several
+        workers) is a ValueError, since their replicates would be
+        correlated. Give each its own, e.g.
+        ``np.random.SeedSequence(seed).spawn(n_workers)``.
+    **options
+        The function's options: ``weights``, ``labels``, ``nan_policy``,
+        ``population_size``, ``level``, ``min_rating``, ``max_rating``, as it
+        takes them. ``sample_weight`` goes to ``update`` with each batch.
+
+    Returns
+    -------
+    Accumulator
+        ``update(*data, sample_weight=None)`` counts a batch given as the
+        function takes its data (two raters' ratings; a ratings matrix,
+        DataFrame or :class:`CategoryCounts`); ``merge(other)`` adds two
+        accumulators; ``result()`` returns the function's result.
+
+    Notes
+    -----
+    Labels. Declared ``labels`` fix the table. Otherwise it grows as new
+    categories arrive: numbers in sorted order, other values as the one-shot
+    function orders them (sorted for the layout only), so the result equals
+    the one-shot result on the batches concatenated. An ordered pandas
+    Categorical fixes its categories and order; merging two different orders,
+    or ratings outside them, is an error, as is merging accumulators of
+    different functions or options.
+
+    Batches. A two-rater batch is any number of pairs; a many-rater batch is
+    a set of whole items (every rating of an item in one row of one batch):
+    an item split across batches would count as two items. Every batch of
+    one accumulator has the same raters (columns). Batches may be empty.
+
+    Krippendorff's alpha of more than 256 distinct values (continuous data
+    at the ordinal, interval or ratio level) has no count table: it raises
+    NotImplementedError; compute it on the whole data.
+
+    With sample weights the state holds the distinct (pair, weight) units,
+    so it grows with the number of distinct weights.
+
+    Examples
+    --------
+    >>> import concord
+    >>> acc = concord.accumulate(concord.cohen_kappa, weights="quadratic")
+    >>> acc.update([1, 2, 3, 3], [1, 2, 2, 3]).update([2, 4], [2, 4])
+    Accumulator(cohen_kappa, weights='quadratic', n=6, k=4)
+    >>> r = acc.result()
+    >>> whole = concord.cohen_kappa([1, 2, 3, 3, 2, 4], [1, 2, 2, 3, 2, 4], weights="quadratic")
+    >>> r.statistic == whole.statistic, r.standard_error == whole.standard_error
+    (True, True)
+
+    Accumulators merge, in any order, also after travelling between processes
+    (they pickle):
+
+    >>> a = concord.accumulate(concord.cohen_kappa).update(["yes", "no"], ["yes", "yes"])
+    >>> b = concord.accumulate(concord.cohen_kappa).update(["maybe"], ["no"])
+    >>> a.merge(b).labels
+    ('maybe', 'no', 'yes')
+    >>> a.merge(b) == b.merge(a)
+    True
+    """
+    return Accumulator(function, n_replicates=n_replicates, rng=rng, **options)

@@ -1,0 +1,245 @@
+"""Count integer ratings: the dense pair table and the five sums of quadratic kappa.
+
+Two engines give identical integers:
+
+* numpy, in chunks of ``_CHUNK`` pairs, so the extra memory is O(chunk + k²);
+  it is used for small inputs and whenever numba is not installed;
+* numba kernels (:mod:`concord._tables.kernels`), one per core on disjoint slices,
+  for inputs of at least ``_NUMBA_MIN`` pairs.
+
+Set ``CONCORD_NUM_THREADS`` to bound the number of threads (default: all cores).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from types import ModuleType
+from typing import Any, Literal
+
+import numpy as np
+
+from concord._data.arrays import MAX_RANGE
+
+Engine = Literal["auto", "numpy", "numba"]
+
+_NUMBA_MIN = 1 << 17  # below this the numpy path is as fast (benchmarks/bench_kappa.py)
+_THREAD_MIN = 1 << 21  # below this a second thread costs more than it saves
+_MATRIX_THREAD_MIN = 1 << 17  # the same for matrix_stats, which does more per value
+_CHUNK = 1 << 16
+_INT64_SAFE = 1 << 62
+
+
+@cache
+def _kernels() -> ModuleType | None:
+    try:
+        from concord._tables import kernels as _kernels
+    except ImportError:
+        return None
+    return _kernels
+
+
+@cache
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=_n_threads(), thread_name_prefix="concord")
+
+
+def _n_threads() -> int:
+    env = os.environ.get("CONCORD_NUM_THREADS", "")
+    return max(1, int(env)) if env.isdigit() else max(1, min(os.cpu_count() or 1, 8))
+
+
+def _engine(n: int, engine: Engine) -> ModuleType | None:
+    """Return the kernel module to use, or None for numpy."""
+    if engine == "numpy" or (engine == "auto" and n < _NUMBA_MIN):
+        return None
+    kernels = _kernels()
+    if kernels is None and engine == "numba":
+        raise ImportError("engine='numba' needs numba: pip install 'concord-agreement[fast]'")
+    return kernels
+
+
+def _map_slices(fn: Any, a: np.ndarray, b: np.ndarray, *args: Any) -> list[Any]:
+    """Run ``fn(a[s], b[s], *args)`` on one slice per thread and return the results."""
+    n = a.shape[0]
+    parts = min(_n_threads(), max(1, n // _THREAD_MIN))
+    if parts == 1:
+        return [fn(a, b, *args)]
+    step = -(-n // parts)
+    futures = [
+        _pool().submit(fn, a[s : s + step], b[s : s + step], *args) for s in range(0, n, step)
+    ]
+    return [f.result() for f in futures]
+
+
+def _as_kernel_input(x: np.ndarray) -> np.ndarray:
+    return x.view(np.uint8) if x.dtype == np.bool_ else x
+
+
+def _minmax(a: np.ndarray, b: np.ndarray, kernels: ModuleType | None) -> tuple[int, int]:
+    if kernels is None:
+        return int(min(a.min(), b.min())), int(max(a.max(), b.max()))
+    parts = _map_slices(kernels.minmax, a, b)
+    return min(int(p[0]) for p in parts), max(int(p[1]) for p in parts)
+
+
+def pair_table(
+    a: np.ndarray,
+    b: np.ndarray,
+    sample_weight: np.ndarray | None = None,
+    *,
+    engine: Engine = "auto",
+) -> tuple[np.ndarray, int] | None:
+    """Count the pairs of two non-empty integer arrays on the range of their values.
+
+    Returns ``(table, lo)``: ``table[i, j]`` counts (or sums the weights of)
+    the pairs with ``a == lo + i`` and ``b == lo + j``. The table spans at
+    least ``[min, max]`` of the values; rows and columns that no value uses are
+    zero. Returns None when that range exceeds ``MAX_RANGE`` values.
+    """
+    a, b = _as_kernel_input(a), _as_kernel_input(b)
+    kernels = None if sample_weight is not None else _engine(a.shape[0], engine)
+    if kernels is not None:
+        window = _speculative_table(a, b, kernels)
+        if window is not None:
+            return window
+    lo, hi = _minmax(a, b, kernels)
+    size = hi - lo + 1
+    if size > MAX_RANGE:
+        return None
+    if kernels is None:
+        return _numpy_table(a, b, sample_weight, lo, size), lo
+    kernel = kernels.table_small if size <= 16 else kernels.table_direct
+    parts = _map_slices(kernel, a, b, lo, size)
+    tables = [p[0] if size <= 16 else p for p in parts]
+    return np.sum(tables, axis=0), lo
+
+
+def _speculative_table(
+    a: np.ndarray, b: np.ndarray, kernels: ModuleType
+) -> tuple[np.ndarray, int] | None:
+    """Count on a 16-value window guessed from a prefix, in one pass without a min/max pass.
+
+    Ordinal scales are short, so the window almost always holds every value;
+    if any value falls outside it, return None and let the caller find the range.
+    """
+    head = slice(0, 1024)
+    lo = int(min(a[head].min(), b[head].min()))
+    spread = int(max(a[head].max(), b[head].max())) - lo
+    if spread >= 16:
+        return None
+    lo -= (15 - spread) // 2
+    parts = _map_slices(kernels.table_small, a, b, lo, 16)
+    if any(p[1] for p in parts):
+        return None
+    return np.sum([p[0] for p in parts], axis=0), lo
+
+
+def _numpy_table(
+    a: np.ndarray, b: np.ndarray, weight: np.ndarray | None, lo: int, size: int
+) -> np.ndarray:
+    dtype = np.int64 if weight is None else np.float64
+    table = np.zeros(size * size, dtype=dtype)
+    for s in range(0, a.shape[0], _CHUNK):
+        x = a[s : s + _CHUNK].astype(np.int64) - lo
+        y = b[s : s + _CHUNK].astype(np.int64) - lo
+        w = None if weight is None else weight[s : s + _CHUNK]
+        table += np.bincount(x * size + y, weights=w, minlength=size * size).astype(dtype)
+    return table.reshape(size, size)
+
+
+def pair_moments(
+    a: np.ndarray, b: np.ndarray, *, need_range: bool = True, engine: Engine = "auto"
+) -> tuple[int | None, int | None, tuple[int, int, int, int, int]] | None:
+    """Return ``(lo, hi, (Σx, Σy, Σx², Σy², Σxy))`` over x = a − s, y = b − s for some shift s.
+
+    Quadratic kappa is invariant to the shift, so callers need not know it.
+    The sums are exact Python integers. ``lo`` and ``hi`` are the smallest and
+    largest rating; with ``need_range=False`` they may be None (ratings of at
+    most 16 bits cannot overflow the sums, so no min/max pass is made).
+    Returns None when the range of values is so wide (> 2**30) that exact
+    int64 sums would need tiny chunks.
+    """
+    a, b = _as_kernel_input(a), _as_kernel_input(b)
+    kernels = _engine(a.shape[0], engine)
+    n = a.shape[0]
+    small = a.dtype.itemsize <= 2 and b.dtype.itemsize <= 2 and n < 1 << 31
+    if kernels is not None and small:
+        total = _add_sums(_map_slices(kernels.sums, a, b))
+        if not need_range:
+            return None, None, total
+        lo, hi = _minmax(a, b, None)  # numpy's min/max is vectorised on small ints
+        return lo, hi, total
+    if kernels is not None:
+        parts = _map_slices(kernels.moments, a, b, 0)
+        lo, hi = min(int(p[0]) for p in parts), max(int(p[1]) for p in parts)
+        if n * max(lo * lo, hi * hi) < _INT64_SAFE:
+            return lo, hi, _add_sums(p[2:] for p in parts)
+    else:
+        lo, hi = _minmax(a, b, None)
+    spread = hi - lo
+    if spread > 1 << 30:
+        return None
+    chunk = max(1, min(_CHUNK if kernels is None else 1 << 24, _INT64_SAFE // max(1, spread) ** 2))
+    sums = [
+        _chunk_moments(a[s : s + chunk], b[s : s + chunk], lo, kernels) for s in range(0, n, chunk)
+    ]
+    return lo, hi, _add_sums(sums)
+
+
+def _chunk_moments(
+    a: np.ndarray, b: np.ndarray, shift: int, kernels: ModuleType | None
+) -> tuple[Any, ...]:
+    if kernels is not None:
+        return tuple(kernels.moments(a, b, shift)[2:])
+    x = a.astype(np.int64) - shift
+    y = b.astype(np.int64) - shift
+    return x.sum(), y.sum(), x @ x, y @ y, x @ y
+
+
+def _add_sums(parts: Any) -> tuple[int, int, int, int, int]:
+    total = [0, 0, 0, 0, 0]
+    for part in parts:
+        for i, value in enumerate(part):
+            total[i] += int(value)
+    return total[0], total[1], total[2], total[3], total[4]
+
+
+def matrix_patterns(
+    x: np.ndarray, *, max_range: int = MAX_RANGE, rows_too: bool = False, engine: Engine = "auto"
+) -> tuple[int, int, np.ndarray, np.ndarray] | None:
+    """Per-item pattern codes of a numeric ratings matrix in one pass (numba), or None.
+
+    Returns ``(lo, k, counts, rows)`` for the values in [lo, lo + k) (see
+    ``_kernels.matrix_patterns``); None when the numpy path must run instead:
+    numba missing or the input small, a range wider than ``max_range``,
+    codes that would not fit in int64, or any value that is not a whole
+    number (the numpy path then validates and explains).
+    """
+    from concord._tables.patterns import radix_fits
+
+    kernels = _engine(x.size, engine)
+    if kernels is None or x.dtype.kind not in "iuf" or x.shape[0] == 0:
+        return None
+    if x.dtype.kind == "f":
+        if np.isnan(x).all():
+            return None
+        lo_f, hi_f = np.nanmin(x), np.nanmax(x)
+        if not (np.isfinite(lo_f) and np.isfinite(hi_f)):
+            return None
+        lo, hi = int(np.floor(lo_f)), int(np.ceil(hi_f))
+    else:
+        lo, hi = int(x.min()), int(x.max())
+    k, r = hi - lo + 1, x.shape[1]
+    if k > max_range or not radix_fits(r + 1, k) or (rows_too and not radix_fits(k + 1, r)):
+        return None
+    step = -(-x.shape[0] // min(_n_threads(), max(1, x.size // _MATRIX_THREAD_MIN)))
+    futures = [
+        _pool().submit(kernels.matrix_patterns, x[s : s + step], lo, k, rows_too)
+        for s in range(0, x.shape[0], step)
+    ]
+    parts = [f.result() for f in futures]
+    if any(part[2] for part in parts):
+        return None
+    return lo, k, np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])

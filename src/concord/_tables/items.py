@@ -1,0 +1,166 @@
+"""Multi-rater ratings → what a coefficient needs: item patterns, rater patterns, labels.
+
+Raw ratings are validated and label-encoded (:mod:`concord._data.matrix`), a
+numeric matrix takes the one-pass numba route (``_count.matrix_patterns``),
+or an array of PyTorch, CuPy or JAX is encoded and counted on its device
+(:mod:`concord._tables.items_device`); either way they end as distinct item
+patterns with frequencies (:mod:`concord._tables.patterns`), the small table every
+multi-rater coefficient, its standard error and its bootstrap are computed from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from concord._common.errors import describe, param_error
+from concord._data.arrays import MAX_RANGE, Fallback, counted_on_device, to_host
+from concord._data.labels import Labels
+from concord._data.matrix import CategoryCounts, rating_matrix
+from concord._tables import engines as _count
+from concord._tables import patterns as patterns
+from concord._tables.item_table import Items
+
+
+def item_data(
+    ratings: Any,
+    labels: Any,
+    func: str,
+    *,
+    need_raters: bool = False,
+    dense_limit: int | None = None,
+    continuous: bool = False,
+) -> Items:
+    """Validate the ratings and return what the coefficient needs (see :class:`Items`).
+
+    Numeric matrices take a one-pass route (``_count.matrix_patterns``).
+    With more than ``dense_limit`` categories the count patterns are not
+    formed (``counts`` is None) and the ``matrix`` of codes is kept instead.
+    """
+    items = batch_items(
+        ratings,
+        labels,
+        func,
+        need_raters=need_raters,
+        dense_limit=dense_limit,
+        continuous=continuous,
+        allow_empty=False,
+    )
+    assert items is not None
+    return items
+
+
+def batch_items(
+    ratings: Any,
+    labels: Any,
+    func: str,
+    *,
+    need_raters: bool = False,
+    dense_limit: int | None = None,
+    continuous: bool = False,
+    allow_empty: bool = True,
+) -> Items | None:
+    """:func:`item_data` of one batch of a stream: None when it holds no rating."""
+    if isinstance(ratings, CategoryCounts):
+        return _count_form(ratings, labels, func, need_raters, allow_empty)
+    if counted_on_device(ratings):
+        from concord._tables.items_device import items
+
+        try:
+            return items(
+                ratings,
+                labels,
+                func,
+                need_raters=need_raters,
+                dense_limit=dense_limit,
+                continuous=continuous,
+            )
+        except Fallback:  # numpy's path: the same result, or numpy's error
+            ratings = to_host(ratings)
+    fast = _one_pass(ratings, labels, dense_limit, need_raters)
+    if fast is not None:
+        return fast
+    matrix = rating_matrix(ratings, labels, func, continuous=continuous, allow_empty=allow_empty)
+    if matrix is None:
+        return None
+    k = matrix.labels.k
+    dense = dense_limit is None or k <= dense_limit
+    raters = patterns.distinct(matrix.codes + 1) if need_raters else None
+    counts = patterns.distinct(matrix.counts()) if dense else None
+    return Items(
+        matrix.labels,
+        counts,
+        raters,
+        matrix.raters,
+        None if dense else matrix,
+        declared=matrix.declared,
+    )
+
+
+def _count_form(
+    counts: CategoryCounts, labels: Any, func: str, need_raters: bool, allow_empty: bool
+) -> Items | None:
+    if need_raters:
+        param_error(
+            func,
+            "ratings",
+            "a ratings matrix (items × raters)",
+            "CategoryCounts",
+            exc=TypeError,
+            raw=True,
+            fix=f"{func} needs to know which rater gave which rating; "
+            "the count form has lost that.",
+        )
+    if labels is not None and tuple(labels) != counts.labels:
+        param_error(
+            func,
+            "labels",
+            f"None or the counts' own labels {describe(counts.labels)}",
+            labels,
+            fix="Set the labels when building CategoryCounts.",
+        )
+    table = counts.counts[counts.counts.sum(axis=1) > 0]
+    if table.shape[0] == 0:
+        if allow_empty:
+            return None
+        param_error(func, "ratings", "at least one rating", "only empty items", raw=True)
+    # the columns of the count form are declared categories, in their declared order
+    return Items(Labels(counts.labels, ordered=True), patterns.distinct(table), declared=True)
+
+
+def _one_pass(
+    ratings: Any, labels: Any, dense_limit: int | None, need_raters: bool
+) -> Items | None:
+    """Return the items of a numeric matrix with inferred labels via numba, or None."""
+    if labels is not None:
+        return None
+    if isinstance(ratings, np.ndarray):
+        x = ratings
+    elif hasattr(ratings, "dtypes") and all(
+        getattr(t, "kind", "O") in "iuf" for t in ratings.dtypes
+    ):
+        x = ratings.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        return None
+    if x.ndim != 2 or x.dtype.kind not in "iuf":
+        return None
+    found = _count.matrix_patterns(x, max_range=dense_limit or MAX_RANGE, rows_too=need_raters)
+    if found is None:
+        return None
+    lo, k, count_codes, row_codes = found
+    r = x.shape[1]
+    counts = patterns.from_codes(count_codes, r + 1, k)
+    used = np.flatnonzero(counts.rows.sum(axis=0))  # categories someone used
+    if used.size == 0:
+        return None  # nothing rated: the numpy path explains
+    counts = patterns.Patterns(counts.rows[:, used], counts.freq)
+    raters = None
+    if need_raters:
+        rows = patterns.from_codes(row_codes, k + 1, r)
+        remap = np.zeros(k + 1, dtype=np.int64)
+        remap[used + 1] = np.arange(1, used.size + 1)
+        raters = patterns.Patterns(remap[rows.rows], rows.freq)
+    labels_found = Labels(tuple(int(lo + j) for j in used), ordered=True)
+    names = tuple(ratings.columns) if hasattr(ratings, "columns") else tuple(range(r))
+    return Items(labels_found, counts, raters, names)

@@ -1,0 +1,164 @@
+"""One-pass counting kernels compiled by numba.
+
+This module imports numba at import time, so only :mod:`concord._tables.engines`
+imports it, lazily, and only for inputs large enough to pay for it. Every
+kernel releases the GIL so that :mod:`concord._tables.engines` can run one kernel per
+core on disjoint slices and add the integer results.
+
+All sums are int64. The callers guarantee that they cannot overflow (see
+``_count.pair_moments``).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_BLOCK = 4096  # uint8 codes per block: 4 KiB stays in L1 next to the tables
+_STRIDE = 16  # row stride of the small table, a power of two
+
+
+@numba.njit(nogil=True, cache=True)
+def minmax(a, b):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Return the smallest and largest value over both arrays, as int64."""
+    lo = np.int64(a[0])
+    hi = lo
+    for i in range(a.shape[0]):
+        x = np.int64(a[i])
+        y = np.int64(b[i])
+        lo = min(lo, x, y)
+        hi = max(hi, x, y)
+    return lo, hi
+
+
+@numba.njit(nogil=True, cache=True)
+def sums(a, b):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Return Σa, Σb, Σa², Σb², Σab: a pure reduction, which LLVM vectorises."""
+    sa = sb = saa = sbb = sab = np.int64(0)
+    for i in range(a.shape[0]):
+        x = np.int64(a[i])
+        y = np.int64(b[i])
+        sa += x
+        sb += y
+        saa += x * x
+        sbb += y * y
+        sab += x * y
+    return sa, sb, saa, sbb, sab
+
+
+@numba.njit(nogil=True, cache=True)
+def moments(a, b, shift):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Return min, max and the five sums Σx, Σy, Σx², Σy², Σxy of x = a − shift, y = b − shift."""
+    lo = np.int64(a[0])
+    hi = lo
+    sa = sb = saa = sbb = sab = np.int64(0)
+    for i in range(a.shape[0]):
+        x0 = np.int64(a[i])
+        y0 = np.int64(b[i])
+        lo = min(lo, x0, y0)
+        hi = max(hi, x0, y0)
+        x = x0 - shift
+        y = y0 - shift
+        sa += x
+        sb += y
+        saa += x * x
+        sbb += y * y
+        sab += x * y
+    return lo, hi, sa, sb, saa, sbb, sab
+
+
+@numba.njit(nogil=True, cache=True)
+def _code_block(a, b, lo, k, code):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Write (a − lo)·16 + (b − lo) into ``code``; count the values outside [lo, lo+k)."""
+    bad = 0
+    ku = np.uint64(k)
+    for i in range(code.shape[0]):
+        x = np.int64(a[i]) - lo
+        y = np.int64(b[i]) - lo
+        bad += (np.uint64(x) >= ku) | (np.uint64(y) >= ku)
+        code[i] = np.uint8((x << 4) | (y & 15))
+    return bad
+
+
+@numba.njit(nogil=True, cache=True)
+def _count_block(code, t):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Add the codes to four interleaved 256-cell tables (no store-to-load stalls)."""
+    m = code.shape[0] - code.shape[0] % 4
+    for i in range(0, m, 4):
+        t[code[i]] += 1
+        t[256 + np.int64(code[i + 1])] += 1
+        t[512 + np.int64(code[i + 2])] += 1
+        t[768 + np.int64(code[i + 3])] += 1
+    for i in range(m, code.shape[0]):
+        t[code[i]] += 1
+
+
+@numba.njit(nogil=True, cache=True)
+def table_small(a, b, lo, k):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Count pairs on the window [lo, lo + k), k ≤ 16.
+
+    Returns ``(table, bad)``: the k×k counts, and the number of pairs with a
+    value outside the window (the table is then incomplete and the caller
+    falls back to a full min/max pass).
+    """
+    n = a.shape[0]
+    t = np.zeros(1024, np.int64)
+    code = np.empty(_BLOCK, np.uint8)
+    bad = 0
+    for s in range(0, n, _BLOCK):
+        e = min(n, s + _BLOCK)
+        c = code[: e - s]
+        bad += _code_block(a[s:e], b[s:e], lo, k, c)
+        _count_block(c, t)
+    full = t[0:256] + t[256:512] + t[512:768] + t[768:1024]
+    return full.reshape(_STRIDE, _STRIDE)[:k, :k].copy(), bad
+
+
+@numba.njit(nogil=True, cache=True)
+def table_direct(a, b, lo, k):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Count pairs into a k×k table; every value must lie in [lo, lo + k)."""
+    t = np.zeros(k * k, np.int64)
+    for i in range(a.shape[0]):
+        t[(np.int64(a[i]) - lo) * k + (np.int64(b[i]) - lo)] += 1
+    return t.reshape(k, k)
+
+
+@numba.njit(nogil=True, cache=True)
+def matrix_patterns(x, lo, k, rows_too):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Pattern codes of a ratings matrix with values in [lo, lo + k); NaN is missing.
+
+    For item i with count vector c (c_j raters chose category j) and m ratings,
+    ``counts[i]`` is Σ_j c_j (r + 1)^j, or −1 when m = 0; with ``rows_too``,
+    ``rows[i]`` is Σ_g (j_g + 1)(k + 1)^g over its raters (0 for a missing
+    rating; −1 when m = 0, an item nobody rated). Also returns the number of
+    values that were not whole numbers in range (the caller then falls back to
+    the validating numpy path).
+    """
+    n, r = x.shape
+    counts = np.full(n, -1, np.int64)
+    rows = np.zeros(n if rows_too else 0, np.int64)
+    powers = np.ones(k, np.int64)
+    for j in range(1, k):
+        powers[j] = powers[j - 1] * (r + 1)
+    bad = 0
+    for i in range(n):
+        code = np.int64(0)
+        row = np.int64(0)
+        step = np.int64(1)
+        m = 0
+        for g in range(r):
+            v = x[i, g]
+            if v == v:
+                j = np.int64(v) - lo
+                if j < 0 or j >= k or np.float64(np.int64(v)) != v:
+                    bad += 1
+                else:
+                    code += powers[j]
+                    row += (j + 1) * step
+                    m += 1
+            step *= k + 1
+        if m > 0:
+            counts[i] = code
+        if rows_too:
+            rows[i] = row if m > 0 else -1
+    return counts, rows, bad

@@ -1,0 +1,73 @@
+"""The k×k pair table of two raters, and the two ways every engine labels it.
+
+A leaf of the tables layer: :mod:`concord._tables.pairs` (host arrays) and
+:mod:`concord._tables.pairs_device` (PyTorch, CuPy and JAX arrays) both
+count into a :class:`PairTable` and label it here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from concord._data.labels import Labels, unknown
+
+
+@dataclass(frozen=True)
+class PairTable:
+    """The confusion table: ``table[i, j]`` counts rater1 = label i and rater2 = label j.
+
+    Counts are int64; with sample weights they are float64 sums of weights,
+    and ``units`` holds the distinct (cell, weight) pairs with their
+    frequencies, which the bootstrap resamples. ``declared`` says whether the
+    labels were declared (``labels=`` or an ordered Categorical) rather than
+    found in the ratings.
+    """
+
+    table: np.ndarray
+    labels: Labels
+    units: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    declared: bool = False
+
+
+def weighted_table(units: tuple[np.ndarray, np.ndarray, np.ndarray], k: int) -> np.ndarray:
+    """Return the k×k table of sums of sample weights from the distinct (cell, weight) units.
+
+    Summing over the sorted units, not over the pairs in the order given,
+    makes the table a function of the set of pairs: a stream's merged units
+    give exactly the table of the whole data.
+    """
+    cells, weight, freq = units
+    flat: np.ndarray = np.bincount(cells, weights=weight * freq, minlength=k * k)
+    return flat.reshape(k, k)
+
+
+def labelled_table(
+    dense: np.ndarray, lo: int, both_bool: bool, declared: tuple[Any, ...] | None, func: str
+) -> PairTable:
+    """Label the table of integer ratings counted on the range from ``lo``.
+
+    Without declared labels the labels are the values used (bools when both
+    raters' ratings are bool); declared ones must cover every value used.
+    """
+    used = (dense.sum(axis=0) + dense.sum(axis=1)) > 0
+    as_label = bool if both_bool else int
+    if declared is None:
+        idx = np.flatnonzero(used)
+        values = tuple(as_label(lo + i) for i in idx)
+        return PairTable(dense[np.ix_(idx, idx)], Labels(values, ordered=True))
+    pos = np.array([int(v) for v in declared], dtype=np.int64) - lo
+    inside = (pos >= 0) & (pos < dense.shape[0])
+    covered = np.zeros(dense.shape[0], dtype=bool)
+    covered[pos[inside]] = True
+    stray = np.flatnonzero(used & ~covered)
+    if stray.size:
+        counts = dense.sum(axis=0) + dense.sum(axis=1)
+        unknown(Counter({int(lo + i): int(counts[i]) for i in stray}), declared, func, "ratings")
+    sel = np.flatnonzero(inside)
+    table = np.zeros((len(declared), len(declared)), dtype=dense.dtype)
+    table[np.ix_(sel, sel)] = dense[np.ix_(pos[sel], pos[sel])]
+    return PairTable(table, Labels(declared, ordered=True))

@@ -1,0 +1,256 @@
+"""Disagreement weights: 0 on the diagonal, larger for worse disagreements.
+
+concord documents one convention only, **disagreement** weights ``W``, as in
+the seeds: κ = 1 − ΣW·O / ΣW·E. The agreement weights of Cohen (1968) and
+Gwet (2014) are ``1 − W / max W``; they are used internally only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from concord._common.errors import check_option, param_error
+from concord._data.labels import Labels, check_labels
+
+KINDS = (
+    "unweighted",
+    "linear",
+    "quadratic",
+    "ordinal",
+    "radical",
+    "ratio",
+    "circular",
+    "bipolar",
+)
+_EXPECTED = (
+    "None, one of 'linear', 'quadratic', 'ordinal', 'radical', 'ratio', 'circular', "
+    "'bipolar', or a k×k array of disagreement weights"
+)
+
+
+@dataclass(frozen=True)
+class Weighting:
+    """Resolved weights for one computation.
+
+    ``matrix`` is what users see: generated weights scaled to a maximum of 1,
+    custom weights as given. ``exact`` is proportional to ``matrix`` and is
+    what the cores compute with: for linear and quadratic weights on integer
+    scores it holds the integers |i − j| and (i − j)², so the arithmetic is
+    exact. Every statistic is invariant to that scale factor.
+    """
+
+    name: str
+    matrix: np.ndarray
+    exact: np.ndarray
+
+    def agreement(self) -> np.ndarray:
+        """Return the agreement weights 1 − W / max W (all ones for a single category)."""
+        top = self.exact.max()
+        out: np.ndarray = 1 - self.exact / top if top > 0 else np.ones_like(self.exact)
+        return out
+
+
+def _ratio(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    total = x + y
+    safe = np.where(total == 0, 1.0, total)
+    out: np.ndarray = ((x - y) / safe) ** 2
+    return out
+
+
+def _bipolar(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    lo, hi = min(x.min(), y.min()), max(x.max(), y.max())
+    den = (x + y - 2 * lo) * (2 * hi - x - y)
+    out: np.ndarray = np.where(x == y, 0.0, (x - y) ** 2 / np.where(den == 0, 1.0, den))
+    return out
+
+
+def _circular(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    span = max(x.max(), y.max()) - min(x.min(), y.min()) + 1
+    out: np.ndarray = np.sin(np.pi * (x - y) / span) ** 2
+    return out
+
+
+def _ordinal(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    # Gwet (2014): categories at positions, w ∝ C(|i − j| + 1, 2), whatever their values
+    pos = np.arange(x.shape[0], dtype=np.float64)
+    d = np.abs(pos[:, None] - pos[None, :])
+    out: np.ndarray = d * (d + 1) / 2
+    return out
+
+
+# Disagreement before scaling, as functions of the scores x_i (rows) and x_j (columns).
+# irrCAC (Gwet 2014, weights.gen.r) defines the agreement weights 1 − these / max.
+_FORMULAS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "unweighted": lambda x, y: (x != y).astype(np.float64),
+    "linear": lambda x, y: np.abs(x - y),
+    "quadratic": lambda x, y: (x - y) ** 2,
+    "radical": lambda x, y: np.sqrt(np.abs(x - y)),
+    "ratio": _ratio,
+    "circular": _circular,
+    "bipolar": _bipolar,
+}
+
+
+def _raw(scores: np.ndarray, kind: str) -> np.ndarray:
+    if kind == "ordinal":
+        return _ordinal(scores, scores)
+    return _FORMULAS[kind](scores[:, None], scores[None, :])
+
+
+def _scaled(raw: np.ndarray) -> np.ndarray:
+    top = raw.max()
+    scaled: np.ndarray = raw / top if top > 0 else raw.copy()
+    return scaled
+
+
+def _scores(labels: Labels, kind: str, func: str) -> np.ndarray:
+    if kind == "unweighted":
+        return np.arange(labels.k, dtype=np.float64)
+    scores = labels.scores(func, kind)
+    if kind == "ratio" and (scores < 0).any():
+        param_error(
+            func,
+            "weights",
+            "'ratio' only for non-negative scores",
+            "'ratio'",
+            fix=f"The labels {labels.values!r} include negative values.",
+            raw=True,
+        )
+    return scores
+
+
+def weight_matrix(labels: Any, kind: str = "quadratic") -> np.ndarray:
+    r"""Return the k×k disagreement weight matrix for ordered categories.
+
+    With scores :math:`x_i` (the labels themselves if they are numbers, their
+    positions 1, 2, ..., k otherwise, as R irrCAC's ``weights.gen`` scores
+    them), the disagreement of categories i and
+    j before scaling to a maximum of 1 is
+
+    ============  =====================================================
+    kind          disagreement
+    ============  =====================================================
+    unweighted    :math:`[x_i \ne x_j]`
+    linear        :math:`|x_i - x_j|`
+    quadratic     :math:`(x_i - x_j)^2`
+    ordinal       :math:`\binom{|i - j| + 1}{2}` on positions
+    radical       :math:`\sqrt{|x_i - x_j|}`
+    ratio         :math:`((x_i - x_j) / (x_i + x_j))^2`
+    circular      :math:`\sin^2(\pi (x_i - x_j) / (x_{max} - x_{min} + 1))`
+    bipolar       :math:`(x_i - x_j)^2 / ((x_i + x_j - 2x_{min})(2x_{max} - x_i - x_j))`
+    ============  =====================================================
+
+    These are 1 minus the agreement weights of Gwet (2014) and R irrCAC.
+
+    Parameters
+    ----------
+    labels : sequence or int
+        The categories in order, shape (k,). An integer k stands for k
+        categories scored 1, ..., k.
+    kind : str
+        One of the kinds above.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (k, k), zero on the diagonal, maximum 1 (for k ≥ 2).
+
+    Notes
+    -----
+    Numeric labels keep their distances: the scale 1, 2, 3, 5 (4 unused)
+    weighs the 3-vs-5 disagreement like a gap of two steps. scikit-learn's
+    ``cohen_kappa_score`` instead uses positions among the labels it is given;
+    pass positions to reproduce it.
+
+    References
+    ----------
+    Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed.,
+    Advanced Analytics, chapter 3 (weights for ordinal, interval and ratio
+    ratings).
+
+    Examples
+    --------
+    The quadratic weights of a five-point scale, as printed in seed 001
+    (``weighted_matrix(5)``):
+
+    >>> import concord
+    >>> concord.weight_matrix(5, "quadratic")
+    array([[0.    , 0.0625, 0.25  , 0.5625, 1.    ],
+           [0.0625, 0.    , 0.0625, 0.25  , 0.5625],
+           [0.25  , 0.0625, 0.    , 0.0625, 0.25  ],
+           [0.5625, 0.25  , 0.0625, 0.    , 0.0625],
+           [1.    , 0.5625, 0.25  , 0.0625, 0.    ]])
+    >>> concord.weight_matrix(["low", "mid", "high"], "linear")
+    array([[0. , 0.5, 1. ],
+           [0.5, 0. , 0.5],
+           [1. , 0.5, 0. ]])
+    >>> concord.weight_matrix(4, "ordinal") * 6  # C(d + 1, 2): 1, 3, 6
+    array([[0., 1., 3., 6.],
+           [1., 0., 1., 3.],
+           [3., 1., 0., 1.],
+           [6., 3., 1., 0.]])
+    """
+    func = "weight_matrix"
+    if isinstance(labels, int | np.integer) and not isinstance(labels, bool):
+        if labels < 1:
+            param_error(func, "labels", "a positive number of categories", labels)
+        values: tuple[Any, ...] = tuple(range(1, int(labels) + 1))
+    else:
+        checked = check_labels(labels, func)
+        assert checked is not None
+        values = checked
+    kind = check_option(func, "kind", kind, KINDS)
+    return _scaled(_raw(_scores(Labels(values, ordered=True), kind, func), kind))
+
+
+def resolve(weights: Any, labels: Labels, func: str) -> Weighting:
+    """Turn the ``weights`` parameter into a :class:`Weighting` for these labels."""
+    if weights is None:
+        weights = "unweighted"
+    if isinstance(weights, str):
+        kind = check_option(func, "weights", weights, KINDS, expected=_EXPECTED)
+        raw = _raw(_scores(labels, kind, func), kind)
+        exact = raw if kind in ("unweighted", "linear", "quadratic", "ordinal") else _scaled(raw)
+        return Weighting(kind, _scaled(raw), exact)
+    matrix = custom(weights, labels, func)
+    return Weighting("custom", matrix, matrix)
+
+
+def custom(weights: Any, labels: Labels, func: str) -> np.ndarray:
+    """Validate a user-supplied k×k disagreement matrix."""
+    try:
+        w = np.array(weights, dtype=np.float64)
+    except (TypeError, ValueError):
+        param_error(func, "weights", _EXPECTED, weights, exc=TypeError)
+    k = labels.k
+    if w.shape != (k, k):
+        param_error(
+            func,
+            "weights",
+            f"a {k}×{k} matrix, one row and column per label",
+            f"shape {w.shape}",
+            raw=True,
+            fix=f"The labels are {labels.values!r}; pass labels=[...] to fix the categories.",
+        )
+    problems = [
+        (not np.isfinite(w).all(), "finite"),
+        ((w < 0).any(), "non-negative"),
+        ((np.diag(w) != 0).any(), "zero on the diagonal (they are disagreement weights)"),
+        (k >= 2 and not w.any(), "not all zero"),
+    ]
+    for failed, expected in problems:
+        if failed:
+            param_error(
+                func,
+                "weights",
+                expected,
+                w,
+                raw=False,
+                fix="Agreement weights A convert with W = 1 − A.",
+            )
+    w.setflags(write=False)
+    return w

@@ -1,0 +1,115 @@
+"""The architecture, enforced: imports point down the layers, and no import closes a cycle.
+
+Layers, lowest first (README, "Development"):
+``_common → _data → _tables → _inference → _results → _coefficients →
+(_thresholds, _streaming) → (_render, plot, report, dask, the package) → _cli``.
+A module may import from its own layer or a lower one; every import counts,
+including those inside functions and under ``TYPE_CHECKING``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "concord"
+LAYERS = [
+    ("_version", "_common"),
+    ("_data",),
+    ("_tables",),
+    ("_inference",),
+    ("_results",),
+    ("_coefficients",),
+    ("_thresholds", "_streaming"),
+    ("_render", "plot", "report", "dask", ""),  # "": the package's __init__
+    ("_cli",),
+]
+RANK = {top: rank for rank, tops in enumerate(LAYERS) for top in tops}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted(SRC.rglob("*.py"))}
+
+
+def top(module: str) -> str:
+    """The layer-defining part of a module name: concord._tables.pairs → _tables."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def imports(module: str) -> set[str]:
+    """The concord modules that ``module`` imports, anywhere in its source."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "concord"}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+                base = f"{base}.{node.module}" if node.module else base
+            if base.split(".")[0] != "concord":
+                continue
+            for alias in node.names:  # `from concord._tables import pairs` imports a module
+                candidate = f"{base}.{alias.name}"
+                found.add(candidate if candidate in MODULES else base)
+    return {m for m in found if m != module}
+
+
+GRAPH = {m: imports(m) for m in MODULES}
+
+
+def test_every_module_is_in_a_layer():
+    assert {top(m) for m in MODULES} <= set(RANK), set(map(top, MODULES)) - set(RANK)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_point_down(module):
+    upward = sorted(d for d in GRAPH[module] if RANK[top(d)] > RANK[top(module)])
+    assert not upward, f"{module} imports from a higher layer: {upward}"
+
+
+def test_leaves_import_nothing_else_from_concord():
+    for module in MODULES:
+        if top(module) == "_common":
+            assert {top(d) for d in GRAPH[module]} <= {"_common"}, module
+
+
+def test_no_import_cycle():
+    # Tarjan's strongly connected components: any component of two or more is a cycle
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in GRAPH[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for v in sorted(GRAPH):
+        if v not in index:
+            visit(v)
+    assert not cycles, cycles
