@@ -59,6 +59,17 @@ def test_nullable_integer_series():
     assert r.statistic == REFERENCE.statistic and r.labels == (1, 2, 3, 4)
 
 
+def test_nullable_arrays_not_only_series():
+    # pd.array(..., dtype="Int64") has no .hasnans: it once raised AttributeError
+    big = 2**53 + 1
+    a = pd.array([big, big - 1, big, 1, None], dtype="Int64")
+    b = pd.array([big, big - 1, big - 1, 1, 1], dtype="Int64")
+    r = concord.cohen_kappa(a, b, nan_policy="omit")
+    assert r.labels == (1, big - 1, big) and r.n == 4
+    flags = pd.array([True, False, None, True], dtype="boolean")
+    assert concord.cohen_kappa(flags, flags, nan_policy="omit").n == 3
+
+
 def test_float_series_with_nan_keeps_integer_labels():
     a = pd.Series([*A, np.nan])
     r = concord.cohen_kappa(a, pd.Series([*B, 1.0]), weights="quadratic", nan_policy="omit")

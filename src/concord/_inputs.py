@@ -72,7 +72,8 @@ def _from_pandas(x: Any) -> Column | np.ndarray:
         categories = tuple(_python_scalar(c) for c in cat.categories)
         return Column(codes, missing if missing.any() else None, categories, bool(cat.ordered))
     numpy_dtype = getattr(dtype, "numpy_dtype", None)  # nullable Int64, UInt64, boolean
-    if getattr(dtype, "kind", "O") in "iub" and numpy_dtype is not None and x.hasnans:
+    # isna(), not hasnans: a bare IntegerArray or BooleanArray has no hasnans
+    if getattr(dtype, "kind", "O") in "iub" and numpy_dtype is not None and x.isna().any():
         # the integers themselves and a mask, never floats: 2**53 + 1 stays exact
         fill = False if numpy_dtype.kind == "b" else 0
         values = np.asarray(x.to_numpy(dtype=numpy_dtype, na_value=fill))
