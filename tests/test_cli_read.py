@@ -365,3 +365,24 @@ def test_every_help_example_runs(tmp_path, args):
         # Fleiss (1971): kappa 0.430 for the 6 raters (the patient column is the id)
         fleiss = next(line for line in out.stdout.splitlines() if "Fleiss' kappa" in line)
         assert "0.4302" in fleiss and "6 raters" in out.stdout
+
+
+def test_integers_past_two_to_the_53_stay_distinct(tmp_path):
+    # float64 would read 9007199254740993 as 9007199254740992 and merge the two categories
+    big = 2**53
+    rows = f"{big + 1},{big + 1}\n{big},{big}\n{big + 1},{big}\n1,1\n"
+    csv_path = write(tmp_path, "big.csv", "a,b\n" + rows)
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    parquet_path = tmp_path / "big.parquet"  # a null makes pandas turn int64 into float64
+    table = {"a": [big + 1, big, big + 1, 1, None], "b": [big + 1, big, big, 1, 1]}
+    pq.write_table(pa.table({k: pa.array(v, pa.int64()) for k, v in table.items()}), parquet_path)
+    for path in (csv_path, parquet_path):
+        for rows in (0, 1, 3):
+            args = ("--nan-policy", "omit", "--chunk-rows", rows, "--format", "json")
+            out = run("kappa", path, *args)
+            assert out.exit_code == 0, out.output
+            record = json.loads(out.stdout)
+            assert record["labels"] == [1, big, big + 1], (path, rows)
+            assert record["observed"] == [[1, 0, 0], [0, 1, 0], [0, 1, 1]], (path, rows)
