@@ -386,3 +386,29 @@ def test_integers_past_two_to_the_53_stay_distinct(tmp_path):
             record = json.loads(out.stdout)
             assert record["labels"] == [1, big, big + 1], (path, rows)
             assert record["observed"] == [[1, 0, 0], [0, 1, 0], [0, 1, 1]], (path, rows)
+
+
+def test_a_column_named_twice_is_a_usage_error(tmp_path):
+    # once a KeyError traceback from pyarrow ('Field "a" exists 2 times in schema')
+    path = write(tmp_path, "w.csv", "a,b,c\nx,y,x\ny,y,y\nx,x,y\n")
+    for rows in (0, 1):
+        out = one_line_error(run("agree", path, "--raters", "a, b,a", "--chunk-rows", rows), 2)
+        assert "--raters names 'a' twice" in out
+        out = run("kappa", path, "--rater1", "a", "--rater2", "a", "--chunk-rows", rows)
+        assert "--rater1 and --rater2 both name 'a'" in one_line_error(out, 2)
+    long = write(tmp_path, "long.csv", "item,rater,rating\n1,r,x\n1,s,y\n2,r,x\n2,s,x\n")
+    out = run(
+        "kappa",
+        long,
+        "--item",
+        "item",
+        "--rater",
+        "rater",
+        "--rating",
+        "rating",
+        "--rater1",
+        "r",
+        "--rater2",
+        "r",
+    )
+    assert "--rater1 and --rater2 both name 'r'" in one_line_error(out, 2)

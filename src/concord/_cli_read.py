@@ -816,9 +816,11 @@ def text_frame(file: str, o: dict[str, Any]) -> Any:
 
 def select(names: Sequence[str], wanted: Sequence[str], path: str, option: str) -> list[str]:
     """Check that the columns exist; fail naming the option and listing the columns."""
-    for name in wanted:
+    for i, name in enumerate(wanted):
         if name not in names:
             raise _fail(path, f"no column {name!r} for {option}. Columns: {', '.join(names)}.")
+        if name in wanted[:i]:  # a rater counted twice would inflate the agreement
+            raise click.UsageError(f"{option} names {name!r} twice; name each column once.")
     return list(wanted)
 
 
@@ -864,6 +866,10 @@ def pair_columns(path: str, names: list[str], o: dict[str, Any]) -> list[str]:
             f"name the raters with --rater1 and --rater2 ({path}: {', '.join(names)})."
         )
     first = select(names, [o["rater1"]], path, "--rater1")
+    if o["rater2"] == o["rater1"]:
+        raise click.UsageError(
+            f"--rater1 and --rater2 both name {o['rater1']!r}; name two different raters."
+        )
     return first + select(names, [o["rater2"]], path, "--rater2")
 
 
