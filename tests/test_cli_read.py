@@ -412,3 +412,23 @@ def test_a_column_named_twice_is_a_usage_error(tmp_path):
         "r",
     )
     assert "--rater1 and --rater2 both name 'r'" in one_line_error(out, 2)
+
+
+def test_every_pair_missing_fails_alike_whole_and_chunked(tmp_path):
+    path = write(tmp_path, "gaps.csv", "a,b,c\n1,,2\n,2,1\n")
+    errors = set()
+    for rows in (0, 1):
+        out = run(
+            "kappa",
+            path,
+            "--rater1",
+            "a",
+            "--rater2",
+            "b",
+            "--nan-policy",
+            "omit",
+            "--chunk-rows",
+            rows,
+        )
+        errors.add(one_line_error(out))
+    assert len(errors) == 1 and "every item has a missing rating" in errors.pop()
