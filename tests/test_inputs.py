@@ -152,3 +152,24 @@ def test_sample_weight_gives_float_table():
 def test_zero_sample_weight_keeps_the_category():
     r = concord.cohen_kappa([1, 2, 3], [1, 2, 3], sample_weight=[1, 1, 0])
     assert r.labels == (1, 2, 3) and r.observed[2, 2] == 0
+
+
+def test_sample_weight_series_pairs_by_index_like_the_raters():
+    # a shuffled weight Series once weighed each item by another item's weight
+    a, b = pd.Series([1, 2, 3]), pd.Series([1, 2, 2])
+    shuffled = pd.Series([1.0, 1.0, 5.0], index=[2, 1, 0])
+    r = concord.cohen_kappa(a, b, sample_weight=shuffled)
+    same = concord.cohen_kappa(a, b, sample_weight=shuffled.sort_index().to_numpy())
+    assert r.statistic == same.statistic
+    # positional inputs stay positional
+    r = concord.cohen_kappa([1, 2, 3], [1, 2, 2], sample_weight=shuffled)
+    assert (
+        r.statistic == concord.cohen_kappa([1, 2, 3], [1, 2, 2], sample_weight=[1, 1, 5]).statistic
+    )
+    with pytest.raises(ValueError, match=r"'sample_weight' parameter.*index labels of 'rater1'"):
+        concord.cohen_kappa(a, b, sample_weight=pd.Series([1.0, 1, 1], index=[7, 8, 9]))
+    truth, score = pd.Series([1, 1, 2, 2]), pd.Series([0.1, 0.6, 0.4, 0.9])
+    w = pd.Series([1.0, 9, 1, 9], index=[3, 2, 1, 0])
+    fit = concord.optimize_thresholds(truth, score, sample_weight=w)
+    positional = concord.optimize_thresholds(truth, score, sample_weight=[9.0, 1, 9, 1])
+    assert fit.thresholds == positional.thresholds and fit.statistic == positional.statistic

@@ -12,7 +12,7 @@ from concord import _thresholds
 from concord._cohen import kappa_result
 from concord._errors import describe, param_error
 from concord._inference import progress
-from concord._inputs import check_some_weight, paired, sample_weights
+from concord._inputs import check_some_weight, paired, paired_weight, sample_weights
 from concord._kappa_result import KappaResult
 from concord._labels import Labels
 from concord._tables import encode_rater
@@ -194,6 +194,7 @@ def optimize_thresholds(
     """
     func = "optimize_thresholds"
     y_true, y_score = paired(y_true, y_score, func, ("y_true", "y_score"))
+    sample_weight = paired_weight(y_true, sample_weight, func, "y_true")
     codes, found = encode_rater(y_true, labels, func, "y_true")
     scores = _scores(y_score, codes.shape[0], func)
     weight = sample_weights(sample_weight, codes.shape[0], func)

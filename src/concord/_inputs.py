@@ -365,6 +365,17 @@ def paired(x1: Any, x2: Any, func: str, names: tuple[str, str] = ("rater1", "rat
     )
 
 
+def paired_weight(x1: Any, weight: Any, func: str, name: str = "rater1") -> Any:
+    """Pair a ``sample_weight`` Series with a rater Series by index label, as raters pair.
+
+    Without this a shuffled weight Series would weigh each item by another
+    item's weight. Any other pair of inputs pairs by position, unchanged.
+    """
+    if weight is None:
+        return None
+    return paired(x1, weight, func, (name, "sample_weight"))[1]
+
+
 def listing(values: Any, limit: int = 5) -> str:
     """Return the first ``limit`` values, each shortened, and how many more there are."""
     shown = ", ".join(describe(v, 40) for v in list(values)[:limit])

@@ -31,6 +31,7 @@ from concord._inputs import (
     is_integral_number,
     omit_missing,
     paired,
+    paired_weight,
     sample_weights,
 )
 from concord._labels import Labels, check_labels, infer, lookup, unknown
@@ -92,6 +93,7 @@ def _table(
     declared = check_labels(labels, func)
     check_option(func, "nan_policy", nan_policy, ("raise", "omit"))
     rater1, rater2 = paired(rater1, rater2, func)
+    sample_weight = paired_weight(rater1, sample_weight, func)
     if any(counted_on_device(x) for x in (rater1, rater2, sample_weight)):
         from concord._device_pairs import pair_table
 
