@@ -500,3 +500,19 @@ def test_repr_and_attributes():
     acc.update([[1, 2], [3, 3]])
     assert (acc.n, acc.labels, acc.function) == (2, (1, 2, 3), concord.gwet_ac)
     assert acc.options["weights"] == "ordinal" and acc.options["population_size"] is None
+
+
+def test_only_missing_ratings_fail_as_the_one_shot_function_does():
+    # the accumulator once called such input "an empty array", which it was not
+    nan = float("nan")
+    acc = concord.accumulate(concord.cohen_kappa, nan_policy="omit")
+    acc.update([1, nan], [nan, 2]).update([], [])
+    with pytest.raises(ValueError, match="nothing to rate: every item has a missing rating"):
+        acc.result()
+    with pytest.raises(ValueError, match="nothing to rate"):
+        concord.accumulate(concord.cohen_kappa, nan_policy="omit").merge(acc).result()
+    multi = concord.accumulate(concord.fleiss_kappa).update([[nan, nan]])
+    with pytest.raises(ValueError, match="only missing ratings"):
+        multi.result()
+    with pytest.raises(ValueError, match="an empty"):  # no rows at all is still empty input
+        concord.accumulate(concord.cohen_kappa, nan_policy="omit").update([], []).result()

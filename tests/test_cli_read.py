@@ -365,3 +365,70 @@ def test_every_help_example_runs(tmp_path, args):
         # Fleiss (1971): kappa 0.430 for the 6 raters (the patient column is the id)
         fleiss = next(line for line in out.stdout.splitlines() if "Fleiss' kappa" in line)
         assert "0.4302" in fleiss and "6 raters" in out.stdout
+
+
+def test_integers_past_two_to_the_53_stay_distinct(tmp_path):
+    # float64 would read 9007199254740993 as 9007199254740992 and merge the two categories
+    big = 2**53
+    rows = f"{big + 1},{big + 1}\n{big},{big}\n{big + 1},{big}\n1,1\n"
+    csv_path = write(tmp_path, "big.csv", "a,b\n" + rows)
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    parquet_path = tmp_path / "big.parquet"  # a null makes pandas turn int64 into float64
+    table = {"a": [big + 1, big, big + 1, 1, None], "b": [big + 1, big, big, 1, 1]}
+    pq.write_table(pa.table({k: pa.array(v, pa.int64()) for k, v in table.items()}), parquet_path)
+    for path in (csv_path, parquet_path):
+        for rows in (0, 1, 3):
+            args = ("--nan-policy", "omit", "--chunk-rows", rows, "--format", "json")
+            out = run("kappa", path, *args)
+            assert out.exit_code == 0, out.output
+            record = json.loads(out.stdout)
+            assert record["labels"] == [1, big, big + 1], (path, rows)
+            assert record["observed"] == [[1, 0, 0], [0, 1, 0], [0, 1, 1]], (path, rows)
+
+
+def test_a_column_named_twice_is_a_usage_error(tmp_path):
+    # once a KeyError traceback from pyarrow ('Field "a" exists 2 times in schema')
+    path = write(tmp_path, "w.csv", "a,b,c\nx,y,x\ny,y,y\nx,x,y\n")
+    for rows in (0, 1):
+        out = one_line_error(run("agree", path, "--raters", "a, b,a", "--chunk-rows", rows), 2)
+        assert "--raters names 'a' twice" in out
+        out = run("kappa", path, "--rater1", "a", "--rater2", "a", "--chunk-rows", rows)
+        assert "--rater1 and --rater2 both name 'a'" in one_line_error(out, 2)
+    long = write(tmp_path, "long.csv", "item,rater,rating\n1,r,x\n1,s,y\n2,r,x\n2,s,x\n")
+    out = run(
+        "kappa",
+        long,
+        "--item",
+        "item",
+        "--rater",
+        "rater",
+        "--rating",
+        "rating",
+        "--rater1",
+        "r",
+        "--rater2",
+        "r",
+    )
+    assert "--rater1 and --rater2 both name 'r'" in one_line_error(out, 2)
+
+
+def test_every_pair_missing_fails_alike_whole_and_chunked(tmp_path):
+    path = write(tmp_path, "gaps.csv", "a,b,c\n1,,2\n,2,1\n")
+    errors = set()
+    for rows in (0, 1):
+        out = run(
+            "kappa",
+            path,
+            "--rater1",
+            "a",
+            "--rater2",
+            "b",
+            "--nan-policy",
+            "omit",
+            "--chunk-rows",
+            rows,
+        )
+        errors.add(one_line_error(out))
+    assert len(errors) == 1 and "every item has a missing rating" in errors.pop()

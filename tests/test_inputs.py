@@ -59,6 +59,17 @@ def test_nullable_integer_series():
     assert r.statistic == REFERENCE.statistic and r.labels == (1, 2, 3, 4)
 
 
+def test_nullable_arrays_not_only_series():
+    # pd.array(..., dtype="Int64") has no .hasnans: it once raised AttributeError
+    big = 2**53 + 1
+    a = pd.array([big, big - 1, big, 1, None], dtype="Int64")
+    b = pd.array([big, big - 1, big - 1, 1, 1], dtype="Int64")
+    r = concord.cohen_kappa(a, b, nan_policy="omit")
+    assert r.labels == (1, big - 1, big) and r.n == 4
+    flags = pd.array([True, False, None, True], dtype="boolean")
+    assert concord.cohen_kappa(flags, flags, nan_policy="omit").n == 3
+
+
 def test_float_series_with_nan_keeps_integer_labels():
     a = pd.Series([*A, np.nan])
     r = concord.cohen_kappa(a, pd.Series([*B, 1.0]), weights="quadratic", nan_policy="omit")
@@ -141,3 +152,24 @@ def test_sample_weight_gives_float_table():
 def test_zero_sample_weight_keeps_the_category():
     r = concord.cohen_kappa([1, 2, 3], [1, 2, 3], sample_weight=[1, 1, 0])
     assert r.labels == (1, 2, 3) and r.observed[2, 2] == 0
+
+
+def test_sample_weight_series_pairs_by_index_like_the_raters():
+    # a shuffled weight Series once weighed each item by another item's weight
+    a, b = pd.Series([1, 2, 3]), pd.Series([1, 2, 2])
+    shuffled = pd.Series([1.0, 1.0, 5.0], index=[2, 1, 0])
+    r = concord.cohen_kappa(a, b, sample_weight=shuffled)
+    same = concord.cohen_kappa(a, b, sample_weight=shuffled.sort_index().to_numpy())
+    assert r.statistic == same.statistic
+    # positional inputs stay positional
+    r = concord.cohen_kappa([1, 2, 3], [1, 2, 2], sample_weight=shuffled)
+    assert (
+        r.statistic == concord.cohen_kappa([1, 2, 3], [1, 2, 2], sample_weight=[1, 1, 5]).statistic
+    )
+    with pytest.raises(ValueError, match=r"'sample_weight' parameter.*index labels of 'rater1'"):
+        concord.cohen_kappa(a, b, sample_weight=pd.Series([1.0, 1, 1], index=[7, 8, 9]))
+    truth, score = pd.Series([1, 1, 2, 2]), pd.Series([0.1, 0.6, 0.4, 0.9])
+    w = pd.Series([1.0, 9, 1, 9], index=[3, 2, 1, 0])
+    fit = concord.optimize_thresholds(truth, score, sample_weight=w)
+    positional = concord.optimize_thresholds(truth, score, sample_weight=[9.0, 1, 9, 1])
+    assert fit.thresholds == positional.thresholds and fit.statistic == positional.statistic

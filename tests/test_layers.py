@@ -10,6 +10,7 @@ including those inside functions and under ``TYPE_CHECKING``.
 from __future__ import annotations
 
 import ast
+import graphlib
 from pathlib import Path
 
 import pytest
@@ -84,32 +85,8 @@ def test_leaves_import_nothing_else_from_concord():
 
 
 def test_no_import_cycle():
-    # Tarjan's strongly connected components: any component of two or more is a cycle
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    cycles: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in GRAPH[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                cycles.append(sorted(component))
-
-    for v in sorted(GRAPH):
-        if v not in index:
-            visit(v)
-    assert not cycles, cycles
+    sorter = graphlib.TopologicalSorter(GRAPH)
+    try:
+        sorter.prepare()
+    except graphlib.CycleError as exc:
+        pytest.fail(f"import cycle: {' → '.join(exc.args[1])}")

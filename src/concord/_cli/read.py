@@ -673,12 +673,14 @@ def _to_pandas(
     import numpy as np
     import pandas as pd
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     if kind is None:
         return np.full(len(values), np.nan)
     if kind in ("number",) and pa.types.is_string(values.type):
-        return pc.cast(values, pa.float64()).to_numpy(zero_copy_only=False)
+        return _numbers(values)
+    if kind == "number" and pa.types.is_integer(values.type) and values.null_count:
+        # a nullable integer column, not float64 with NaN: 2**53 + 1 stays itself
+        return pd.array(values.to_pylist(), dtype=_NULLABLE[str(values.type)])
     if kind == "number":
         return values.to_pandas().to_numpy()
     if kind == "text":
@@ -687,6 +689,35 @@ def _to_pandas(
         categories = pd.Index(encoded.dictionary.to_pylist(), dtype=object)
         return pd.Categorical.from_codes(codes, categories=categories)
     return values.to_pandas().array  # bools and Parquet categoricals keep their own type
+
+
+_NULLABLE = {f"{u}int{b}": f"{u.upper()}Int{b}" for u in ("", "u") for b in (8, 16, 32, 64)}
+# an integer written with more digits than float64 holds exactly (2**53 has 16)
+_LONG_INTEGER = r"^[+-]?0*[1-9][0-9]{15,}(?:\.0*)?$"
+
+
+def _numbers(values: Any) -> Any:
+    """Numeric cells as float64, or as exact Python numbers when an integer is too long.
+
+    float64 holds every integer up to 2**53 = 9007199254740992; past that,
+    9007199254740993 would become 9007199254740992 and merge with it. A
+    chunk with such an integer keeps its integers as Python ints (the
+    library compares them exactly), cell by cell, so a chunked read agrees
+    with a whole one.
+    """
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    floats = pc.cast(values, pa.float64()).to_numpy(zero_copy_only=False)
+    if not pc.any(pc.match_substring_regex(values, _LONG_INTEGER)).as_py():
+        return floats
+    exact = np.array(floats, dtype=object)
+    integer = re.compile(r"[+-]?[0-9]+(?:\.0*)?")
+    for i, text in enumerate(values.to_pylist()):
+        if text is not None and integer.fullmatch(text):
+            exact[i] = int(text.split(".")[0])
+    return exact
 
 
 # --- columns: ids, raters, the long form --------------------------------------------------------
@@ -785,9 +816,11 @@ def text_frame(file: str, o: dict[str, Any]) -> Any:
 
 def select(names: Sequence[str], wanted: Sequence[str], path: str, option: str) -> list[str]:
     """Check that the columns exist; fail naming the option and listing the columns."""
-    for name in wanted:
+    for i, name in enumerate(wanted):
         if name not in names:
             raise _fail(path, f"no column {name!r} for {option}. Columns: {', '.join(names)}.")
+        if name in wanted[:i]:  # a rater counted twice would inflate the agreement
+            raise click.UsageError(f"{option} names {name!r} twice; name each column once.")
     return list(wanted)
 
 
@@ -833,6 +866,10 @@ def pair_columns(path: str, names: list[str], o: dict[str, Any]) -> list[str]:
             f"name the raters with --rater1 and --rater2 ({path}: {', '.join(names)})."
         )
     first = select(names, [o["rater1"]], path, "--rater1")
+    if o["rater2"] == o["rater1"]:
+        raise click.UsageError(
+            f"--rater1 and --rater2 both name {o['rater1']!r}; name two different raters."
+        )
     return first + select(names, [o["rater2"]], path, "--rater2")
 
 

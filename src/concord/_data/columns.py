@@ -72,7 +72,8 @@ def _from_pandas(x: Any) -> Column | np.ndarray:
         categories = tuple(_python_scalar(c) for c in cat.categories)
         return Column(codes, missing if missing.any() else None, categories, bool(cat.ordered))
     numpy_dtype = getattr(dtype, "numpy_dtype", None)  # nullable Int64, UInt64, boolean
-    if getattr(dtype, "kind", "O") in "iub" and numpy_dtype is not None and x.hasnans:
+    # isna(), not hasnans: a bare IntegerArray or BooleanArray has no hasnans
+    if getattr(dtype, "kind", "O") in "iub" and numpy_dtype is not None and x.isna().any():
         # the integers themselves and a mask, never floats: 2**53 + 1 stays exact
         fill = False if numpy_dtype.kind == "b" else 0
         values = np.asarray(x.to_numpy(dtype=numpy_dtype, na_value=fill))
@@ -362,6 +363,17 @@ def paired(x1: Any, x2: Any, func: str, names: tuple[str, str] = ("rater1", "rat
         f"{names[1]}.reset_index(drop=True); to keep the shared labels only, "
         f"{names[0]}.align({names[1]}, join='inner').",
     )
+
+
+def paired_weight(x1: Any, weight: Any, func: str, name: str = "rater1") -> Any:
+    """Pair a ``sample_weight`` Series with a rater Series by index label, as raters pair.
+
+    Without this a shuffled weight Series would weigh each item by another
+    item's weight. Any other pair of inputs pairs by position, unchanged.
+    """
+    if weight is None:
+        return None
+    return paired(x1, weight, func, (name, "sample_weight"))[1]
 
 
 def listing(values: Any, limit: int = 5) -> str:

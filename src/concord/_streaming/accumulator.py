@@ -87,6 +87,9 @@ class Accumulator:
         self._rng = None if self._n_replicates is None else np.random.default_rng(rng)
         self._state: PairCounts | ItemCounts | None = None
         self._streams: frozenset[str] = frozenset()  # where the replicates' draws began
+        # rows were counted but every one was dropped as missing: result() says so, as the
+        # one-shot function does, rather than calling the input empty
+        self._only_missing = False
 
     @property
     def function(self) -> Callable[..., Any]:
@@ -112,7 +115,9 @@ class Accumulator:
         draws = None if self._rng is None else (self._n_replicates, self._rng)
         start = _stream_of(self._rng)
         found = stream.batch(self._name, self._options, data, sample_weight, draws)
-        if found is not None:
+        if found is None:
+            self._only_missing = self._only_missing or _has_rows(data)
+        else:
             if self._state is None and start is not None:
                 self._streams = frozenset([start])
             where = ("Accumulator.update", "rater1" if self._name in stream.PAIR else "ratings")
@@ -135,6 +140,7 @@ class Accumulator:
         self._check_streams(other)
         out = copy.copy(self)  # the tables are immutable: sharing them is safe
         out._streams = self._streams | other._streams
+        out._only_missing = self._only_missing or other._only_missing
         if self._state is None:
             out._state = other._state
         elif other._state is not None:
@@ -144,7 +150,7 @@ class Accumulator:
     def result(self) -> Any:
         """Return the function's result on everything counted (see the class)."""
         if self._state is None:
-            stream.empty(self._name, self._options)
+            stream.empty(self._name, self._options, self._only_missing)
         out = stream.result(self._name, self._options, self._state)
         if self._state.replicates is None:
             return out
@@ -312,3 +318,11 @@ def accumulate(
     True
     """
     return Accumulator(function, n_replicates=n_replicates, rng=rng, **options)
+
+
+def _has_rows(data: tuple[Any, ...]) -> bool:
+    """Return True if a batch held at least one row (an item), missing ratings or not."""
+    try:
+        return len(data[0]) > 0
+    except TypeError:  # something without a length: update() has already checked it
+        return False

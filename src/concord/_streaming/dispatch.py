@@ -155,9 +155,11 @@ def result(name: str, options: dict[str, Any], state: State) -> Any:
     return from_items(name, items, weighting, population)
 
 
-def empty(name: str, options: dict[str, Any]) -> NoReturn:
-    """Raise what the one-shot function raises on empty input."""
+def empty(name: str, options: dict[str, Any], only_missing: bool = False) -> NoReturn:
+    """Raise what the one-shot function raises on empty input, or on only missing ratings."""
     data: tuple[Any, ...] = ([], []) if name in PAIR else (np.empty((0, 0)),)
+    if only_missing:
+        data = ([np.nan], [np.nan]) if name in PAIR else (np.full((1, 2), np.nan),)
     FUNCTIONS[name](*data, **options)
     raise AssertionError(f"{name} accepted empty input")  # pragma: no cover
 

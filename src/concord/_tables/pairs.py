@@ -28,6 +28,7 @@ from concord._data.columns import (
     is_integral_number,
     omit_missing,
     paired,
+    paired_weight,
     sample_weights,
 )
 from concord._data.labels import Labels, check_labels, infer, lookup
@@ -74,6 +75,7 @@ def _table(
     declared = check_labels(labels, func)
     check_option(func, "nan_policy", nan_policy, ("raise", "omit"))
     rater1, rater2 = paired(rater1, rater2, func)
+    sample_weight = paired_weight(rater1, sample_weight, func)
     if any(counted_on_device(x) for x in (rater1, rater2, sample_weight)):
         from concord._tables.pairs_device import pair_table
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from concord._coefficients.cohen import kappa_result
 from concord._common.errors import describe, param_error
-from concord._data.columns import check_some_weight, paired, sample_weights
+from concord._data.columns import check_some_weight, paired, paired_weight, sample_weights
 from concord._data.labels import Labels
 from concord._inference.intervals import progress
 from concord._results.kappa import KappaResult
@@ -194,6 +194,7 @@ def optimize_thresholds(
     """
     func = "optimize_thresholds"
     y_true, y_score = paired(y_true, y_score, func, ("y_true", "y_score"))
+    sample_weight = paired_weight(y_true, sample_weight, func, "y_true")
     codes, found = encode_rater(y_true, labels, func, "y_true")
     scores = _scores(y_score, codes.shape[0], func)
     weight = sample_weights(sample_weight, codes.shape[0], func)
