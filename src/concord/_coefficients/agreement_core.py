@@ -125,29 +125,6 @@ def chance_uniform(weights: np.ndarray) -> Fraction:
     return Fraction(q * q * top - int(w.sum()), q * q * top)
 
 
-def chance_conger(by_rater: np.ndarray, weights: np.ndarray) -> Fraction:
-    """Conger (1980): p_e = Σ_kl a_kl (p̄_k p̄_l − s²_kl / r) from raters × categories counts.
-
-    p_gk is rater g's share of category k, p̄_k its mean over the r raters
-    and s²_kl the (r − 1)-denominator covariance of p_gk and p_gl over raters.
-    """
-    _, top = _weights(weights)
-    r = by_rater.shape[0]
-    if top == 0 or r < 2:
-        return Fraction(1)
-    n_g = [int(v) for v in by_rater.sum(axis=1)]
-    lcm = int(np.lcm.reduce(np.array(n_g, dtype=object)))
-    mean_num = sum(
-        (by_rater[g].astype(object) * (lcm // n_g[g]) for g in range(r)),
-        start=np.zeros(by_rater.shape[1], dtype=object),
-    )
-    mean_form = Fraction(quadratic_form(mean_num, weights), r * r * lcm * lcm)  # p̄ᵀWp̄
-    own = sum(Fraction(quadratic_form(by_rater[g], weights), n_g[g] ** 2) for g in range(r))
-    covariance = (own - r * mean_form) / (r - 1)  # Σ_kl W_kl s²_kl
-    pe: Fraction = 1 - (mean_form - covariance / r) / top
-    return pe
-
-
 def category_kappas(stats: ItemStats) -> list[float]:
     """Fleiss' kappa of each category against all the others combined (Fleiss 1971, eq. 20).
 

@@ -1,27 +1,30 @@
 """Coefficients that need to know which rater gave which rating: Conger's and Light's kappas.
 
-Each with its exact core (:func:`conger_result`, :func:`light_result`), its
-float twin for the bootstrap (:class:`CongerSampler`, :class:`LightSampler`)
-and its variance (:func:`conger_variance`, :func:`light_variance`).
+Their exact chance term, float twins and variances are in
+:mod:`concord._coefficients.raters_core`.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 import warnings
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients import agreement_core as core
 from concord._coefficients.cohen import COHEN, kappa_result
-from concord._coefficients.cohen_core import kappa_of_tables
 from concord._coefficients.gwet import assemble, undefined
+from concord._coefficients.raters_core import (
+    CongerSampler,
+    LightSampler,
+    chance_conger,
+    conger_variance,
+    light_variance,
+)
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
-from concord._inference.design import fraction, standard_error
+from concord._inference.design import standard_error
 from concord._inference.intervals import Inference
 from concord._inference.resampling import Resampled
 from concord._results.agreement import AgreementResult, LightResult
@@ -29,7 +32,6 @@ from concord._results.kappa import KappaResult
 from concord._results.spec import Spec
 from concord._tables.item_table import Items
 from concord._tables.items import batch_items, item_data
-from concord._tables.patterns import Patterns
 from concord._tables.weights import Weighting, resolve
 
 CONGER = Spec(
@@ -127,7 +129,7 @@ def conger_result(items: Items, weighting: Weighting, population: float | None) 
     assert items.raters is not None
     s = core.shares(items.stats, weighting.exact)
     by_rater = items.by_rater()
-    pe = core.chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
+    pe = chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
     statistic = core.coefficient(s.pa, pe)
     var = conger_variance(
         items.raters, items.labels.k, weighting.agreement(), float(pe), statistic, population
@@ -287,133 +289,3 @@ def _pair(items: Items, g: int, h: int, weighting: Weighting) -> KappaResult:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedKappaWarning)  # reported once, for the mean
         return kappa_result(table, items.labels, weighting, COHEN)
-
-
-@dataclass(frozen=True)
-class _RaterSampler(Resampled):
-    """Resample the patterns of who rated what (codes + 1, 0 = missing)."""
-
-    raters: Patterns
-    k: int
-    weights: np.ndarray  # disagreement weights
-
-    def frequencies(self) -> np.ndarray:
-        return self.raters.freq
-
-
-@dataclass(frozen=True)
-class LightSampler(_RaterSampler):
-    """Light's kappa's float twin: the mean pairwise κ of each resample."""
-
-    def statistic(self, counts: np.ndarray) -> np.ndarray:
-        r = self.raters.rows.shape[1]
-        pairs = [(g, h) for g in range(r) for h in range(g + 1, r)]
-        kappas = [
-            kappa_of_tables(self._pair_tables(counts, g, h), self.weights, False) for g, h in pairs
-        ]
-        out: np.ndarray = np.mean(kappas, axis=0)
-        return out
-
-    def _pair_tables(self, counts: np.ndarray, g: int, h: int) -> np.ndarray:
-        codes = self.raters.rows
-        both = (codes[:, g] > 0) & (codes[:, h] > 0)
-        cells = (codes[:, g] - 1) * self.k + codes[:, h] - 1
-        flat = np.zeros((counts.shape[0], self.k * self.k))
-        for cell in np.unique(cells[both]):
-            flat[:, cell] = counts[:, both & (cells == cell)].sum(axis=1)
-        return flat.reshape(-1, self.k, self.k)
-
-
-@dataclass(frozen=True)
-class CongerSampler(_RaterSampler):
-    """Conger's kappa's float twin: p_a of the item counts, p_e of each rater's shares."""
-
-    def statistic(self, counts: np.ndarray) -> np.ndarray:
-        codes = self.raters.rows
-        top = self.weights.max()
-        agreement = 1 - self.weights / top if top > 0 else np.ones_like(self.weights)
-        item_counts = np.stack([(codes == j + 1).sum(axis=1) for j in range(self.k)], axis=1)
-        pa = core.PatternSampler(Patterns(item_counts, self.raters.freq), agreement, core.NONE)
-        by_rater = np.stack(
-            [counts @ (codes == j + 1).astype(np.float64) for j in range(self.k)], axis=2
-        )  # (B, r, k)
-        keep = (codes > 0).any(axis=0)
-        by_rater = by_rater[:, keep]
-        r = by_rater.shape[1]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            p = by_rater / by_rater.sum(axis=2, keepdims=True)
-            mean = p.mean(axis=1)
-            cross = np.einsum("bgk,bgl->bkl", p, p)
-            s2 = (cross - r * mean[:, :, None] * mean[:, None, :]) / (r - 1)
-            pe = np.einsum("kl,bkl->b", agreement, mean[:, :, None] * mean[:, None, :] - s2 / r)
-            out: np.ndarray = (pa.statistic(counts) - pe) / (1 - pe)
-        return out
-
-
-def conger_variance(
-    raters: Patterns,
-    k: int,
-    agreement: np.ndarray,
-    pe: float,
-    coefficient: float,
-    population: float | None,
-) -> float:
-    """Var of Conger's kappa (irrCAC's conger.kappa.raw): its per-item chance term λ."""
-    codes = raters.rows
-    rated = codes > 0
-    keep = rated.any(axis=0)  # raters who rated nothing take no part
-    codes, rated = codes[:, keep], rated[:, keep]
-    freq = raters.freq.astype(np.float64)
-    counts = np.stack([(codes == j + 1).sum(axis=1) for j in range(k)], axis=1)
-    t = core.terms(Patterns(counts, raters.freq), agreement)
-    if t.n2 == 0 or not math.isfinite(coefficient):
-        return float("nan")
-    r = codes.shape[1]
-    n_g = freq @ rated  # items rated by each rater
-    by_rater = np.stack([freq @ (codes == j + 1) for j in range(k)], axis=1)  # (r, k)
-    p_gk = by_rater / n_g[:, None]
-    big_a = (t.n / n_g)[:, None] * (r * p_gk.mean(axis=0)[None, :] - p_gk)  # (r, k)
-    big_b = p_gk @ agreement.T  # Σ_l a_kl p_gl
-    aw = big_a @ agreement  # (r, k): Σ_k A_gk a_kl
-    constant = (big_a * big_b).sum(axis=1)  # (r,)
-    looked = np.take_along_axis(aw.T, np.maximum(codes - 1, 0), axis=0)  # (P, r)
-    lam = rated * looked - (rated - n_g / t.n) * constant
-    pe_i = lam.sum(axis=1) / (r * (r - 1))
-    linear = (t.n / t.n2) * (t.pa - pe * t.pairable) / (1 - pe)
-    linear = linear - 2 * (1 - coefficient) * (pe_i - pe) / (1 - pe)
-    return t.variance(linear, coefficient, population)
-
-
-def light_variance(
-    raters: Patterns,
-    pairs: list[tuple[int, int, np.ndarray, float, float, float]],
-    agreement: np.ndarray,
-    population: float | None,
-) -> float:
-    """Var of Light's kappa by linearising the mean of the pairwise Cohen kappas.
-
-    For a pair with table shares p and margins p_k., p_.l, the item with
-    ratings (a, b) has ψ = (w_ab − p_o − 2(1 − κ)(pe_i − p_e)) / (1 − p_e),
-    pe_i = (Σ_l w_al p_.l + Σ_k w_kb p_k.)/2 (Gwet's influence of one item on
-    Cohen's kappa). The mean over P pairs has Ψ_i = (1/P) Σ_pairs (n / n_gh) ψ_i
-    over the pairs that rated item i, and var = Σ_i Ψ_i² / (n (n − 1)).
-    """
-    codes = raters.rows
-    freq = raters.freq.astype(np.float64)
-    n = int(freq.sum())
-    psi = np.zeros(codes.shape[0])
-    for g, h, table, p_o, p_e, kappa in pairs:
-        if not math.isfinite(kappa) or p_e == 1:
-            return float("nan")
-        both = (codes[:, g] > 0) & (codes[:, h] > 0)
-        a, b = codes[both, g] - 1, codes[both, h] - 1
-        n_gh = float(table.sum())
-        rows, cols = table.sum(axis=1) / n_gh, table.sum(axis=0) / n_gh
-        pe_i = ((agreement @ cols)[a] + (rows @ agreement)[b]) / 2
-        item = (agreement[a, b] - p_o - 2 * (1 - kappa) * (pe_i - p_e)) / (1 - p_e)
-        psi[both] += (n / n_gh) * item / len(pairs)
-    if n < 2 or not pairs:
-        return float("nan")
-    f = fraction(n, population)
-    center = float(freq @ psi) / n
-    return (1 - f) * float(freq @ (psi - center) ** 2) / (n * (n - 1))

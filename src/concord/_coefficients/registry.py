@@ -26,6 +26,7 @@ from concord._coefficients import (
     krippendorff_core,
     qwk,
     raters,
+    raters_core,
 )
 from concord._coefficients import krippendorff_continuous as continuous
 from concord._common.errors import param_error
@@ -166,8 +167,8 @@ REGISTRY: tuple[Coefficient, ...] = (
         "raters",
         _p(raters.count, raters.CONGER),
         raters.conger_from_counts,
-        (raters.CongerSampler,),
-        raters.conger_variance,
+        (raters_core.CongerSampler,),
+        raters_core.conger_variance,
     ),
     Coefficient(
         raters.LIGHT,
@@ -175,8 +176,8 @@ REGISTRY: tuple[Coefficient, ...] = (
         "raters",
         _p(raters.count, raters.LIGHT),
         raters.light_from_counts,
-        (raters.LightSampler,),
-        raters.light_variance,
+        (raters_core.LightSampler,),
+        raters_core.light_variance,
     ),
     _shares(gwet.GWET, gwet.gwet_ac),
     _shares(gwet.BRENNAN_PREDIGER, gwet.brennan_prediger),
