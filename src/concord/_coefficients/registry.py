@@ -7,6 +7,12 @@ result from merged counts, which are the one-shot function's own code.
 Streaming, :mod:`concord.dask`, the command line, the report and the tests
 ask the registry; no module compares a coefficient's name. Adding a
 coefficient is its family module and one entry here.
+
+>>> import concord
+>>> from concord._coefficients.registry import entry
+>>> fleiss = entry(concord.fleiss_kappa)
+>>> fleiss.table, fleiss.options, fleiss.default_interval, fleiss.scale
+('items', ('weights', 'labels', 'population_size'), 'fisher-z', 'landis-koch')
 """
 
 from __future__ import annotations
@@ -49,8 +55,8 @@ class Coefficient:
         The count table a stream keeps: the k×k pair table, the item
         patterns, the patterns of who rated what, or the item patterns from
         which Krippendorff's coincidences come.
-    count : callable
-        ``count(data, options, sample_weight)``: validate and count one batch
+    batch : callable
+        ``batch(data, options, sample_weight)``: validate and count one batch
         of a stream; None when it holds nothing to count.
     core : callable
         ``core(counted, options)``: the result of merged counts (a
@@ -75,7 +81,7 @@ class Coefficient:
     spec: Spec
     function: Callable[..., Any]
     table: Table
-    count: Callable[[tuple[Any, ...], dict[str, Any], Any], Any]
+    batch: Callable[[tuple[Any, ...], dict[str, Any], Any], Any]
     core: Callable[[Any, dict[str, Any]], Any]
     twin: tuple[type, ...] = ()
     variance: Callable[..., Any] | None = None

@@ -1,7 +1,7 @@
 """Each coefficient's stream: a batch → its count table, and the merged table → the result.
 
 The registry (:mod:`concord._coefficients.registry`) gives each coefficient's
-hooks: ``count`` validates and counts a batch by the same code as the one-shot
+hooks: ``batch`` validates and counts a batch by the same code as the one-shot
 function, and ``core`` hands the merged table to the same core, so no
 statistic is implemented twice and nothing here depends on which coefficient it is.
 """
@@ -30,7 +30,7 @@ def batch(
 ) -> State | None:
     """Validate and count one batch; None when it holds nothing to count."""
     _check_arity(coef, data, sample_weight)
-    counted = coef.count(data, options, sample_weight)
+    counted = coef.batch(data, options, sample_weight)
     if counted is None:
         return None
     if isinstance(counted, PairTable):
