@@ -338,10 +338,9 @@ def test_standard_error_policy():
 
 
 def test_default_methods_follow_the_coverage_study():
-    from concord._coefficients import cohen as _cohen
-    from concord._coefficients import gwet as _multirater
+    from concord._coefficients.registry import REGISTRY
 
-    defaults = {**_cohen.DEFAULT_METHOD, **_multirater.DEFAULT_METHOD}
+    defaults = {c.name: c.default_interval for c in REGISTRY if c.returns_result}
     assert set(defaults) == {
         "cohen_kappa",
         "scott_pi",
@@ -455,7 +454,8 @@ def test_fraction_is_zero_for_an_infinite_population():
 
 
 def test_poisson_replicates_merge_by_addition():
-    from concord._inference.resampling import PoissonReplicates, kappa_of_tables
+    from concord._coefficients.cohen_core import kappa_of_tables
+    from concord._inference.resampling import PoissonReplicates
 
     rng = np.random.default_rng(0)
     table = np.array([[40.0, 5, 1], [6, 30, 4], [2, 3, 25]])

@@ -24,10 +24,10 @@ from dask.base import compute as _compute
 from dask.base import is_dask_collection, tokenize
 from dask.delayed import Delayed, delayed
 
+from concord._coefficients.registry import Coefficient, entry
 from concord._common.errors import describe, param_error
 from concord._data.columns import listing
 from concord._streaming.accumulator import Accumulator, accumulate
-from concord._streaming.dispatch import FUNCTIONS, PAIR
 
 __all__ = ["accumulator", "compute"]
 
@@ -201,12 +201,13 @@ def accumulator(
     >>> b.result().statistic == concord.gwet_ac(x.compute()).statistic
     True
     """
-    name = _name(function)
+    coef = entry(function, _FUNC)
+    name = coef.name
     accumulate(function, n_replicates=n_replicates, rng=rng, **options)  # options fail here
     if not isinstance(split_every, int | np.integer) or split_every < 2:
         param_error(_FUNC, "split_every", "an integer of at least 2", split_every)
-    fields, columns = _inputs(name, data, (item, rater, rating), raters, sample_weight)
-    spec = _Spec(function, dict(options), n_replicates, name in PAIR, **fields)
+    fields, columns = _inputs(coef, data, (item, rater, rating), raters, sample_weight)
+    spec = _Spec(function, dict(options), n_replicates, coef.arity == 2, **fields)
     blocks = _blocks(columns)
     seeds = _seeds(n_replicates, rng, len(blocks))
     token = tokenize(name, options, n_replicates, split_every, seeds, *columns)
@@ -217,34 +218,27 @@ def accumulator(
     return _tree(counted, int(split_every), token)
 
 
-def _name(function: Any) -> str:
-    name = getattr(function, "__name__", None)
-    if not isinstance(name, str) or FUNCTIONS.get(name) is not function:
-        names = ", ".join(f"concord.{n}" for n in FUNCTIONS)
-        param_error(_FUNC, "function", f"one of {names}", function, exc=TypeError)
-    return name
-
-
 def _inputs(
-    name: str,
+    coef: Coefficient,
     data: tuple[Any, ...],
     long: tuple[Any, Any, Any],
     raters: Sequence[Any] | None,
     sample_weight: Any,
 ) -> tuple[dict[str, Any], list[Any]]:
     """Check the data; return how chunks read them (spec fields) and the aligned collections."""
+    name = coef.name
     if not data:
         _not_dask(name, "no data")
     for x in data:
         if not is_dask_collection(x) or not hasattr(x, "to_delayed"):
             _not_dask(name, describe(x))
     if sample_weight is not None:
-        _check_weights(name, sample_weight, long)
+        _check_weights(coef, sample_weight, long)
     if any(c is not None for c in long):
-        return _long_form(name, data, long, raters)
+        return _long_form(coef, data, long, raters)
     if raters is not None:
         param_error(_FUNC, "raters", "None for wide data", raters, fix=_LONG_FIX)
-    if name in PAIR:
+    if coef.arity == 2:
         return {"weighted": sample_weight is not None}, _pairs(name, data, sample_weight)
     if len(data) != 1 or _is_series(data[0]) or getattr(data[0], "ndim", 2) != 2:
         _many_error(name, data)
@@ -271,9 +265,9 @@ def _not_dask(name: str, got: str) -> NoReturn:
     )
 
 
-def _check_weights(name: str, sample_weight: Any, long: tuple[Any, ...]) -> None:
-    if name != "cohen_kappa":
-        expected = f"None: {name} takes no sample weights"
+def _check_weights(coef: Coefficient, sample_weight: Any, long: tuple[Any, ...]) -> None:
+    if not coef.takes_sample_weight:
+        expected = f"None: {coef.name} takes no sample weights"
         param_error(_FUNC, "sample_weight", expected, sample_weight, exc=TypeError)
     if any(c is not None for c in long):
         param_error(_FUNC, "sample_weight", "None for long-form data", sample_weight)
@@ -367,7 +361,7 @@ def _many_error(name: str, data: tuple[Any, ...]) -> NoReturn:
 
 
 def _long_form(
-    name: str,
+    coef: Coefficient,
     data: tuple[Any, ...],
     long: tuple[Any, Any, Any],
     raters: Sequence[Any] | None,
@@ -406,7 +400,8 @@ def _long_form(
         param_error(_FUNC, "rating", "a third column, neither item nor rater", names[2])
     item, rater, _ = names
     found = _raters(frame[rater]) if raters is None else tuple(raters)
-    if name in PAIR and len(found) != 2:
+    name = coef.name
+    if coef.arity == 2 and len(found) != 2:
         param_error(
             _FUNC,
             "rater",

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._coefficients.registry import by_name
 from concord._render import records as rec
 from concord._version import __version__
 
@@ -107,9 +108,7 @@ def _figures(result: Any, plots: bool, options: dict[str, Any]) -> list[tuple[st
 
 
 def _section(result: Any, row: dict[str, Any], plots: bool, options: dict[str, Any]) -> _Section:
-    import concord
-
-    notes, references = _docstring_parts(getattr(concord, result.coefficient))
+    notes, references = _docstring_parts(by_name(result.coefficient).function)
     return _Section(
         title=result.name,
         row=rec.display_rows([row])[0],

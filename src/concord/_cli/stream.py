@@ -22,6 +22,7 @@ import click
 from concord._cli import columns as cin
 from concord._cli import read as read
 from concord._cli.options import alpha_level, family, groups, source
+from concord._coefficients.registry import entry
 
 # --chunk-rows auto: stream files larger than this, in chunks of this many rows
 AUTO_BYTES = 100 << 20
@@ -89,7 +90,7 @@ def _feed(
             accumulators = start(frame)
         tally.add(frame)
         for acc in accumulators:
-            if acc.function.__name__ == "cohen_kappa":
+            if entry(acc.function).arity == 2:
                 acc.update(frame[columns[0]], frame[columns[1]])
             else:
                 acc.update(frame)

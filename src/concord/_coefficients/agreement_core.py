@@ -14,17 +14,38 @@ how many there are, their category totals Σ r_i and their Gram matrix
 Σ r_i r_iᵀ. These are combined in exact rational arithmetic and each
 coefficient is rounded once. Krippendorff's coincidence matrix is another
 function of the same statistics.
+
+Beside the exact cores, each coefficient's float twin and variance:
+
+* :class:`PatternSampler`: the same coefficients in floating point, vectorised
+  over bootstrap resamples of the item patterns;
+* :func:`variance`: Gwet's (2014) design-based variance, conditional on the
+  raters, from the raw-ratings formulas of R irrCAC: each item gets a
+  linearised value κ*_i and var = (1 − f) Σ_i (κ*_i − κ)² / (n (n − 1)), where
+  f = n / N is the sampling fraction of a finite population of N items;
+* :func:`fleiss_null`: Fleiss' kappa under H0 (Fleiss, Nee & Landis 1979),
+  for items all rated by the same number of raters.
+
+A coefficient of the family is its :class:`Chance`: how it corrects p_a for
+chance, exactly, in floating point and per item. Sums over items are sums
+over the distinct item patterns weighted by their frequencies
+(:mod:`concord._tables.patterns`).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from concord._common import exact as _exact
+from concord._inference.design import fraction
+from concord._inference.resampling import Resampled
 from concord._tables.item_table import ItemStats
+from concord._tables.patterns import Patterns
 
 
 @dataclass(frozen=True)
@@ -104,29 +125,6 @@ def chance_uniform(weights: np.ndarray) -> Fraction:
     return Fraction(q * q * top - int(w.sum()), q * q * top)
 
 
-def chance_conger(by_rater: np.ndarray, weights: np.ndarray) -> Fraction:
-    """Conger (1980): p_e = Σ_kl a_kl (p̄_k p̄_l − s²_kl / r) from raters × categories counts.
-
-    p_gk is rater g's share of category k, p̄_k its mean over the r raters
-    and s²_kl the (r − 1)-denominator covariance of p_gk and p_gl over raters.
-    """
-    _, top = _weights(weights)
-    r = by_rater.shape[0]
-    if top == 0 or r < 2:
-        return Fraction(1)
-    n_g = [int(v) for v in by_rater.sum(axis=1)]
-    lcm = int(np.lcm.reduce(np.array(n_g, dtype=object)))
-    mean_num = sum(
-        (by_rater[g].astype(object) * (lcm // n_g[g]) for g in range(r)),
-        start=np.zeros(by_rater.shape[1], dtype=object),
-    )
-    mean_form = Fraction(quadratic_form(mean_num, weights), r * r * lcm * lcm)  # p̄ᵀWp̄
-    own = sum(Fraction(quadratic_form(by_rater[g], weights), n_g[g] ** 2) for g in range(r))
-    covariance = (own - r * mean_form) / (r - 1)  # Σ_kl W_kl s²_kl
-    pe: Fraction = 1 - (mean_form - covariance / r) / top
-    return pe
-
-
 def category_kappas(stats: ItemStats) -> list[float]:
     """Fleiss' kappa of each category against all the others combined (Fleiss 1971, eq. 20).
 
@@ -154,3 +152,174 @@ def coefficient(pa: Fraction | None, pe: Fraction) -> float:
     if pa is None or pe == 1:
         return float("nan")
     return float((pa - pe) / (1 - pe))
+
+
+@dataclass(frozen=True)
+class Terms:
+    """Per-pattern quantities of Gwet's linearisation (float arrays of shape (P,))."""
+
+    rows: np.ndarray  # (P, q) count vectors r_i
+    freq: np.ndarray
+    m: np.ndarray  # ratings per item
+    agree: np.ndarray  # Σ_k r_ik (r*_ik − 1), r* = A r
+    n: int
+    n2: int
+
+    @property
+    def pairable(self) -> np.ndarray:
+        out: np.ndarray = self.m >= 2
+        return out
+
+    @property
+    def pa(self) -> np.ndarray:
+        """Per-item percent agreement, 0 for items rated once."""
+        den = self.m * (self.m - 1)
+        out: np.ndarray = np.where(self.pairable, self.agree / np.where(den > 0, den, 1), 0.0)
+        return out
+
+    def variance(self, values: np.ndarray, center: float, population: float | None) -> float:
+        """(1 − f) Σ_i (x_i − center)² / (n (n − 1)) over the items (patterns × freq)."""
+        if self.n < 2:
+            return float("nan")
+        f = fraction(self.n, population)
+        return float(
+            (1 - f) * np.sum(self.freq * (values - center) ** 2) / (self.n * (self.n - 1))
+        )
+
+
+def terms(patterns: Patterns, agreement: np.ndarray) -> Terms:
+    """Gwet's per-item terms of the item-count patterns under agreement weights A."""
+    rows = patterns.rows.astype(np.float64)
+    m = rows.sum(axis=1)
+    star = rows @ agreement.T  # r*_k = Σ_l a_kl r_l
+    agree = (rows * (star - 1)).sum(axis=1)
+    freq = patterns.freq.astype(np.float64)
+    return Terms(rows, freq, m, agree, int(freq.sum()), int(freq[m >= 2].sum()))
+
+
+def chance_none(s: Shares, weights: np.ndarray) -> Fraction:
+    """Percent agreement: no correction for chance, p_e = 0."""
+    return Fraction(0)
+
+
+def chance_shares(s: Shares, weights: np.ndarray) -> Fraction:
+    """Brennan & Prediger: p_e from the weights alone (see :func:`chance_uniform`)."""
+    return chance_uniform(weights)
+
+
+def _twin_none(pi: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    return np.zeros(pi.shape[0])
+
+
+def _twin_fleiss(pi: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.einsum("bk,kl,bl->b", pi, agreement, pi)
+    return out
+
+
+def _twin_gwet(pi: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    q = agreement.shape[0]
+    out: np.ndarray = agreement.sum() / (q * (q - 1)) * (pi * (1 - pi)).sum(axis=1)
+    return out
+
+
+def _twin_uniform(pi: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    q = agreement.shape[0]
+    return np.full(pi.shape[0], agreement.sum() / (q * q))
+
+
+def _item_fleiss(t: Terms, agreement: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    shares = (agreement @ pi + agreement.T @ pi) / 2
+    out: np.ndarray = (t.rows @ shares) / t.m
+    return out
+
+
+def _item_gwet(t: Terms, agreement: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    q = agreement.shape[0]
+    out: np.ndarray = agreement.sum() / (q * (q - 1)) * (t.rows @ (1 - pi)) / t.m
+    return out
+
+
+@dataclass(frozen=True)
+class Chance:
+    """How a coefficient of the family corrects p_a for chance: exactly, in floats, per item.
+
+    ``exact`` is p_e from the exact shares and disagreement weights; ``twin``
+    the same p_e of a stack of shares π (B, q) under agreement weights;
+    ``item`` each item's own chance term pe_i in Gwet's linearisation (None
+    where p_e does not depend on the items). ``corrected`` is False for
+    percent agreement, which is p_a itself.
+    """
+
+    exact: Callable[[Shares, np.ndarray], Fraction]
+    twin: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    item: Callable[[Terms, np.ndarray, np.ndarray], np.ndarray] | None = None
+    corrected: bool = True
+
+
+NONE = Chance(chance_none, _twin_none, corrected=False)
+FLEISS = Chance(chance_fleiss, _twin_fleiss, _item_fleiss)
+GWET = Chance(chance_gwet, _twin_gwet, _item_gwet)
+UNIFORM = Chance(chance_shares, _twin_uniform)
+
+
+def variance(
+    chance: Chance,
+    t: Terms,
+    agreement: np.ndarray,
+    pi: np.ndarray,
+    pe: float,
+    coefficient: float,
+    population: float | None,
+) -> float:
+    """Gwet's (2014) variance of a coefficient of the family, from its linearisation."""
+    if t.n2 == 0 or not math.isfinite(coefficient):
+        return float("nan")
+    scale = t.n / t.n2
+    if not chance.corrected:
+        return t.variance(scale * t.pa, coefficient, population)
+    linear = scale * (t.pa - pe * t.pairable) / (1 - pe)
+    if chance.item is not None:
+        pe_i = chance.item(t, agreement, pi)
+        linear = linear - 2 * (1 - coefficient) * (pe_i - pe) / (1 - pe)
+    return t.variance(linear, coefficient, population)
+
+
+@dataclass(frozen=True)
+class PatternSampler(Resampled):
+    """The float twin: the coefficient of each bootstrap resample of the item patterns."""
+
+    patterns: Patterns
+    agreement: np.ndarray
+    chance: Chance
+
+    def statistic(self, counts: np.ndarray) -> np.ndarray:
+        """Return the coefficient for each row of item counts per pattern, shape (B, P)."""
+        rows = self.patterns.rows.astype(np.float64)
+        m = rows.sum(axis=1)
+        star = rows @ self.agreement.T
+        pair = m >= 2
+        den = np.where(pair, m * (m - 1), 1.0)
+        pa_item = np.where(pair, (rows * (star - 1)).sum(axis=1) / den, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out: np.ndarray = (counts @ pa_item) / (counts @ pair)
+            if self.chance.corrected:
+                pi = (counts @ (rows / m[:, None])) / counts.sum(axis=1)[:, None]
+                pe = self.chance.twin(pi, self.agreement)
+                out = (out - pe) / (1 - pe)
+        return out
+
+    def frequencies(self) -> np.ndarray:
+        return self.patterns.freq
+
+
+def fleiss_null(totals: np.ndarray, n_items: int, m: int) -> float:
+    """Fleiss, Nee & Landis (1979): var of Fleiss' kappa under H0, m ratings per item.
+
+    var0 = 2 [(Σ p_j q_j)² − Σ p_j q_j (q_j − p_j)] / (n m (m − 1) (Σ p_j q_j)²).
+    """
+    p = totals / totals.sum()
+    q = 1 - p
+    spread = float(p @ q)
+    if spread == 0 or m < 2:
+        return float("nan")
+    return 2 * (spread**2 - float(np.sum(p * q * (q - p)))) / (n_items * m * (m - 1) * spread**2)

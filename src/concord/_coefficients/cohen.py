@@ -1,88 +1,64 @@
-"""Cohen's kappa, unweighted and weighted, from the k×k confusion table."""
+"""Cohen's kappa and Scott's pi, unweighted and weighted, from the k×k confusion table.
+
+The exact core, its float twin and its variance are in
+:mod:`concord._coefficients.cohen_core`; here are the public functions and
+the results they build.
+"""
 
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from concord._common import exact as _exact
+from concord._coefficients import agreement_core
+from concord._coefficients.cohen_core import (
+    TableSampler,
+    fce,
+    undefined_reason,
+    weighted_kappa_core,
+)
 from concord._common.docs import fill
-from concord._common.errors import UndefinedKappaWarning, check_population, describe
+from concord._common.errors import UndefinedKappaWarning, check_population
 from concord._data.labels import Labels
-from concord._inference import design as _variance
+from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference
-from concord._inference.resampling import TableSampler
 from concord._results.kappa import KappaResult
-from concord._tables.pairs import confusion_table
+from concord._results.spec import Spec
+from concord._tables.pair_table import PairTable
+from concord._tables.pairs import batch_table, confusion_table
 from concord._tables.patterns import Patterns
 from concord._tables.weights import Weighting, resolve
 
 
-def weighted_kappa_core(
-    table: np.ndarray, weights: np.ndarray, *, pooled: bool = False
-) -> tuple[float, float, float]:
-    """Return (κ, p_o, p_e) of a k×k table under k×k disagreement weights, rounded once.
+@dataclass(frozen=True)
+class Pair:
+    """A two-rater coefficient: its spec, and whether chance pools the raters' shares."""
 
-    With n = ΣO, row totals r and column totals c, and the weights scaled to
-    integers W (see :mod:`concord._common.exact`)::
-
-        A = Σ W_ij O_ij          (n × observed weighted disagreement)
-        B = Σ W_ij r_i c_j       (n² × chance weighted disagreement)
-        κ = 1 − (A/n) / (B/n²) = (B − n·A) / B
-
-    and, with agreement weights 1 − W / max W, p_o = 1 − A / (n·max W) and
-    p_e = 1 − B / (n²·max W). κ is nan when B = 0. With ``pooled`` (Scott's
-    pi) chance uses the pooled shares (r + c) / 2n for both raters, so B is
-    Σ W_ij s_i s_j / 4 with s = r + c; everything is scaled by 4 to stay integral.
-    """
-    o = _exact.integers(table)
-    w = _exact.integers(weights)
-    n = int(o.sum())
-    top = int(w.max())
-    if not _exact.fits_int64(top, 4 * n, n):
-        o, w = _exact.as_object(o), _exact.as_object(w)
-    rows, cols = o.sum(axis=1), o.sum(axis=0)
-    scale = 4 if pooled else 1
-    a = scale * int((w * o).sum())
-    b = int((rows + cols) @ w @ (rows + cols)) if pooled else int(rows @ w @ cols)
-    statistic = _exact.ratio(b - n * a, b)
-    if top == 0:  # a single category: all agreement, nothing to weigh
-        return statistic, 1.0, 1.0
-    p_o = _exact.ratio(scale * n * top - a, scale * n * top)
-    p_e = _exact.ratio(scale * n * n * top - b, scale * n * n * top)
-    return statistic, p_o, p_e
+    spec: Spec
+    pooled: bool = False
 
 
-def undefined_reason(table: np.ndarray, labels: Labels) -> str:
-    """Say why the chance disagreement of ``table`` is zero."""
-    used = np.flatnonzero(table.sum(axis=0) + table.sum(axis=1))
-    if labels.k == 1:
-        return f"there is only one category, {describe(labels.values[0], 40)}"
-    if used.size == 1:
-        return f"both raters used only the category {describe(labels.values[used[0]], 40)}"
-    return "every pair of categories that chance could produce has disagreement weight 0"
-
-
-# the default interval of each coefficient, chosen by benchmarks/coverage.py
-# (see concord._coefficients.gwet.DEFAULT_METHOD)
-DEFAULT_METHOD = {"cohen_kappa": "fisher-z", "scott_pi": "fisher-z"}
+COHEN = Pair(Spec("cohen_kappa", "Cohen's kappa"))
+SCOTT = Pair(Spec("scott_pi", "Scott's pi"), pooled=True)
 
 
 def _inference(
     table: np.ndarray,
     weighting: Weighting,
     statistic: float,
-    pooled: bool,
+    pair: Pair,
     population: float | None,
     units: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
 ) -> Inference:
     """SE, test and sampler of a two-rater result (see the module docstring)."""
     agreement = weighting.agreement()
     n = float(table.sum())
-    f = _variance.fraction(round(n), population)
+    f = fraction(round(n), population)
     null_z = None
+    pooled = pair.pooled
     if pooled:  # Scott's pi is Fleiss' kappa of two raters: Gwet's raw-ratings variance
         k = table.shape[0]
         cells = np.flatnonzero(table)
@@ -90,11 +66,12 @@ def _inference(
         pairs = Patterns(rows, table.ravel()[cells].astype(np.int64))
         pi = (table.sum(axis=0) + table.sum(axis=1)) / (2 * n)
         pe = float(pi @ agreement @ pi)
-        var = _variance.gwet_family(
-            "fleiss", _variance.terms(pairs, agreement), agreement, pi, pe, statistic, population
+        t = agreement_core.terms(pairs, agreement)
+        var = agreement_core.variance(
+            agreement_core.FLEISS, t, agreement, pi, pe, statistic, population
         )
     elif n > 0 and np.isfinite(statistic):
-        var, var0 = _variance.fce(table, agreement, statistic)
+        var, var0 = fce(table, agreement, statistic)
         var, var0 = (1 - f) * var, (1 - f) * var0
         null_z = statistic / np.sqrt(var0) if var0 > 0 else float("nan")
     else:
@@ -104,13 +81,12 @@ def _inference(
         if units is None
         else TableSampler(table, weighting.exact, pooled, *units)
     )
-    func = "scott_pi" if pooled else "cohen_kappa"
     return Inference(
         statistic=statistic,
-        standard_error=_variance.standard_error(var),
+        standard_error=standard_error(var),
         df=max(round(n) - 1, 0),
-        bounds=(-1.0, 1.0),
-        default_method=DEFAULT_METHOD[func],
+        bounds=pair.spec.bounds,
+        default_method=pair.spec.interval,
         sampler=sampler,
         null_z=null_z,
     )
@@ -120,22 +96,24 @@ def kappa_result(
     table: np.ndarray,
     labels: Labels,
     weighting: Weighting,
-    func: str,
+    pair: Pair,
     *,
     population: float | None = None,
     units: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    caller: str | None = None,
 ) -> KappaResult:
     """Build the :class:`KappaResult` of a confusion table; warn if κ is undefined.
 
-    ``func`` is 'cohen_kappa' or 'scott_pi' (chance from the pooled shares);
+    ``pair`` is :data:`COHEN` or :data:`SCOTT` (chance from the pooled shares);
     ``units`` are the distinct (cell, sample weight) pairs and their
-    frequencies, when the pairs carry sample weights.
+    frequencies, when the pairs carry sample weights; ``caller`` names the
+    function in the warning (default: the coefficient's own).
     """
-    pooled = func == "scott_pi"
+    func, pooled = pair.spec.name, pair.pooled
     statistic, p_o, p_e = weighted_kappa_core(table, weighting.exact, pooled=pooled)
     if np.isnan(statistic):
         warnings.warn(
-            f"{func} is undefined (nan) because the chance disagreement ΣW·E is 0: "
+            f"{caller or func} is undefined (nan) because the chance disagreement ΣW·E is 0: "
             f"{undefined_reason(table, labels)}.",
             UndefinedKappaWarning,
             stacklevel=3,
@@ -156,7 +134,30 @@ def kappa_result(
         chance_agreement=p_e,
         weighting=weighting.name,
         coefficient=func,
-        _inference=_inference(table, weighting, statistic, pooled, population, units),
+        _inference=_inference(table, weighting, statistic, pair, population, units),
+        _spec=pair.spec,
+    )
+
+
+def count(
+    pair: Pair, data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any
+) -> PairTable | None:
+    """Validate and count one batch of a stream, as the one-shot function does."""
+    return batch_table(
+        *data,
+        labels=options["labels"],
+        nan_policy=options["nan_policy"],
+        sample_weight=sample_weight,
+        func=pair.spec.name,
+    )
+
+
+def from_counts(pair: Pair, counted: PairTable, options: dict[str, Any]) -> KappaResult:
+    """Return the result of a stream's merged table, as the one-shot function computes it."""
+    weighting = resolve(options["weights"], counted.labels, pair.spec.name)
+    population = options["population_size"]
+    return kappa_result(
+        counted.table, counted.labels, weighting, pair, population=population, units=counted.units
     )
 
 
@@ -281,7 +282,7 @@ def cohen_kappa(
     >>> float(concord.cohen_kappa(gold, model, weights="quadratic", labels=order))
     0.47368421052631576
     """
-    func = "cohen_kappa"
+    func = COHEN.spec.name
     counted = confusion_table(
         rater1,
         rater2,
@@ -293,7 +294,7 @@ def cohen_kappa(
     weighting = resolve(weights, counted.labels, func)
     population = check_population(population_size, func)
     return kappa_result(
-        counted.table, counted.labels, weighting, func, population=population, units=counted.units
+        counted.table, counted.labels, weighting, COHEN, population=population, units=counted.units
     )
 
 
@@ -359,10 +360,10 @@ def scott_pi(
     >>> concord.cohen_kappa([1, 1, 2, 2], [1, 2, 2, 2]).statistic
     0.5
     """
-    func = "scott_pi"
+    func = SCOTT.spec.name
     counted = confusion_table(
         rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
     )
     weighting = resolve(weights, counted.labels, func)
     population = check_population(population_size, func)
-    return kappa_result(counted.table, counted.labels, weighting, func, population=population)
+    return kappa_result(counted.table, counted.labels, weighting, SCOTT, population=population)

@@ -12,7 +12,7 @@ Conger's and Light's kappas, which need rater identity, are in
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -22,58 +22,78 @@ from concord._coefficients import agreement_core as core
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population, describe
 from concord._data.labels import Labels
-from concord._inference import design as _variance
+from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference
-from concord._inference.resampling import PatternSampler
 from concord._results.agreement import AgreementResult, FleissResult
+from concord._results.spec import Spec
 from concord._tables.item_table import Items, ItemStats
-from concord._tables.items import item_data
+from concord._tables.items import batch_items, item_data
 from concord._tables.weights import Weighting, resolve
 
-Chance = Callable[[core.Shares, np.ndarray], Fraction]
+
+@dataclass(frozen=True)
+class Member:
+    """A coefficient of the family: its spec, its chance term, and Fleiss' extras.
+
+    ``per_category``: the result is a :class:`FleissResult` with each
+    category's kappa, and unweighted complete data get the z test of Fleiss,
+    Nee & Landis (1979).
+    """
+
+    spec: Spec
+    chance: core.Chance
+    per_category: bool = False
 
 
-# The default interval of each coefficient, from the coverage study in
-# benchmarks/coverage.py (results/coverage.md): for n >= 100, Fisher's z
-# interval came closest to 95% for every chance-corrected coefficient. Percent
-# agreement is not chance-corrected and lives on [0, 1], where the z transform
-# of [-1, 1] does not apply; it keeps Student's t interval.
-DEFAULT_METHOD = {
-    "percent_agreement": "t",
-    "fleiss_kappa": "fisher-z",
-    "gwet_ac": "fisher-z",
-    "brennan_prediger": "fisher-z",
-    "conger_kappa": "fisher-z",
-    "light_kappa": "fisher-z",
-    "krippendorff_alpha": "fisher-z",
-}
-_KIND = {
-    "percent_agreement": "none",
-    "fleiss_kappa": "fleiss",
-    "gwet_ac": "gwet",
-    "brennan_prediger": "uniform",
-}
-
-
-_CHANCE: dict[str, Chance] = {
-    "percent_agreement": lambda s, w: Fraction(0),
-    "fleiss_kappa": core.chance_fleiss,
-    "gwet_ac": core.chance_gwet,
-    "brennan_prediger": lambda s, w: core.chance_uniform(w),
-}
+PERCENT = Member(
+    # not chance-corrected and on [0, 1], where the z transform of [-1, 1] does not
+    # apply: Student's t interval; no benchmark scale is made for it
+    Spec(
+        "percent_agreement",
+        "Percent agreement",
+        interval="t",
+        scale=None,
+        bounds=(0.0, 1.0),
+        chance="p_e = 0 (no correction for chance)",
+    ),
+    core.NONE,
+)
+FLEISS = Member(
+    Spec("fleiss_kappa", "Fleiss' kappa", chance="p_e = Σ_kl (1 − W_kl) π_k π_l"),
+    core.FLEISS,
+    per_category=True,
+)
+GWET = Member(
+    Spec(
+        "gwet_ac",
+        "Gwet's AC1",
+        "Gwet's AC2",
+        chance="p_e = Σ_kl (1 − W_kl) / (q(q − 1)) · Σ_k π_k (1 − π_k)",
+    ),
+    core.GWET,
+)
+BRENNAN_PREDIGER = Member(
+    Spec(
+        "brennan_prediger",
+        "Brennan-Prediger coefficient",
+        chance="p_e = Σ_kl (1 − W_kl) / q² (every category equally likely)",
+    ),
+    core.UNIFORM,
+)
 
 
 def _gwet_family(
-    func: str, ratings: Any, weights: Any, labels: Any, population_size: Any
+    member: Member, ratings: Any, weights: Any, labels: Any, population_size: Any
 ) -> AgreementResult:
     """Validate the ratings and compute a coefficient of the family (see :func:`from_items`)."""
+    func = member.spec.name
     population = check_population(population_size, func)
     items = item_data(ratings, labels, func)
-    return from_items(func, items, resolve(weights, items.labels, func), population)
+    return from_items(member, items, resolve(weights, items.labels, func), population)
 
 
 def from_items(
-    func: str, items: Items, weighting: Weighting, population: float | None
+    member: Member, items: Items, weighting: Weighting, population: float | None
 ) -> AgreementResult:
     """Compute a coefficient whose p_a is the percent agreement, from the item patterns.
 
@@ -82,16 +102,16 @@ def from_items(
     """
     assert items.counts is not None
     s = core.shares(items.stats, weighting.exact)
-    pe = _CHANCE[func](s, weighting.exact)
-    inference = _gwet_inference(func, items, weighting, s, pe, population)
+    pe = member.chance.exact(s, weighting.exact)
+    inference = _gwet_inference(member, items, weighting, s, pe, population)
     cls: type[AgreementResult] = AgreementResult
     extra: dict[str, Any] = {}
-    if func == "fleiss_kappa":
+    if member.per_category:
         kappas = core.category_kappas(items.stats) if weighting.name == "unweighted" else []
         cls = FleissResult
         extra["category_kappas"] = dict(zip(items.labels.values, kappas, strict=False))
     return assemble(
-        func,
+        member.spec,
         items.stats,
         items.labels,
         weighting,
@@ -105,7 +125,7 @@ def from_items(
 
 
 def _gwet_inference(
-    func: str,
+    member: Member,
     items: Items,
     weighting: Weighting,
     s: core.Shares,
@@ -117,18 +137,17 @@ def _gwet_inference(
     statistic = core.coefficient(s.pa, pe)
     agreement = weighting.agreement()
     pi = np.array([float(Fraction(int(p), s.D)) for p in s.P])
-    kind = _KIND[func]
-    t = _variance.terms(items.counts, agreement)
-    var = _variance.gwet_family(kind, t, agreement, pi, float(pe), statistic, population)
+    t = core.terms(items.counts, agreement)
+    var = core.variance(member.chance, t, agreement, pi, float(pe), statistic, population)
     return Inference(
         statistic=statistic,
-        standard_error=_variance.standard_error(var),
+        standard_error=standard_error(var),
         df=max(t.n - 1, 0),
-        bounds=(0.0, 1.0) if kind == "none" else (-1.0, 1.0),
-        default_method=DEFAULT_METHOD[func],
-        sampler=PatternSampler(items.counts, agreement, kind),
+        bounds=member.spec.bounds,
+        default_method=member.spec.interval,
+        sampler=core.PatternSampler(items.counts, agreement, member.chance),
         null_z=_fleiss_null_z(items, weighting, statistic, population)
-        if kind == "fleiss"
+        if member.per_category
         else None,
     )
 
@@ -140,9 +159,22 @@ def _fleiss_null_z(
     stats = items.stats
     if weighting.name != "unweighted" or stats.sizes.size != 1 or stats.sizes[0] < 2:
         return None  # Gwet's t test instead
-    var0 = _variance.fleiss_null(stats.category_totals, stats.n_items, int(stats.sizes[0]))
-    var0 *= 1 - _variance.fraction(stats.n_items, population)
+    var0 = core.fleiss_null(stats.category_totals, stats.n_items, int(stats.sizes[0]))
+    var0 *= 1 - fraction(stats.n_items, population)
     return statistic / float(np.sqrt(var0)) if var0 > 0 else float("nan")
+
+
+def count(
+    member: Member, data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any
+) -> Items | None:
+    """Validate and count one batch of a stream (whole items), as the one-shot function does."""
+    return batch_items(data[0], options["labels"], member.spec.name)
+
+
+def from_counts(member: Member, items: Items, options: dict[str, Any]) -> AgreementResult:
+    """Return the result of merged item patterns, as the one-shot function computes it."""
+    weighting = resolve(options["weights"], items.labels, member.spec.name)
+    return from_items(member, items, weighting, options["population_size"])
 
 
 def undefined(func: str, reason: str) -> None:
@@ -160,7 +192,7 @@ def _reason(pa: Fraction | None, labels: Labels, totals: np.ndarray) -> str:
 
 
 def assemble(
-    func: str,
+    spec: Spec,
     stats: ItemStats,
     labels: Labels,
     weighting: Weighting,
@@ -173,7 +205,7 @@ def assemble(
     """Build the result of a coefficient from its exact p_a and p_e."""
     statistic = core.coefficient(pa, pe)
     if np.isnan(statistic):
-        undefined(func, _reason(pa, labels, stats.category_totals))
+        undefined(spec.name, _reason(pa, labels, stats.category_totals))
     return cls(
         statistic=statistic,
         observed_agreement=float(pa) if pa is not None else float("nan"),
@@ -183,8 +215,9 @@ def assemble(
         weighting=weighting.name,
         n_items=stats.n_items,
         n_raters=n_raters,
-        coefficient=func,
+        coefficient=spec.name,
         category_totals=stats.category_totals,
+        _spec=spec,
         **extra,
     )
 
@@ -243,7 +276,7 @@ def percent_agreement(
     >>> concord.percent_agreement(ratings).statistic  # (1 + 1/3 + 1) / 3
     0.7777777777777778
     """
-    return _gwet_family("percent_agreement", ratings, weights, labels, population_size)
+    return _gwet_family(PERCENT, ratings, weights, labels, population_size)
 
 
 @fill
@@ -316,7 +349,7 @@ def fleiss_kappa(
     >>> r.statistic
     0.3856655290102389
     """
-    result = _gwet_family("fleiss_kappa", ratings, weights, labels, population_size)
+    result = _gwet_family(FLEISS, ratings, weights, labels, population_size)
     assert isinstance(result, FleissResult)
     return result
 
@@ -372,7 +405,7 @@ def gwet_ac(
     >>> r.name, round(r.statistic, 4)
     ("Gwet's AC1", 0.5)
     """
-    return _gwet_family("gwet_ac", ratings, weights, labels, population_size)
+    return _gwet_family(GWET, ratings, weights, labels, population_size)
 
 
 @fill
@@ -430,4 +463,4 @@ def brennan_prediger(
     >>> round(concord.brennan_prediger(ratings, labels=[1, 2, 3]).statistic, 4)  # q = 3
     0.6667
     """
-    return _gwet_family("brennan_prediger", ratings, weights, labels, population_size)
+    return _gwet_family(BRENNAN_PREDIGER, ratings, weights, labels, population_size)

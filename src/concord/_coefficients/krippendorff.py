@@ -23,64 +23,36 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients import krippendorff_continuous as continuous
-from concord._coefficients.gwet import DEFAULT_METHOD, undefined
+from concord._coefficients.gwet import undefined
+from concord._coefficients.krippendorff_core import (
+    CoincidenceSampler,
+    alpha_variance,
+    coincidences,
+    distances,
+    ordinal_scores,
+)
 from concord._common import exact as _exact
 from concord._common.docs import fill
 from concord._common.errors import check_option, check_population, param_error
 from concord._data.labels import Labels
 from concord._data.matrix import RatingMatrix
-from concord._inference import design as _variance
+from concord._inference.design import standard_error
 from concord._inference.intervals import Inference
-from concord._inference.resampling import CoincidenceSampler
 from concord._results.agreement import KrippendorffResult
-from concord._tables.item_table import Items, ItemStats
-from concord._tables.items import item_data
+from concord._results.spec import Spec
+from concord._tables.item_table import Items
+from concord._tables.items import batch_items, item_data
 from concord._tables.patterns import distinct
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 _DENSE_MAX = 256
 
-
-def coincidences(stats: ItemStats) -> tuple[np.ndarray, int]:
-    """Return (L·o, L): the coincidence matrix scaled by L = lcm(m − 1) to integers.
-
-    Over the units with m values, Σ_u (n_uc n_uk − [c = k] n_uc) is their Gram
-    matrix minus the diagonal of their totals.
-    """
-    pairable = [g for g, m in enumerate(stats.sizes) if m >= 2]
-    scale = int(
-        np.lcm.reduce(np.array([int(stats.sizes[g]) - 1 for g in pairable] or [1], dtype=object))
-    )
-    q = stats.totals.shape[1]
-    total = np.zeros((q, q), dtype=object)
-    for g in pairable:
-        pairs = stats.gram[g] - np.diag(stats.totals[g])
-        total = total + pairs.astype(object) * (scale // (int(stats.sizes[g]) - 1))
-    return total, scale
-
-
-def _ordinal_scores(totals: np.ndarray) -> np.ndarray:
-    """Return twice the mid-ranks, 2F_{c−1} + n_c, of the coincidence totals.
-
-    Krippendorff's (2011) ordinal δ_ck = Σ_{g=c..k} n_g − (n_c + n_k)/2 is half
-    the difference of these scores.
-    """
-    totals = np.asarray(totals)
-    scores: np.ndarray = 2 * (np.cumsum(totals) - totals) + totals
-    return scores
-
-
-def distances(level: str, scores: np.ndarray) -> np.ndarray:
-    """δ² for scores x: [x_c ≠ x_k], (x_c − x_k)² or ((x_c − x_k)/(x_c + x_k))²."""
-    diff = scores[:, None] - scores[None, :]
-    if level == "nominal":
-        out: np.ndarray = (diff != 0).astype(np.float64)
-    elif level == "ratio":
-        total = scores[:, None] + scores[None, :]
-        out = np.where(total == 0, 0.0, diff / np.where(total == 0, 1, total)) ** 2
-    else:
-        out = diff * diff
-    return out
+ALPHA = Spec(
+    "krippendorff_alpha",
+    "Krippendorff's alpha",
+    scale="krippendorff",
+    chance="p_e = 1 − (1 − 1/n..) D_e / max δ², from the coincidence totals",
+)
 
 
 def resolve_level(level: Any, labels: Labels, func: str) -> tuple[str, np.ndarray | None]:
@@ -177,7 +149,7 @@ def krippendorff_alpha(
     Inference: ``standard_error`` is Gwet's (2014) variance of alpha as
     R irrCAC 1.4 computes it: ``krippen.alpha.raw`` for a ratings matrix,
     ``krippen.alpha.dist`` for :class:`CategoryCounts` (the two formulas
-    differ; see ``concord._inference.design.krippendorff_items``), summed over the
+    differ; see ``concord._coefficients.krippendorff_core.krippendorff_items``), summed over the
     n'' pairable items. irrCAC 1.0, which concord followed before, used p_a
     where 1.4 uses p'_a (the percent agreement without Krippendorff's
     1/n.. correction) in each item's agreement term; the difference is
@@ -222,7 +194,7 @@ def krippendorff_alpha(
     >>> round(concord.krippendorff_alpha(data, level="interval").statistic, 3)
     0.849
     """
-    func = "krippendorff_alpha"
+    func = ALPHA.name
     population = check_population(population_size, func)
     items = item_data(
         ratings, labels, func, dense_limit=_DENSE_MAX, continuous=is_continuous(level)
@@ -246,6 +218,38 @@ def is_continuous(level: Any) -> bool:
     return isinstance(level, str) and level in ("ordinal", "interval", "ratio")
 
 
+def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> Items | None:
+    """Validate and count one batch of a stream, as :func:`krippendorff_alpha` does."""
+    level = options["level"]
+    items = batch_items(
+        data[0],
+        options["labels"],
+        ALPHA.name,
+        dense_limit=count_limit(level),
+        continuous=is_continuous(level),
+    )
+    if items is not None and items.counts is None:  # many distinct values
+        check_counts(options, items.labels.k)
+    return items
+
+
+def check_counts(options: dict[str, Any], k: int) -> None:
+    """Refuse what the one-shot path computes without count tables: α of > 256 values."""
+    if coincidence_engine(k, options["level"]):
+        return
+    raise NotImplementedError(
+        f"krippendorff_alpha's accumulator keeps the items' category counts, which the "
+        f"level {options['level']!r} uses for at most 256 distinct values; these data have "
+        f"{k}. Compute krippendorff_alpha on the whole data instead (its engine for "
+        "continuous data needs every item at once), or round the ratings to a coarser scale."
+    )
+
+
+def from_counts(items: Items, options: dict[str, Any]) -> KrippendorffResult:
+    """α of a stream's merged item patterns."""
+    return alpha_result(items, options["level"], options["population_size"])
+
+
 def alpha_result(items: Items, level: Any, population: float | None) -> KrippendorffResult:
     """Krippendorff's alpha from the item patterns (one-shot and accumulators).
 
@@ -253,7 +257,7 @@ def alpha_result(items: Items, level: Any, population: float | None) -> Krippend
     patterns are not formed (``items.counts`` is None) and the ratings matrix
     goes to the continuous engine instead.
     """
-    func = "krippendorff_alpha"
+    func = ALPHA.name
     found, matrix = items.labels, items.matrix
     name, custom = resolve_level(level, found, func)
     if items.counts is None:  # more than _DENSE_MAX categories
@@ -280,7 +284,7 @@ def _from_coincidences(
     elif name == "ordinal":
         # distances of scaled totals: (2·scale)² times the metric's own δ²
         delta, unit = (
-            distances(name, _ordinal_scores(totals).astype(np.float64)),
+            distances(name, ordinal_scores(totals).astype(np.float64)),
             (2.0 * scale) ** -2,
         )
     else:
@@ -313,13 +317,13 @@ def _dense_inference(
     agreement = 1 - delta / top if top > 0 else np.ones_like(delta)
     # the count form follows irrCAC's krippen.alpha.dist, raw ratings its krippen.alpha.raw
     counts = items.names is None
-    var, n2, n_rated = _variance.krippendorff(items.counts, agreement, population, counts=counts)
+    var, n2, n_rated = alpha_variance(items.counts, agreement, population, counts=counts)
     return Inference(
         statistic=alpha,
-        standard_error=_variance.standard_error(var),
+        standard_error=standard_error(var),
         df=max((n2 if counts else n_rated) - 1, 0),
-        bounds=(-1.0, 1.0),
-        default_method=DEFAULT_METHOD[func],
+        bounds=ALPHA.bounds,
+        default_method=ALPHA.interval,
         sampler=CoincidenceSampler(items.counts, delta, name),
     )
 
@@ -385,6 +389,7 @@ def _result(
         distances=np.asarray(delta, dtype=np.float64) if delta.size else None,
         n_pairable=n_pairable,
         _inference=inference,
+        _spec=ALPHA,
     )
 
 
@@ -403,10 +408,10 @@ def _decomposed(
     var = continuous.variance(t, population, n_rated)
     inference = Inference(
         statistic=numbers["alpha"],
-        standard_error=_variance.standard_error(var),
+        standard_error=standard_error(var),
         df=max(n_rated - 1, 0),
-        bounds=(-1.0, 1.0),
-        default_method=DEFAULT_METHOD[func],
+        bounds=ALPHA.bounds,
+        default_method=ALPHA.interval,
         sampler=continuous.ContinuousSampler(codes, name, values),
     )
     return _result(

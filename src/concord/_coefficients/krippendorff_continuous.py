@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._inference.design import krippendorff_items
+from concord._coefficients.krippendorff_core import krippendorff_items
 
 _BLOCK = 1 << 20  # values per block of the ratio metric's V × V sums
 _GROUPS = 100  # blocks of the grouped jackknife
@@ -140,6 +140,10 @@ class ContinuousSampler:
 
     def _alpha(self, rows: Any) -> float:
         return alpha(terms(self.codes[rows], self.level, self.values))
+
+    def observed(self) -> float:
+        """Return α of every pairable item: the engine's own value, recomputed."""
+        return self._alpha(np.arange(self.codes.shape[0]))
 
     def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
         from concord._inference.intervals import progress

@@ -7,15 +7,21 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.cohen import cohen_kappa, weighted_kappa_core
+from concord._coefficients.cohen import cohen_kappa
+from concord._coefficients.cohen_core import weighted_kappa_core
 from concord._common import exact as _exact
 from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._data.arrays import Fallback, check_numeric, counted_on_device, namespace, to_host
 from concord._data.columns import check_pair, column, paired
 from concord._data.labels import Labels
+from concord._results.spec import Spec
 from concord._tables import engines as _count
-from concord._tables.pairs import confusion_table
+from concord._tables.pair_table import PairTable
+from concord._tables.pairs import batch_table, confusion_table
 from concord._tables.weights import resolve
+
+# returns a float, not a result: the spec names it, for the registry
+SPEC = Spec("quadratic_weighted_kappa", "Quadratic weighted kappa")
 
 
 def rating_bound(value: Any, name: str) -> int | None:
@@ -210,3 +216,31 @@ def _undefined() -> None:
         UndefinedKappaWarning,
         stacklevel=4,
     )
+
+
+def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> PairTable | None:
+    """Validate and count one batch of a stream; ratings must lie within the declared bounds."""
+    counted = batch_table(
+        *data,
+        labels=options["labels"],
+        nan_policy="raise",
+        sample_weight=sample_weight,
+        func=SPEC.name,
+    )
+    values = () if counted is None else counted.labels.values
+    if options["labels"] is None and values and all(isinstance(v, int | float) for v in values):
+        check_range(min(values), max(values), options["min_rating"], options["max_rating"])
+    return counted
+
+
+def from_counts(counted: PairTable, options: dict[str, Any]) -> float:
+    """κ of a stream's merged table."""
+    return from_table(counted.table, counted.labels)
+
+
+def checked(options: dict[str, Any]) -> dict[str, Any]:
+    """Validate the options of an accumulator: the rating bounds."""
+    options["min_rating"], options["max_rating"] = bounds(
+        options["min_rating"], options["max_rating"]
+    )
+    return options

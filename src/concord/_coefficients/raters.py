@@ -1,4 +1,8 @@
-"""Coefficients that need to know which rater gave which rating: Conger's and Light's kappas."""
+"""Coefficients that need to know which rater gave which rating: Conger's and Light's kappas.
+
+Their exact chance term, float twins and variances are in
+:mod:`concord._coefficients.raters_core`.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +13,52 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients import agreement_core as core
-from concord._coefficients.cohen import kappa_result
-from concord._coefficients.gwet import DEFAULT_METHOD, assemble, undefined
+from concord._coefficients.cohen import COHEN, kappa_result
+from concord._coefficients.gwet import assemble, undefined
+from concord._coefficients.raters_core import (
+    CongerSampler,
+    LightSampler,
+    chance_conger,
+    conger_variance,
+    light_variance,
+)
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
-from concord._inference import design as _variance
+from concord._inference.design import standard_error
 from concord._inference.intervals import Inference
-from concord._inference.resampling import RaterSampler
+from concord._inference.resampling import Resampled
 from concord._results.agreement import AgreementResult, LightResult
 from concord._results.kappa import KappaResult
+from concord._results.spec import Spec
 from concord._tables.item_table import Items
-from concord._tables.items import item_data
+from concord._tables.items import batch_items, item_data
 from concord._tables.weights import Weighting, resolve
+
+CONGER = Spec(
+    "conger_kappa",
+    "Conger's kappa",
+    chance="p_e = Σ_kl (1 − W_kl) (p̄_k p̄_l − s²_kl / r), from each rater's own shares",
+)
+LIGHT = Spec("light_kappa", "Light's kappa", chance="p_e = mean of the pairwise Cohen p_e")
+
+
+def count(
+    spec: Spec, data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any
+) -> Items | None:
+    """Validate and count one batch of a stream, with who rated what."""
+    return batch_items(data[0], options["labels"], spec.name, need_raters=True)
+
+
+def conger_from_counts(items: Items, options: dict[str, Any]) -> AgreementResult:
+    """Conger's kappa of a stream's merged patterns."""
+    weighting = resolve(options["weights"], items.labels, CONGER.name)
+    return conger_result(items, weighting, options["population_size"])
+
+
+def light_from_counts(items: Items, options: dict[str, Any]) -> LightResult:
+    """Light's kappa of a stream's merged patterns."""
+    weighting = resolve(options["weights"], items.labels, LIGHT.name)
+    return light_result(items, weighting, options["population_size"])
 
 
 @fill
@@ -80,7 +118,7 @@ def conger_kappa(
     >>> r.statistic == concord.cohen_kappa([1, 1, 2, 2], [1, 2, 2, 2]).statistic
     True
     """
-    func = "conger_kappa"
+    func = CONGER.name
     population = check_population(population_size, func)
     items = item_data(ratings, labels, func, need_raters=True)
     return conger_result(items, resolve(weights, items.labels, func), population)
@@ -88,34 +126,40 @@ def conger_kappa(
 
 def conger_result(items: Items, weighting: Weighting, population: float | None) -> AgreementResult:
     """Conger's kappa from the item and rater patterns (one-shot and accumulators)."""
-    func = "conger_kappa"
     assert items.raters is not None
     s = core.shares(items.stats, weighting.exact)
     by_rater = items.by_rater()
-    pe = core.chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
+    pe = chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
     statistic = core.coefficient(s.pa, pe)
-    var = _variance.conger(
+    var = conger_variance(
         items.raters, items.labels.k, weighting.agreement(), float(pe), statistic, population
     )
-    inference = _rater_inference(func, items, weighting, statistic, var)
+    sampler = CongerSampler(items.raters, items.labels.k, weighting.exact)
+    inference = _rater_inference(CONGER, items, statistic, var, sampler)
     return assemble(
-        func, items.stats, items.labels, weighting, s.pa, pe, items.n_raters, _inference=inference
+        CONGER,
+        items.stats,
+        items.labels,
+        weighting,
+        s.pa,
+        pe,
+        items.n_raters,
+        _inference=inference,
     )
 
 
 def _rater_inference(
-    func: str, items: Items, weighting: Weighting, statistic: float, var: float
+    spec: Spec, items: Items, statistic: float, var: float, sampler: Resampled
 ) -> Inference:
     """Inference for the coefficients that need to know who rated what (Conger, Light)."""
     assert items.raters is not None
-    kind = "conger" if func == "conger_kappa" else "light"
     return Inference(
         statistic=statistic,
-        standard_error=_variance.standard_error(var),
+        standard_error=standard_error(var),
         df=max(items.raters.n - 1, 0),
-        bounds=(-1.0, 1.0),
-        default_method=DEFAULT_METHOD[func],
-        sampler=RaterSampler(items.raters, items.labels.k, weighting.exact, kind),
+        bounds=spec.bounds,
+        default_method=spec.interval,
+        sampler=sampler,
     )
 
 
@@ -179,7 +223,7 @@ def light_kappa(
     >>> round(r.statistic, 4)
     0.3333
     """
-    func = "light_kappa"
+    func = LIGHT.name
     population = check_population(population_size, func)
     items = item_data(ratings, labels, func, need_raters=True)
     return light_result(items, resolve(weights, items.labels, func), population)
@@ -187,7 +231,7 @@ def light_kappa(
 
 def light_result(items: Items, weighting: Weighting, population: float | None) -> LightResult:
     """Light's kappa from the rater patterns (one-shot and accumulators)."""
-    func = "light_kappa"
+    func = LIGHT.name
     assert items.names is not None and items.raters is not None
     pairs = list(itertools.combinations(range(len(items.names)), 2))
     pairwise = {(items.names[g], items.names[h]): _pair(items, g, h, weighting) for g, h in pairs}
@@ -206,7 +250,8 @@ def light_result(items: Items, weighting: Weighting, population: float | None) -
         (g, h, r.observed, r.observed_agreement, r.chance_agreement, r.statistic)
         for (g, h), r in zip(pairs, pairwise.values(), strict=True)
     ]
-    var = _variance.light(items.raters, terms, weighting.agreement(), population)
+    var = light_variance(items.raters, terms, weighting.agreement(), population)
+    sampler = LightSampler(items.raters, items.labels.k, weighting.exact)
     return LightResult(
         statistic=mean("statistic"),
         observed_agreement=mean("observed_agreement"),
@@ -219,7 +264,8 @@ def light_result(items: Items, weighting: Weighting, population: float | None) -
         coefficient=func,
         category_totals=stats.category_totals,
         pairwise=pairwise,
-        _inference=_rater_inference(func, items, weighting, mean("statistic"), var),
+        _inference=_rater_inference(LIGHT, items, mean("statistic"), var, sampler),
+        _spec=LIGHT,
     )
 
 
@@ -238,7 +284,8 @@ def _pair(items: Items, g: int, h: int, weighting: Weighting) -> KappaResult:
             nan,
             nan,
             weighting.name,
+            _spec=COHEN.spec,
         )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedKappaWarning)  # reported once, for the mean
-        return kappa_result(table, items.labels, weighting, "cohen_kappa")
+        return kappa_result(table, items.labels, weighting, COHEN)

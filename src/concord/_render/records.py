@@ -12,7 +12,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from concord._results.interpret import SOURCES, default_scale
+from concord._coefficients.registry import by_name
+from concord._results.interpret import SOURCES
 
 
 def jsonable(value: Any) -> Any:
@@ -37,7 +38,7 @@ def summary(result: Any, confidence_level: float, method: str | None, rng: Any) 
     """Return one coefficient's row: value, SE, interval, p-value, interpretation."""
     low, high = result.confidence_interval(confidence_level, method=method, rng=rng)
     defined = math.isfinite(result.statistic)
-    scale = default_scale(result.coefficient)
+    scale = by_name(result.coefficient).scale
     reading = None if scale is None else result.interpret() if defined else "undefined"
     return {
         "coefficient": result.name,

@@ -13,26 +13,7 @@ from concord._inference.intervals import Inference, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.interpret import interpret as _interpret
 from concord._results.kappa import KappaResult
-
-NAMES = {
-    "percent_agreement": "Percent agreement",
-    "fleiss_kappa": "Fleiss' kappa",
-    "conger_kappa": "Conger's kappa",
-    "light_kappa": "Light's kappa",
-    "brennan_prediger": "Brennan-Prediger coefficient",
-    "gwet_ac": "Gwet's AC",
-    "krippendorff_alpha": "Krippendorff's alpha",
-}
-
-CHANCE = {
-    "percent_agreement": "p_e = 0 (no correction for chance)",
-    "fleiss_kappa": "p_e = Σ_kl (1 − W_kl) π_k π_l",
-    "conger_kappa": "p_e = Σ_kl (1 − W_kl) (p̄_k p̄_l − s²_kl / r), from each rater's own shares",
-    "light_kappa": "p_e = mean of the pairwise Cohen p_e",
-    "brennan_prediger": "p_e = Σ_kl (1 − W_kl) / q² (every category equally likely)",
-    "gwet_ac": "p_e = Σ_kl (1 − W_kl) / (q(q − 1)) · Σ_k π_k (1 − π_k)",
-    "krippendorff_alpha": "p_e = 1 − (1 − 1/n..) D_e / max δ², from the coincidence totals",
-}
+from concord._results.spec import Spec
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -84,6 +65,7 @@ class AgreementResult(InferenceMixin):
     coefficient: str
     category_totals: np.ndarray
     _inference: Inference | None = field(default=None, repr=False)
+    _spec: Spec | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.weights.setflags(write=False)
@@ -102,10 +84,12 @@ class AgreementResult(InferenceMixin):
     @property
     def name(self) -> str:
         """The coefficient's name as the literature writes it."""
-        base = NAMES[self.coefficient]
-        if self.coefficient == "gwet_ac":
-            return base + ("1" if self.weighting == "unweighted" else "2")
-        return base
+        return self._described.display_for(self.weighting)
+
+    @property
+    def _described(self) -> Spec:
+        """The coefficient's spec, given by the core that made the result."""
+        return self._spec or Spec(self.coefficient, self.coefficient)
 
     def interpret(self, scale: str | None = None) -> str:
         """Return the verbal category of the coefficient on a published benchmark scale.
@@ -123,7 +107,7 @@ class AgreementResult(InferenceMixin):
         str
         """
         func = f"{type(self).__name__}.interpret"
-        return _interpret(self.statistic, _scales.resolve(scale, self.coefficient, func), func)
+        return _interpret(self.statistic, _scales.resolve(scale, self._described, func), func)
 
     def _steps(self) -> list[str]:
         num = _explain.number
@@ -160,10 +144,10 @@ class AgreementResult(InferenceMixin):
                 *self._steps(),
                 "",
                 f"Observed agreement p_a = {num(self.observed_agreement)}",
-                f"Chance agreement   {CHANCE[self.coefficient]} = {num(self.chance_agreement)}",
+                f"Chance agreement   {self._described.chance} = {num(self.chance_agreement)}",
                 f"{self.name} = (p_a − p_e) / (1 − p_e) = {num(self.statistic)}",
                 *self._uncertainty(),
-                _scales.interpretation_line(self.statistic, self.coefficient),
+                _scales.interpretation_line(self.statistic, self._described),
             ]
         )
 

@@ -5,9 +5,11 @@ order. The published tables give two-decimal ranges ("0.21–0.40"); concord
 reads them as half-open intervals so that every real value gets exactly one
 label, e.g. Landis & Koch's "fair" is (0.20, 0.40].
 
-Each coefficient has its own default scale (:data:`DEFAULT_SCALES`): the
-kappa scales were made for chance-corrected coefficients of the kappa type,
-Krippendorff's rule for his alpha, and none was made for percent agreement.
+Each coefficient has its own default scale (its :class:`~concord._results.spec.Spec`):
+the kappa scales were made for chance-corrected coefficients of the kappa type,
+Krippendorff's rule for his alpha, and none was made for percent agreement, which
+is not corrected for chance (the kappa scales' bands assume a chance correction:
+0.82 of raw agreement can be no better than chance).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import math
 
 from concord._common.errors import check_option, param_error
+from concord._results.spec import Spec
 
 _INF = math.inf
 
@@ -80,40 +83,21 @@ SOURCES = {
     "krippendorff": "Krippendorff 2004",
 }
 
-# The scale interpret() uses when none is asked for. Percent agreement has none: it is
-# not corrected for chance, and the kappa scales' bands assume a chance correction
-# (0.82 of raw agreement can be no better than chance).
-DEFAULT_SCALES: dict[str, str | None] = {
-    "cohen_kappa": "landis-koch",
-    "scott_pi": "landis-koch",
-    "fleiss_kappa": "landis-koch",
-    "conger_kappa": "landis-koch",
-    "light_kappa": "landis-koch",
-    "brennan_prediger": "landis-koch",
-    "gwet_ac": "landis-koch",
-    "krippendorff_alpha": "krippendorff",
-    "percent_agreement": None,
-}
 
-
-def default_scale(coefficient: str) -> str | None:
-    """Return the name of ``coefficient``'s default scale, None when no scale fits it."""
-    return DEFAULT_SCALES.get(coefficient, "landis-koch")
-
-
-def resolve(scale: str | None, coefficient: str, func: str) -> str:
+def resolve(scale: str | None, spec: Spec, func: str) -> str:
     """Return ``scale``, or the coefficient's default; raise when it has none."""
     if scale is not None:
         return scale
-    chosen = default_scale(coefficient)
+    chosen = spec.scale
     if chosen is None:
+        what = spec.display.lower()
         param_error(
             func,
             "scale",
-            "given for percent agreement",
+            f"given for {what}",
             "None",
             raw=True,
-            fix="No published benchmark scale is made for percent agreement, which is not "
+            fix=f"No published benchmark scale is made for {what}, which is not "
             "corrected for chance. Pass scale=... to read it on one of "
             + ", ".join(repr(k) for k in SCALES)
             + " anyway, or interpret a chance-corrected coefficient.",
@@ -121,9 +105,9 @@ def resolve(scale: str | None, coefficient: str, func: str) -> str:
     return chosen
 
 
-def interpretation_line(value: float, coefficient: str) -> str:
+def interpretation_line(value: float, spec: Spec) -> str:
     """Return explain()'s last line: the default scale's reading, or why there is none."""
-    scale = default_scale(coefficient)
+    scale = spec.scale
     if scale is None:
-        return "Interpretation: none (no benchmark scale is made for percent agreement)"
+        return f"Interpretation: none (no benchmark scale is made for {spec.display.lower()})"
     return f"Interpretation ({SOURCES[scale]}): {interpret(value, scale, '')}"

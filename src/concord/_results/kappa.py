@@ -11,6 +11,10 @@ from concord._common import text as _explain
 from concord._inference.intervals import Inference, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.interpret import interpret as _interpret
+from concord._results.spec import Spec
+
+# the coefficient of a KappaResult made without one; its repr does not repeat it
+_DEFAULT = "cohen_kappa"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -63,8 +67,9 @@ class KappaResult(InferenceMixin):
     observed_agreement: float
     chance_agreement: float
     weighting: str
-    coefficient: str = "cohen_kappa"
+    coefficient: str = _DEFAULT
     _inference: Inference | None = field(default=None, repr=False)
+    _spec: Spec | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("observed", "expected", "weights"):
@@ -74,7 +79,7 @@ class KappaResult(InferenceMixin):
         return float(self.statistic)
 
     def __repr__(self) -> str:
-        kind = "" if self.coefficient == "cohen_kappa" else f"coefficient={self.coefficient!r}, "
+        kind = "" if self.coefficient == _DEFAULT else f"coefficient={self.coefficient!r}, "
         return (
             f"KappaResult({kind}statistic={self.statistic:.6g}, weighting={self.weighting!r}, "
             f"n={_explain.number(self.n)}, k={len(self.labels)})"
@@ -83,7 +88,12 @@ class KappaResult(InferenceMixin):
     @property
     def name(self) -> str:
         """The coefficient's name as the literature writes it."""
-        return "Scott's pi" if self.coefficient == "scott_pi" else "Cohen's kappa"
+        return self._described.display_for(self.weighting)
+
+    @property
+    def _described(self) -> Spec:
+        """The coefficient's spec, given by the core that made the result."""
+        return self._spec or Spec(self.coefficient, self.coefficient)
 
     @property
     def kappa_max(self) -> float:
@@ -159,7 +169,7 @@ class KappaResult(InferenceMixin):
             For example 'moderate'; 'undefined' when κ is nan.
         """
         func = "KappaResult.interpret"
-        return _interpret(self.statistic, _scales.resolve(scale, self.coefficient, func), func)
+        return _interpret(self.statistic, _scales.resolve(scale, self._described, func), func)
 
     def explain(self) -> str:
         """Return the computation step by step: O, W, E, the two weighted sums and κ.
@@ -200,7 +210,7 @@ class KappaResult(InferenceMixin):
             f"  = (p_o − p_e) / (1 − p_e) with p_o = {num(self.observed_agreement)}, "
             f"p_e = {num(self.chance_agreement)}",
             *self._uncertainty(),
-            _scales.interpretation_line(self.statistic, self.coefficient),
+            _scales.interpretation_line(self.statistic, self._described),
         ]
         return "\n".join(lines)
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._coefficients.registry import Coefficient, by_name, entry
 from concord._common.errors import param_error
 from concord._streaming import dispatch as stream
 from concord._streaming import options as checks
@@ -81,9 +82,9 @@ class Accumulator:
         rng: Any = None,
         **options: Any,
     ) -> None:
-        self._name = checks.name_of(function)
-        self._options = checks.checked(self._name, options)
-        self._n_replicates = checks.replicates(self._name, n_replicates, rng)
+        self._name = entry(function).name  # a name, not the entry: accumulators pickle small
+        self._options = checks.checked(self._coef, options)
+        self._n_replicates = checks.replicates(self._coef, n_replicates, rng)
         self._rng = None if self._n_replicates is None else np.random.default_rng(rng)
         self._state: PairCounts | ItemCounts | None = None
         self._streams: frozenset[str] = frozenset()  # where the replicates' draws began
@@ -92,8 +93,12 @@ class Accumulator:
         self._only_missing = False
 
     @property
+    def _coef(self) -> Coefficient:
+        return by_name(self._name)
+
+    @property
     def function(self) -> Callable[..., Any]:
-        return stream.FUNCTIONS[self._name]
+        return self._coef.function
 
     @property
     def options(self) -> dict[str, Any]:
@@ -114,13 +119,13 @@ class Accumulator:
         """Count a batch and add it to the table; return the accumulator (see the class)."""
         draws = None if self._rng is None else (self._n_replicates, self._rng)
         start = _stream_of(self._rng)
-        found = stream.batch(self._name, self._options, data, sample_weight, draws)
+        found = stream.batch(self._coef, self._options, data, sample_weight, draws)
         if found is None:
             self._only_missing = self._only_missing or _has_rows(data)
         else:
             if self._state is None and start is not None:
                 self._streams = frozenset([start])
-            where = ("Accumulator.update", "rater1" if self._name in stream.PAIR else "ratings")
+            where = ("Accumulator.update", "rater1" if self._coef.arity == 2 else "ratings")
             self._state = found if self._state is None else self._add(self._state, found, where)
         return self
 
@@ -150,8 +155,8 @@ class Accumulator:
     def result(self) -> Any:
         """Return the function's result on everything counted (see the class)."""
         if self._state is None:
-            stream.empty(self._name, self._options, self._only_missing)
-        out = stream.result(self._name, self._options, self._state)
+            stream.empty(self._coef, self._options, self._only_missing)
+        out = stream.result(self._coef, self._options, self._state)
         if self._state.replicates is None:
             return out
         return stream.with_replicates(out, self._state)
@@ -163,14 +168,14 @@ class Accumulator:
         Krippendorff's δ² matrix once the labels are known.
         """
         out = copy.copy(self)
-        out._options = checks.checked(self._name, {**self._options, **changes})
+        out._options = checks.checked(self._coef, {**self._options, **changes})
         if out._state is not None:
-            stream.check_engine(self._name, out._options, out._state.labels.k)
+            stream.check_engine(self._coef, out._options, out._state.labels.k)
         return out
 
     def _add(self, a: Any, b: Any, where: Where) -> PairCounts | ItemCounts:
         merged: PairCounts | ItemCounts = a.merge(b, where)
-        stream.check_engine(self._name, self._options, merged.labels.k)
+        stream.check_engine(self._coef, self._options, merged.labels.k)
         return merged
 
     def _check_streams(self, other: Accumulator) -> None:
@@ -202,7 +207,7 @@ class Accumulator:
 
     def _describe(self) -> str:
         replicates = f", n_replicates={self._n_replicates}" if self._n_replicates else ""
-        return f"{self._name}{checks.shown(self._options, self._name)}{replicates}"
+        return f"{self._name}{checks.shown(self._options, self._coef)}{replicates}"
 
     def __repr__(self) -> str:
         return f"Accumulator({self._describe()}, n={self.n}, k={len(self.labels)})"

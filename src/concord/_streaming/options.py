@@ -15,26 +15,18 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.krippendorff import LEVELS, resolve_level
-from concord._coefficients.qwk import bounds
+from concord._coefficients.registry import Coefficient
 from concord._common.errors import check_option, check_population, describe, param_error
 from concord._data.labels import Labels, check_labels
-from concord._streaming.dispatch import FUNCTIONS, check_engine
+from concord._streaming.dispatch import check_engine
 from concord._tables.weights import resolve
 
 
-def name_of(function: Any) -> str:
-    name = getattr(function, "__name__", None)
-    if name not in FUNCTIONS or FUNCTIONS[name] is not function:
-        names = ", ".join(f"concord.{n}" for n in FUNCTIONS)
-        param_error("accumulate", "function", f"one of {names}", function, exc=TypeError)
-    assert isinstance(name, str)
-    return name
-
-
-def checked(name: str, given: dict[str, Any]) -> dict[str, Any]:
+def checked(coef: Coefficient, given: dict[str, Any]) -> dict[str, Any]:
     """Validate the function's options as the one-shot function would, with defaults filled in."""
-    params = inspect.signature(FUNCTIONS[name]).parameters
-    allowed = [p for p, v in params.items() if v.kind is v.KEYWORD_ONLY and p != "sample_weight"]
+    name = coef.name
+    params = inspect.signature(coef.function).parameters
+    allowed = [p for p in coef.options if p != "sample_weight"]
     for key in given:
         if key not in allowed:
             close = difflib.get_close_matches(key, allowed, n=1)
@@ -61,11 +53,9 @@ def checked(name: str, given: dict[str, Any]) -> dict[str, Any]:
     if "weights" in options:
         options["weights"] = _weights(options["weights"], labels, name)
     if "level" in options:
-        options["level"] = _level(options["level"], labels, name)
-    if name == "quadratic_weighted_kappa":
-        options["min_rating"], options["max_rating"] = bounds(
-            options["min_rating"], options["max_rating"]
-        )
+        options["level"] = _level(options["level"], labels, coef)
+    if coef.check_options is not None:
+        options = coef.check_options(options)
     return options
 
 
@@ -83,16 +73,16 @@ def _weights(weights: Any, labels: Labels | None, name: str) -> Any:
         raise  # pragma: no cover
 
 
-def _level(level: Any, labels: Labels | None, name: str) -> Any:
+def _level(level: Any, labels: Labels | None, coef: Coefficient) -> Any:
     if isinstance(level, str):
-        check_option(name, "level", level, LEVELS)
+        check_option(coef.name, "level", level, LEVELS)
     if labels is None:
         return level if isinstance(level, str) else np.array(level, dtype=np.float64)
-    check_engine(name, {"level": level}, labels.k)
-    return level if isinstance(level, str) else resolve_level(level, labels, name)[1]
+    check_engine(coef, {"level": level}, labels.k)
+    return level if isinstance(level, str) else resolve_level(level, labels, coef.name)[1]
 
 
-def replicates(name: str, n_replicates: Any, rng: Any) -> int | None:
+def replicates(coef: Coefficient, n_replicates: Any, rng: Any) -> int | None:
     if n_replicates is None:
         if rng is not None:
             param_error(
@@ -104,11 +94,11 @@ def replicates(name: str, n_replicates: Any, rng: Any) -> int | None:
                 "takes its own rng otherwise.",
             )
         return None
-    if name == "quadratic_weighted_kappa":
+    if not coef.returns_result:
         param_error(
             "accumulate",
             "n_replicates",
-            "None for quadratic_weighted_kappa, which returns a float",
+            f"None for {coef.name}, which returns a float",
             n_replicates,
             fix="Accumulate cohen_kappa with weights='quadratic' for a result with a bootstrap.",
         )
@@ -131,9 +121,9 @@ def same_options(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
 
 
-def shown(options: dict[str, Any], name: str) -> str:
+def shown(options: dict[str, Any], coef: Coefficient) -> str:
     """Return the options that differ from the function's defaults, as keyword arguments."""
-    params = inspect.signature(FUNCTIONS[name]).parameters
+    params = inspect.signature(coef.function).parameters
     return "".join(
         f", {k}={describe(v)}"
         for k, v in options.items()

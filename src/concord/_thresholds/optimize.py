@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.cohen import kappa_result
+from concord._coefficients.cohen import COHEN, kappa_result
 from concord._common.errors import describe, param_error
 from concord._data.columns import check_some_weight, paired, paired_weight, sample_weights
 from concord._data.labels import Labels
@@ -120,7 +120,7 @@ def _fit(
     grades = _thresholds.grade(scores, cuts)
     table = np.bincount(codes * k + grades, weights=weight, minlength=k * k).reshape(k, k)
     result = kappa_result(
-        table if weight is not None else table.astype(np.int64), labels, weighting, "cohen_kappa"
+        table if weight is not None else table.astype(np.int64), labels, weighting, COHEN
     )
     return ThresholdResult(cuts, labels.values, result.statistic, result, best.gap, best.steps)
 
@@ -322,12 +322,12 @@ def cross_validated_kappa(
             fitted = _fit(codes[train], scores[train], found, weighting, None, func)
             grades[test] = _thresholds.grade(scores[test], fitted.thresholds)
             held = np.bincount(codes[test] * k + grades[test], minlength=k * k).reshape(k, k)
-            fold_kappas.append(kappa_result(held, found, weighting, func).statistic)
+            fold_kappas.append(kappa_result(held, found, weighting, COHEN, caller=func).statistic)
             fold_cuts.append(fitted.thresholds)
             if bar is not None:
                 bar.update()
     table = np.bincount(codes * k + grades, minlength=k * k).reshape(k, k)
-    pooled = kappa_result(table, found, weighting, func).statistic
+    pooled = kappa_result(table, found, weighting, COHEN, caller=func).statistic
     in_sample = _fit(codes, scores, found, weighting, None, func).statistic
     return CrossValidatedKappa(
         pooled, np.array(fold_kappas), fold_cuts, in_sample, label_array(found.values)[grades]

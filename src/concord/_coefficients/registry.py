@@ -1,0 +1,216 @@
+"""The registry: one declaration per public coefficient, which the rest of concord reads.
+
+A :class:`Coefficient` says what is true of a coefficient: its name, display
+name and defaults (its :class:`~concord._results.spec.Spec`), the table its
+stream keeps, its options, and the hooks that count a batch and compute the
+result from merged counts, which are the one-shot function's own code.
+Streaming, :mod:`concord.dask`, the command line, the report and the tests
+ask the registry; no module compares a coefficient's name. Adding a
+coefficient is its family module and one entry here.
+
+>>> import concord
+>>> from concord._coefficients.registry import entry
+>>> fleiss = entry(concord.fleiss_kappa)
+>>> fleiss.table, fleiss.options, fleiss.default_interval, fleiss.scale
+('items', ('weights', 'labels', 'population_size'), 'fisher-z', 'landis-koch')
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from concord._coefficients import (
+    agreement_core,
+    cohen,
+    cohen_core,
+    gwet,
+    krippendorff,
+    krippendorff_core,
+    qwk,
+    raters,
+    raters_core,
+)
+from concord._coefficients import krippendorff_continuous as continuous
+from concord._common.errors import param_error
+from concord._results.spec import Spec
+
+Table = Literal["pairs", "items", "raters", "coincidences"]
+
+
+@dataclass(frozen=True)
+class Coefficient:
+    """A public coefficient, as the registry declares it.
+
+    Attributes
+    ----------
+    spec : Spec
+        Its name, display name, default interval and scale, range and explain text.
+    function : callable
+        The public function.
+    table : {"pairs", "items", "raters", "coincidences"}
+        The count table a stream keeps: the k×k pair table, the item
+        patterns, the patterns of who rated what, or the item patterns from
+        which Krippendorff's coincidences come.
+    batch : callable
+        ``batch(data, options, sample_weight)``: validate and count one batch
+        of a stream; None when it holds nothing to count.
+    core : callable
+        ``core(counted, options)``: the result of merged counts (a
+        :class:`~concord._tables.pair_table.PairTable` or
+        :class:`~concord._tables.item_table.Items`), by the one-shot code.
+    twin : tuple of type
+        The samplers whose ``statistic`` recomputes the coefficient in floating
+        point for the bootstrap (empty for a function that returns a float).
+    variance : callable or None
+        The large-sample variance the result's standard error comes from.
+    returns_result : bool
+        False for :func:`quadratic_weighted_kappa`, which returns a float.
+    check_counts : callable or None
+        ``check_counts(options, k)``: refuse counts the stream cannot keep.
+    check_options : callable or None
+        ``check_options(options)``: validate options the signature does not
+        (returns them, normalised).
+    options : tuple of str
+        The function's keyword-only options, in signature order.
+    """
+
+    spec: Spec
+    function: Callable[..., Any]
+    table: Table
+    batch: Callable[[tuple[Any, ...], dict[str, Any], Any], Any]
+    core: Callable[[Any, dict[str, Any]], Any]
+    twin: tuple[type, ...] = ()
+    variance: Callable[..., Any] | None = None
+    returns_result: bool = True
+    check_counts: Callable[[dict[str, Any], int], None] | None = None
+    check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    options: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        params = inspect.signature(self.function).parameters.values()
+        keyword = tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY)
+        object.__setattr__(self, "options", keyword)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def display_name(self) -> str:
+        return self.spec.display
+
+    @property
+    def default_interval(self) -> str | None:
+        return self.spec.interval if self.returns_result else None
+
+    @property
+    def scale(self) -> str | None:
+        return self.spec.scale if self.returns_result else None
+
+    @property
+    def takes_sample_weight(self) -> bool:
+        return "sample_weight" in self.options
+
+    @property
+    def arity(self) -> int:
+        """How many arrays the function takes: two raters' ratings, or one matrix."""
+        return 2 if self.table == "pairs" else 1
+
+
+_p = functools.partial
+
+
+def _shares(member: gwet.Member, function: Callable[..., Any]) -> Coefficient:
+    """Declare a member of the percent-agreement family (:mod:`concord._coefficients.gwet`)."""
+    return Coefficient(
+        member.spec,
+        function,
+        "items",
+        _p(gwet.count, member),
+        _p(gwet.from_counts, member),
+        (agreement_core.PatternSampler,),
+        agreement_core.variance,
+    )
+
+
+REGISTRY: tuple[Coefficient, ...] = (
+    Coefficient(
+        cohen.COHEN.spec,
+        cohen.cohen_kappa,
+        "pairs",
+        _p(cohen.count, cohen.COHEN),
+        _p(cohen.from_counts, cohen.COHEN),
+        (cohen_core.TableSampler,),
+        cohen_core.fce,
+    ),
+    Coefficient(
+        cohen.SCOTT.spec,
+        cohen.scott_pi,
+        "pairs",
+        _p(cohen.count, cohen.SCOTT),
+        _p(cohen.from_counts, cohen.SCOTT),
+        (cohen_core.TableSampler,),
+        agreement_core.variance,
+    ),
+    Coefficient(
+        qwk.SPEC,
+        qwk.quadratic_weighted_kappa,
+        "pairs",
+        qwk.count,
+        qwk.from_counts,
+        returns_result=False,
+        check_options=qwk.checked,
+    ),
+    _shares(gwet.PERCENT, gwet.percent_agreement),
+    _shares(gwet.FLEISS, gwet.fleiss_kappa),
+    Coefficient(
+        raters.CONGER,
+        raters.conger_kappa,
+        "raters",
+        _p(raters.count, raters.CONGER),
+        raters.conger_from_counts,
+        (raters_core.CongerSampler,),
+        raters_core.conger_variance,
+    ),
+    Coefficient(
+        raters.LIGHT,
+        raters.light_kappa,
+        "raters",
+        _p(raters.count, raters.LIGHT),
+        raters.light_from_counts,
+        (raters_core.LightSampler,),
+        raters_core.light_variance,
+    ),
+    _shares(gwet.GWET, gwet.gwet_ac),
+    _shares(gwet.BRENNAN_PREDIGER, gwet.brennan_prediger),
+    Coefficient(
+        krippendorff.ALPHA,
+        krippendorff.krippendorff_alpha,
+        "coincidences",
+        krippendorff.count,
+        krippendorff.from_counts,
+        (krippendorff_core.CoincidenceSampler, continuous.ContinuousSampler),
+        krippendorff_core.alpha_variance,
+        check_counts=krippendorff.check_counts,
+    ),
+)
+
+_BY_NAME = {c.name: c for c in REGISTRY}
+
+
+def entry(function: Any, caller: str = "accumulate") -> Coefficient:
+    """Return the registry's entry of a public coefficient function (by identity)."""
+    for c in REGISTRY:
+        if c.function is function:
+            return c
+    names = ", ".join(f"concord.{c.name}" for c in REGISTRY)
+    param_error(caller, "function", f"one of {names}", function, exc=TypeError)
+
+
+def by_name(name: str) -> Coefficient:
+    """Return the entry of the coefficient whose function is called ``name``."""
+    return _BY_NAME[name]
