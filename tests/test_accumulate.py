@@ -1,5 +1,8 @@
 """Accumulators: batches, merged in any order, give exactly the one-shot result.
 
+Every coefficient of the shared registry (tests/registry.py), in every variant of
+its options, is run here; none is listed by hand.
+
 For random data split at random into batches, sequential updates and merges
 of per-batch accumulators (in any grouping and order) equal the one-shot
 function on the whole data: the statistic, standard error and p-value
@@ -10,7 +13,6 @@ identity, and accumulators pickle, also across a process boundary.
 
 from __future__ import annotations
 
-import itertools
 import multiprocessing
 import pickle
 import re
@@ -24,43 +26,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import concord
-
-INTS = [1, 2, 3, 4, 5]
-WORDS = ["no", "maybe", "yes", "n/a"]
-
-# name -> (function, options, rating pool); the weighted ones need ordered (numeric) ratings
-PAIRS = {
-    "cohen": (concord.cohen_kappa, {}, WORDS),
-    "cohen_quadratic": (concord.cohen_kappa, {"weights": "quadratic"}, INTS),
-    "cohen_linear_omit": (concord.cohen_kappa, {"weights": "linear", "nan_policy": "omit"}, INTS),
-    "cohen_labels": (
-        concord.cohen_kappa,
-        {"weights": "quadratic", "labels": [5, 4, 3, 2, 1]},
-        INTS,
-    ),
-    "scott_omit": (concord.scott_pi, {"nan_policy": "omit"}, WORDS),
-    "scott_quadratic": (concord.scott_pi, {"weights": "quadratic"}, INTS),
-    "qwk": (concord.quadratic_weighted_kappa, {}, INTS),
-    "qwk_bounds": (concord.quadratic_weighted_kappa, {"min_rating": 0, "max_rating": 6}, INTS),
-}
-ITEMS = {
-    "percent_agreement": (concord.percent_agreement, {}, WORDS),
-    "percent_agreement_linear": (concord.percent_agreement, {"weights": "linear"}, INTS),
-    "fleiss": (concord.fleiss_kappa, {}, WORDS),
-    "fleiss_quadratic": (concord.fleiss_kappa, {"weights": "quadratic"}, INTS),
-    "conger": (concord.conger_kappa, {}, WORDS),
-    "conger_linear": (concord.conger_kappa, {"weights": "linear"}, INTS),
-    "light": (concord.light_kappa, {}, WORDS),
-    "light_quadratic": (concord.light_kappa, {"weights": "quadratic"}, INTS),
-    "brennan_prediger": (concord.brennan_prediger, {}, WORDS),
-    "brennan_prediger_labels": (concord.brennan_prediger, {"labels": [1, 2, 3, 4, 5, 6]}, INTS),
-    "gwet_ac1": (concord.gwet_ac, {}, WORDS),
-    "gwet_ac2": (concord.gwet_ac, {"weights": "ordinal"}, INTS),
-    "alpha_nominal": (concord.krippendorff_alpha, {}, WORDS),
-    "alpha_ordinal": (concord.krippendorff_alpha, {"level": "ordinal"}, INTS),
-    "alpha_interval": (concord.krippendorff_alpha, {"level": "interval"}, INTS),
-    "alpha_ratio": (concord.krippendorff_alpha, {"level": "ratio"}, INTS),
-}
+from concord._coefficients.registry import REGISTRY
+from tests.registry import INTS, RESULTS, VARIANTS, cut, data, empty, ids, sample, se_params
 
 
 def raises(exc, *fragments):
@@ -103,12 +70,6 @@ def assert_same(got, want):
     assert a.explain() == b.explain()
 
 
-def cut(n, points):
-    """Split range(n) at the given points into consecutive slices (some may be empty)."""
-    edges = [0, *sorted(min(p, n) for p in points), n]
-    return [slice(lo, hi) for lo, hi in itertools.pairwise(edges)]
-
-
 def merged(accumulators, rnd):
     """Merge accumulators in a random grouping and order."""
     parts = list(accumulators)
@@ -119,92 +80,61 @@ def merged(accumulators, rnd):
     return parts[0]
 
 
-@st.composite
-def pairs(draw, pool, missing):
-    n = draw(st.integers(1, 30))
-    value = st.sampled_from(pool + ([None] if missing else []))
-    a = draw(st.lists(value, min_size=n, max_size=n))
-    b = draw(st.lists(value, min_size=n, max_size=n))
-    assume(any(x is not None and y is not None for x, y in zip(a, b, strict=True)))
-    return a, b
+# quadratic_weighted_kappa with declared labels or both bounds goes through cohen_kappa,
+# whose UndefinedKappaWarning names cohen_kappa; its accumulator names
+# quadratic_weighted_kappa (test_qwk_warning_names_qwk)
+QWK_VIA_COHEN = pytest.mark.xfail(reason="the one-shot warning names cohen_kappa")
+ONE_SHOT = [
+    pytest.param(v, marks=QWK_VIA_COHEN)
+    if v.coefficient.name == "quadratic_weighted_kappa" and "labels" in v.options
+    else v
+    for v in VARIANTS
+]
 
 
-@st.composite
-def matrices(draw, pool):
-    n = draw(st.integers(1, 25))
-    r = draw(st.integers(2, 4))
-    value = st.sampled_from([*pool, None])
-    rows = draw(st.lists(st.lists(value, min_size=r, max_size=r), min_size=n, max_size=n))
-    assume(any(v is not None for row in rows for v in row))
-    return np.array(rows, dtype=object)
-
-
-@pytest.mark.parametrize("case", sorted(PAIRS))
-@settings(max_examples=40)
-@given(data=st.data(), points=st.lists(st.integers(0, 30), max_size=4), rnd=st.randoms())
-def test_two_raters_batched_equal_one_shot(case, data, points, rnd):
-    func, options, pool = PAIRS[case]
-    a, b = data.draw(pairs(pool, missing=options.get("nan_policy") == "omit"))
-    want = outcome(lambda: func(a, b, **options))
-    parts = cut(len(a), points)
+@pytest.mark.parametrize("v", ONE_SHOT, ids=ids(VARIANTS))
+@settings(max_examples=25)
+@given(draw=st.data(), points=st.lists(st.integers(0, 30), max_size=4), rnd=st.randoms())
+def test_batches_equal_one_shot(v, draw, points, rnd):
+    x = draw.draw(data(v))
+    want = outcome(lambda: v(x))
+    parts = v.batches(x, cut(len(x[0]), points))
 
     def sequential():
-        acc = concord.accumulate(func, **options)
-        for s in parts:
-            acc.update(a[s], b[s])
+        acc = v.accumulate()
+        for batch in parts:
+            acc.update(*batch)
         return acc.result()
 
     def tree():
-        accs = [concord.accumulate(func, **options).update(a[s], b[s]) for s in parts]
-        return merged(accs, rnd).result()
+        return merged([v.accumulate().update(*batch) for batch in parts], rnd).result()
 
     assert_same(outcome(sequential), want)
     assert_same(outcome(tree), want)
 
 
-@pytest.mark.parametrize("case", sorted(ITEMS))
-@settings(max_examples=40)
-@given(data=st.data(), points=st.lists(st.integers(0, 25), max_size=4), rnd=st.randoms())
-def test_many_raters_batched_equal_one_shot(case, data, points, rnd):
-    func, options, pool = ITEMS[case]
-    x = data.draw(matrices(pool))
-    want = outcome(lambda: func(x, **options))
-    parts = cut(x.shape[0], points)
-
-    def sequential():
-        acc = concord.accumulate(func, **options)
-        for s in parts:
-            acc.update(x[s])
-        return acc.result()
-
-    def tree():
-        return merged([concord.accumulate(func, **options).update(x[s]) for s in parts], rnd)
-
-    assert_same(outcome(sequential), want)
-    assert_same(outcome(lambda: tree().result()), want)
+WEIGHTED = [v for v in VARIANTS if v.coefficient.takes_sample_weight and v.pool == INTS]
 
 
-@settings(max_examples=60)
+@pytest.mark.parametrize("v", WEIGHTED, ids=ids(WEIGHTED))
+@settings(max_examples=30)
 @given(
-    data=pairs(INTS, missing=False),
-    weights=st.data(),
+    draw=st.data(),
     points=st.lists(st.integers(0, 30), max_size=4),
     rnd=st.randoms(),
 )
-def test_sample_weights_batched_equal_one_shot(data, weights, points, rnd):
-    a, b = data
+def test_sample_weights_batched_equal_one_shot(v, draw, points, rnd):
+    x = draw.draw(data(v))
+    n = len(x[0])
     w = np.array(
-        weights.draw(
-            st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.25, 3.1]), min_size=len(a), max_size=len(a))
-        )
+        draw.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.25, 3.1]), min_size=n, max_size=n))
     )
     assume(w.sum() > 0)
-    want = outcome(lambda: concord.cohen_kappa(a, b, sample_weight=w, weights="linear"))
+    want = outcome(lambda: v(x, sample_weight=w))
+    parts = cut(n, points)
     accs = [
-        concord.accumulate(concord.cohen_kappa, weights="linear").update(
-            a[s], b[s], sample_weight=w[s]
-        )
-        for s in cut(len(a), points)
+        v.accumulate().update(*batch, sample_weight=w[s])
+        for batch, s in zip(v.batches(x, parts), parts, strict=True)
     ]
     got = outcome(lambda: merged(accs, rnd).result())
     assert_same(got, want)
@@ -214,29 +144,13 @@ def test_sample_weights_batched_equal_one_shot(data, weights, points, rnd):
         )
 
 
-@pytest.mark.parametrize(
-    "case", ["cohen_quadratic", "scott_omit", "fleiss", "conger_linear", "light", "alpha_interval"]
-)
-@settings(max_examples=30)
-@given(data=st.data())
-def test_merge_is_associative_and_commutative_with_an_identity(case, data):
-    func, options, pool = {**PAIRS, **ITEMS}[case]
-    if case in PAIRS:
-        a, b = data.draw(pairs(pool, missing=options.get("nan_policy") == "omit"))
-        batches = [
-            (a[s], b[s])
-            for s in cut(len(a), data.draw(st.lists(st.integers(0, 30), min_size=2, max_size=2)))
-        ]
-    else:
-        x = data.draw(matrices(pool))
-        batches = [
-            (x[s],)
-            for s in cut(
-                x.shape[0], data.draw(st.lists(st.integers(0, 25), min_size=2, max_size=2))
-            )
-        ]
-    p, q, r = (concord.accumulate(func, **options).update(*batch) for batch in batches)
-    empty = concord.accumulate(func, **options)
+@pytest.mark.parametrize("v", VARIANTS, ids=ids(VARIANTS))
+@settings(max_examples=8)
+@given(draw=st.data(), points=st.lists(st.integers(0, 30), min_size=2, max_size=2))
+def test_merge_is_associative_and_commutative_with_an_identity(v, draw, points):
+    x = draw.draw(data(v))
+    p, q, r = (v.accumulate().update(*batch) for batch in v.batches(x, cut(len(x[0]), points)))
+    empty = v.accumulate()
     assert p.merge(q).merge(r) == p.merge(q.merge(r))
     assert p.merge(q) == q.merge(p)
     assert p.merge(empty) == p == empty.merge(p)
@@ -244,6 +158,13 @@ def test_merge_is_associative_and_commutative_with_an_identity(case, data):
     whole = p.merge(q).merge(r)
     assert pickle.loads(pickle.dumps(whole)) == whole
     assert whole.n == sum(acc.n for acc in (p, q, r))
+
+
+@pytest.mark.xfail(strict=True, reason="the one-shot warning names cohen_kappa")
+def test_qwk_warning_names_qwk():
+    with pytest.warns(concord.UndefinedKappaWarning) as one_shot:
+        concord.quadratic_weighted_kappa([1, 1], [1, 1], labels=[1, 2, 3])
+    assert str(one_shot[0].message).startswith("quadratic_weighted_kappa is undefined")
 
 
 def test_growing_labels_keep_the_one_shot_layout():
@@ -334,26 +255,12 @@ def test_empty_and_unrated_batches_add_nothing():
     assert pairs_.n == 0
 
 
-@pytest.mark.parametrize(
-    ("func", "empty"),
-    [
-        (concord.cohen_kappa, ([], [])),
-        (concord.scott_pi, ([], [])),
-        (concord.quadratic_weighted_kappa, ([], [])),
-        (concord.fleiss_kappa, (np.empty((0, 0)),)),
-        (concord.conger_kappa, (np.empty((0, 0)),)),
-        (concord.light_kappa, (np.empty((0, 0)),)),
-        (concord.brennan_prediger, (np.empty((0, 0)),)),
-        (concord.gwet_ac, (np.empty((0, 0)),)),
-        (concord.krippendorff_alpha, (np.empty((0, 0)),)),
-        (concord.percent_agreement, (np.empty((0, 0)),)),
-    ],
-)
-def test_an_empty_accumulator_raises_the_one_shot_error(func, empty):
+@pytest.mark.parametrize("c", REGISTRY, ids=[c.name for c in REGISTRY])
+def test_an_empty_accumulator_raises_the_one_shot_error(c):
     with pytest.raises(ValueError) as one_shot:
-        func(*empty)
+        c.function(*empty(c))
     with pytest.raises(ValueError) as accumulated:
-        concord.accumulate(func).result()
+        concord.accumulate(c.function).result()
     assert str(accumulated.value) == str(one_shot.value)
 
 
@@ -382,21 +289,17 @@ def test_poisson_replicates_merge_by_addition():
     assert pickle.loads(pickle.dumps(both)) == both
 
 
-@pytest.mark.parametrize(
-    "func", [concord.fleiss_kappa, concord.conger_kappa, concord.krippendorff_alpha]
-)
-def test_poisson_replicates_of_item_patterns(func):
-    rng = np.random.default_rng(3)
-    truth = rng.integers(1, 4, 300)
-    x = np.column_stack(
-        [np.where(rng.random(300) < 0.7, truth, rng.integers(1, 4, 300)) for _ in range(3)]
-    )
-    acc = concord.accumulate(func, n_replicates=3000, rng=5)
-    for s in range(0, 300, 70):
-        acc.update(x[s : s + 70])
+@pytest.mark.parametrize("v", se_params(RESULTS))
+def test_poisson_replicates_are_a_bootstrap(v):
+    # Poisson(1) weights per item, drawn as the batches arrive (Hanley & MacGibbon 2006):
+    # their spread is the analytic standard error, as the one-shot bootstrap's is
+    x = sample(v, 300, seed=3, raters=3)
+    acc = concord.accumulate(v.coefficient.function, **v.options, n_replicates=2000, rng=5)
+    for batch in v.batches(x, [slice(s, s + 70) for s in range(0, 300, 70)]):
+        acc.update(*batch)
     r = acc.result()
-    assert r.statistic == func(x).statistic
-    assert np.std(r.bootstrap(3000)) == pytest.approx(r.standard_error, rel=0.15)
+    assert r.statistic == v(x).statistic
+    assert np.std(r.bootstrap(2000)) == pytest.approx(r.standard_error, rel=0.05)
 
 
 def _batch_accumulator(batch):

@@ -9,16 +9,12 @@ import pandas as pd
 import pytest
 
 import concord
+from concord._coefficients.registry import REGISTRY
 from concord import UndefinedKappaWarning
+from tests.registry import DEFINED_ON_ONE_CATEGORY
 
-ALL = [
-    concord.fleiss_kappa,
-    concord.conger_kappa,
-    concord.light_kappa,
-    concord.brennan_prediger,
-    concord.gwet_ac,
-    concord.krippendorff_alpha,
-]
+MULTI = [c.function for c in REGISTRY if c.arity == 1]  # the shared registry's
+ALL = [f for f in MULTI if f.__name__ not in DEFINED_ON_ONE_CATEGORY]  # chance-corrected
 
 
 def raises(exc, *fragments):
@@ -37,14 +33,14 @@ def test_one_category_percent_agreement_is_defined():
     assert concord.percent_agreement([["a", "a"], ["a", "a"]]).statistic == 1.0
 
 
-@pytest.mark.parametrize("func", [*ALL, concord.percent_agreement])
+@pytest.mark.parametrize("func", MULTI)
 def test_single_rater(func):
     with pytest.warns(UndefinedKappaWarning, match="no item has two ratings|only one rater"):
         r = func([[1], [2], [3]])
     assert np.isnan(r.statistic)
 
 
-@pytest.mark.parametrize("func", [*ALL, concord.percent_agreement])
+@pytest.mark.parametrize("func", MULTI)
 def test_no_item_with_two_ratings(func):
     nan = np.nan
     ratings = [[1, nan, nan], [nan, 2, nan], [nan, nan, 1]]

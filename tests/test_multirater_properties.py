@@ -1,5 +1,6 @@
-"""Properties of the multi-rater coefficients: an invariance registry, the cases where
-definitions coincide, the count form, independent implementations and peers."""
+"""Properties of the multi-rater coefficients: the count form, independent implementations
+and peers. The invariances and the two-rater cases of every coefficient are in
+tests/test_invariance.py, run over the shared registry (tests/registry.py)."""
 
 from __future__ import annotations
 
@@ -19,25 +20,6 @@ from concord._coefficients import krippendorff as _krippendorff
 
 Q = [1, 2, 3, 4]
 
-# name -> callable(ratings matrix) -> float; every one is symmetric in the raters
-REGISTRY = {
-    "percent_agreement": lambda x: concord.percent_agreement(x, labels=Q).statistic,
-    "fleiss": lambda x: concord.fleiss_kappa(x, labels=Q).statistic,
-    "fleiss_quadratic": lambda x: concord.fleiss_kappa(x, weights="quadratic", labels=Q).statistic,
-    "conger": lambda x: concord.conger_kappa(x, labels=Q).statistic,
-    "conger_linear": lambda x: concord.conger_kappa(x, weights="linear", labels=Q).statistic,
-    "light": lambda x: concord.light_kappa(x, labels=Q).statistic,
-    "brennan_prediger": lambda x: concord.brennan_prediger(x, labels=Q).statistic,
-    "gwet_ac1": lambda x: concord.gwet_ac(x, labels=Q).statistic,
-    "gwet_ac2": lambda x: concord.gwet_ac(x, weights="ordinal", labels=Q).statistic,
-    "alpha_nominal": lambda x: concord.krippendorff_alpha(x, labels=Q).statistic,
-    "alpha_ordinal": lambda x: concord.krippendorff_alpha(x, level="ordinal", labels=Q).statistic,
-    "alpha_interval": lambda x: (
-        concord.krippendorff_alpha(x, level="interval", labels=Q).statistic
-    ),
-    "alpha_ratio": lambda x: concord.krippendorff_alpha(x, level="ratio", labels=Q).statistic,
-}
-
 
 @st.composite
 def matrices(draw, min_raters=2, max_raters=5, missing=True):
@@ -46,70 +28,6 @@ def matrices(draw, min_raters=2, max_raters=5, missing=True):
     cell = st.sampled_from(Q + ([None] if missing else []))
     rows = draw(st.lists(st.lists(cell, min_size=r, max_size=r), min_size=n, max_size=n))
     return np.array(rows, dtype=object)
-
-
-def defined(name, x):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", concord.UndefinedKappaWarning)
-        try:
-            return REGISTRY[name](x)
-        except (concord.UndefinedKappaWarning, ValueError):
-            assume(False)
-
-
-@given(st.sampled_from(sorted(REGISTRY)), matrices(), st.randoms(use_true_random=False))
-def test_raters_permuted(name, x, rnd):
-    value = defined(name, x)
-    order = list(range(x.shape[1]))
-    rnd.shuffle(order)
-    assert REGISTRY[name](x[:, order]) == pytest.approx(value, rel=1e-12, abs=1e-12)
-
-
-@given(st.sampled_from(sorted(REGISTRY)), matrices(), st.randoms(use_true_random=False))
-def test_items_permuted(name, x, rnd):
-    value = defined(name, x)
-    order = list(range(x.shape[0]))
-    rnd.shuffle(order)
-    assert REGISTRY[name](x[order]) == pytest.approx(value, rel=1e-12, abs=1e-12)
-
-
-@given(
-    st.sampled_from(sorted(REGISTRY)),
-    st.lists(st.sampled_from(Q), min_size=2, max_size=20),
-    st.integers(2, 6),
-)
-def test_identical_raters_give_one(name, column, raters):
-    assume(len(set(column)) >= 2)
-    x = np.repeat(np.array(column)[:, None], raters, axis=1)
-    assert REGISTRY[name](x) == 1.0
-
-
-two_raters = st.integers(2, 30).flatmap(
-    lambda n: st.tuples(
-        st.lists(st.sampled_from(Q), min_size=n, max_size=n),
-        st.lists(st.sampled_from(Q), min_size=n, max_size=n),
-    )
-)
-
-
-@given(two_raters, st.sampled_from([None, "linear", "quadratic", "ordinal"]))
-def test_two_complete_raters(pair, weights):
-    a, b = pair
-    assume(len(set(a) | set(b)) >= 2)
-    x = np.column_stack([a, b])
-    cohen = concord.cohen_kappa(a, b, weights=weights, labels=Q).statistic
-    scott = concord.scott_pi(a, b, weights=weights, labels=Q).statistic
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", concord.UndefinedKappaWarning)
-        assert concord.fleiss_kappa(x, weights=weights, labels=Q).statistic == pytest.approx(
-            scott, rel=1e-12, abs=1e-15, nan_ok=True
-        )
-        assert concord.conger_kappa(x, weights=weights, labels=Q).statistic == pytest.approx(
-            cohen, rel=1e-12, abs=1e-15, nan_ok=True
-        )
-        assert concord.light_kappa(x, weights=weights, labels=Q).statistic == pytest.approx(
-            cohen, rel=1e-12, abs=1e-15, nan_ok=True
-        )
 
 
 @given(matrices(), st.sampled_from([None, "quadratic"]))
@@ -177,17 +95,21 @@ def fraction_alpha(x):
 
 @given(matrices())
 def test_exact_against_fractions(x):
-    for name, kind in (("fleiss", "fleiss"), ("gwet_ac1", "gwet"), ("brennan_prediger", "bp")):
+    for func, kind in (
+        (concord.fleiss_kappa, "fleiss"),
+        (concord.gwet_ac, "gwet"),
+        (concord.brennan_prediger, "bp"),
+    ):
         try:
             expected = fraction_fleiss(x, kind)
         except ZeroDivisionError:
             continue
-        assert REGISTRY[name](x) == float(expected)
+        assert func(x, labels=Q).statistic == float(expected)
     try:
         expected = fraction_alpha(x)
     except ZeroDivisionError:
         return
-    assert REGISTRY["alpha_nominal"](x) == float(expected)
+    assert concord.krippendorff_alpha(x, labels=Q).statistic == float(expected)
 
 
 # --- peers -------------------------------------------------------------------------------------

@@ -1,0 +1,248 @@
+"""The tests' one coefficient registry: the library's ``REGISTRY`` and, per table kind,
+how to make valid data for a coefficient.
+
+A coefficient added to ``concord._coefficients.registry.REGISTRY`` gets, with no
+list to edit here, the invariance tests (tests/test_invariance.py), the
+accumulator tests (tests/test_accumulate.py) and the bootstrap-vs-exact tests
+(tests/test_bootstrap_vs_exact.py). Its variants (the ways it is called) follow
+from its keyword-only options: one per scale value of ``weights`` or ``level``,
+one with declared labels, one with ``nan_policy="omit"``, one with rating bounds.
+The few facts a signature cannot tell are listed below by name, each with its
+source: the two-rater counterparts and the coefficient defined on one category.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import assume
+from hypothesis import strategies as st
+
+import concord
+from concord._coefficients.registry import REGISTRY, Coefficient
+
+WORDS = ["no", "maybe", "yes", "n/a"]  # nominal ratings: strings, no order
+INTS = [1, 2, 3, 4, 5]  # ordered ratings: the scale weights read the values
+
+# Public names that are not agreement coefficients, each for what it is.
+NOT_COEFFICIENTS = {
+    "Accumulator": "class: the state of accumulate()",
+    "AgreementResult": "result class",
+    "CategoryCounts": "input: an items x categories count table",
+    "ConfidenceInterval": "result class",
+    "CrossValidatedKappa": "result class of cross_validated_kappa",
+    "FleissResult": "result class",
+    "GroupedKappaResult": "result class of grouped_kappa",
+    "KappaResult": "result class",
+    "KrippendorffResult": "result class",
+    "LightResult": "result class",
+    "ThresholdClassifier": "scikit-learn estimator for cut points",
+    "ThresholdResult": "result class of optimize_thresholds",
+    "UndefinedKappaWarning": "warning class",
+    "__version__": "version string",
+    "accumulate": "takes a coefficient and returns its accumulator",
+    "cross_validated_kappa": "cut points: cross-validated κ of optimize_thresholds",
+    "grouped_kappa": "combines κ of several groups",
+    "mean_kappa": "averages κ values (Fisher z)",
+    "optimize_thresholds": "cut points for a continuous score",
+    "weight_matrix": "the disagreement weights of a scale",
+}
+
+# The values of each scale option tried, and the relabelling of ordered ratings each
+# value is invariant under: nominal ones under any bijection; ordinal weights and
+# levels read positions only (Gwet 2014, §3.3; Krippendorff 2011, ordinal metric);
+# linear, quadratic and interval read differences of values, so an increasing affine
+# map keeps every weight once they are scaled to a maximum of 1 (weight_matrix's
+# docstring; Krippendorff 2011, interval metric); ratio reads (x - y) / (x + y), kept
+# only by scaling (Krippendorff 2011, ratio metric).
+SCALES = {"weights": ("quadratic", "ordinal"), "level": ("ordinal", "interval", "ratio")}
+INVARIANCE = {
+    "ordinal": "increasing",
+    "linear": "affine",
+    "quadratic": "affine",
+    "interval": "affine",
+    "ratio": "scaling",
+}
+RELABEL: dict[str, Callable[[Any], Any]] = {
+    "increasing": lambda v: v * v + 3,
+    "affine": lambda v: 3 * v - 7,
+    "scaling": lambda v: 3 * v,
+}
+
+# Two raters, complete data: the multi-rater coefficient equals a field of its two-rater
+# counterpart, at every weighting. Fleiss (1971) generalises Scott's (1955) π; Conger
+# (1980) and Light (1971) generalise Cohen's (1960) κ; percent agreement is Cohen's
+# observed agreement p_a (Gwet 2014, §2.2, §2.4, §5.2). Gwet's AC and Brennan-Prediger
+# have no public two-rater function; α has its own small-sample correction.
+TWO_RATER_COUNTERPART = {
+    "percent_agreement": ("cohen_kappa", "observed_agreement"),
+    "fleiss_kappa": ("scott_pi", "statistic"),
+    "conger_kappa": ("cohen_kappa", "statistic"),
+    "light_kappa": ("cohen_kappa", "statistic"),
+}
+# No chance correction: one category used by everyone is agreement 1, not undefined.
+DEFINED_ON_ONE_CATEGORY = {"percent_agreement"}
+# Expected disagreement over the n(n - 1) pairable values (Krippendorff 2011, eq. for
+# D_e), so the value moves when every item is counted twice; the others depend on the
+# proportions only.
+SAMPLE_SIZE_CORRECTED = {"krippendorff_alpha"}
+
+
+def scale_option(c: Coefficient) -> str | None:
+    """The option that names the scale ("weights" or "level"), if the coefficient has one."""
+    return next((o for o in c.options if o in SCALES), None)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way of calling a coefficient: its options, its ratings and its invariance."""
+
+    coefficient: Coefficient
+    options: dict[str, Any] = field(default_factory=dict)
+    pool: Sequence[Any] = tuple(WORDS)
+    relabel: str = "any"  # the relabelling of ratings that keeps the statistic
+    missing: bool = False  # may ratings be missing (None)?
+
+    @property
+    def id(self) -> str:
+        shown = (f"{k}={_show(v)}" for k, v in self.options.items())
+        return "-".join([self.coefficient.name, *shown])
+
+    @property
+    def pairs(self) -> bool:
+        return self.coefficient.arity == 2
+
+    def __call__(self, data: tuple[Any, ...], **options: Any) -> Any:
+        return self.coefficient.function(*data, **{**self.options, **options})
+
+    def accumulate(self) -> concord.Accumulator:
+        return concord.accumulate(self.coefficient.function, **self.options)
+
+    def batches(self, data: tuple[Any, ...], parts: Sequence[slice]) -> list[tuple[Any, ...]]:
+        return [tuple(column[s] for column in data) for s in parts]
+
+    def relabelled(self, data: tuple[Any, ...], mapping: Callable[[Any], Any]) -> Any:
+        """The statistic with every rating, declared label and bound passed through mapping."""
+        options = dict(self.options)
+        if "labels" in options:
+            options["labels"] = [mapping(v) for v in options["labels"]]
+        for bound in ("min_rating", "max_rating"):
+            if bound in options:
+                options[bound] = mapping(options[bound])
+        mapped = tuple(_map(column, mapping) for column in data)
+        return statistic(self.coefficient.function(*mapped, **options))
+
+
+def _show(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _map(column: Any, mapping: Callable[[Any], Any]) -> Any:
+    if isinstance(column, np.ndarray):
+        return np.array([[None if v is None else mapping(v) for v in row] for row in column])
+    return [None if v is None else mapping(v) for v in column]
+
+
+def _variants(c: Coefficient) -> list[Variant]:
+    scale = scale_option(c)
+    missing = c.arity == 1  # multi-rater tables drop missing ratings by design
+    if scale is None:  # a fixed scale: quadratic weighted kappa reads the values
+        out = [Variant(c, {}, INTS, "affine", missing)]
+    else:
+        out = [Variant(c, {}, WORDS, "any", missing)]
+        out += [Variant(c, {scale: v}, INTS, INVARIANCE[v], missing) for v in SCALES[scale]]
+    ordered = out[min(1, len(out) - 1)]  # the first variant with ordered ratings
+    if "labels" in c.options:  # declared in an order of their own, one never used
+        declared = {**ordered.options, "labels": [6, *reversed(INTS)]}
+        out.append(Variant(c, declared, INTS, ordered.relabel, missing))
+    if "nan_policy" in c.options:
+        out.append(Variant(c, {"nan_policy": "omit"}, WORDS, "any", missing=True))
+    if "min_rating" in c.options and "max_rating" in c.options:
+        bounds = {"min_rating": 0, "max_rating": 6}
+        out.append(Variant(c, bounds, INTS, ordered.relabel, missing))
+    return out
+
+
+VARIANTS = [v for c in REGISTRY for v in _variants(c)]
+RESULTS = [v for v in VARIANTS if v.coefficient.returns_result]
+
+
+def ids(variants: Sequence[Variant]) -> list[str]:
+    return [v.id for v in variants]
+
+
+def statistic(value: Any) -> float:
+    """The statistic of a result, or the float quadratic_weighted_kappa returns."""
+    return float(value) if isinstance(value, float) else float(value.statistic)
+
+
+def same(a: float, b: float) -> bool:
+    """Equal to rounding: the exact cores round once, the order of sums may differ."""
+    return bool(np.isclose(a, b, rtol=1e-12, atol=1e-12) or (np.isnan(a) and np.isnan(b)))
+
+
+# --- data ----------------------------------------------------------------------------------------
+@st.composite
+def data(draw: st.DrawFn, variant: Variant, max_items: int = 25, raters: int = 0) -> tuple:
+    """Random valid data for the variant's table: (a, b) lists for pairs, else (matrix,)."""
+    n = draw(st.integers(1, max_items))
+    cell = st.sampled_from([*variant.pool, *([None] if variant.missing else [])])
+    if variant.pairs:
+        a = draw(st.lists(cell, min_size=n, max_size=n))
+        b = draw(st.lists(cell, min_size=n, max_size=n))
+        assume(any(x is not None and y is not None for x, y in zip(a, b, strict=True)))
+        return a, b
+    r = raters or draw(st.integers(2, 4))
+    rows = draw(st.lists(st.lists(cell, min_size=r, max_size=r), min_size=n, max_size=n))
+    assume(any(v is not None for row in rows for v in row))
+    return (np.array(rows, dtype=object),)
+
+
+def sample(variant: Variant, n: int, seed: int = 0, raters: int = 4) -> tuple:
+    """n items from a fixed rng: a true category per item, kept by each rater with
+    probability 0.6, else a uniform draw; 5% missing where the variant allows it."""
+    rng = np.random.default_rng(seed)
+    pool = np.array(variant.pool, dtype=object)
+    k = len(pool)
+    truth = rng.integers(0, k, n)
+    chance = rng.integers(0, k, (n, raters))
+    codes = np.where(rng.random((n, raters)) < 0.6, truth[:, None], chance)
+    x = pool[codes]
+    if variant.missing:
+        x[rng.random(x.shape) < 0.05] = None
+    return (list(x[:, 0]), list(x[:, 1])) if variant.pairs else (x,)
+
+
+def empty(c: Coefficient) -> tuple:
+    """No ratings at all, in the coefficient's input form."""
+    return ([], []) if c.arity == 2 else (np.empty((0, 0)),)
+
+
+def cut(n: int, points: Sequence[int]) -> list[slice]:
+    """Split range(n) at the given points into consecutive slices (some may be empty)."""
+    edges = [0, *sorted(min(p, n) for p in points), n]
+    return [slice(lo, hi) for lo, hi in itertools.pairwise(edges)]
+
+
+# Weighted percent agreement with missing ratings: its analytic standard error is 6-15%
+# above the bootstrap's spread (3 raters, 5% missing; 9% at n = 3000 too), while
+# Brennan-Prediger, the same p_a over a constant 1 - p_e, agrees with its bootstrap
+# within 3% on the same data. Marked until the variance is reconciled.
+SE_ABOVE_BOOTSTRAP = pytest.mark.xfail(
+    strict=True, reason="weighted percent agreement: analytic SE above the bootstrap's"
+)
+
+
+def se_params(variants: Sequence[Variant]) -> list[Any]:
+    """The variants, with the known standard-error mismatch marked."""
+    return [
+        pytest.param(v, marks=SE_ABOVE_BOOTSTRAP, id=v.id)
+        if v.coefficient.name == "percent_agreement" and "weights" in v.options
+        else pytest.param(v, id=v.id)
+        for v in variants
+    ]

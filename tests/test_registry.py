@@ -1,0 +1,86 @@
+"""The coefficient registry against the public API: every public function that returns an
+agreement coefficient is registered, everything registered is public, and the registry's
+description of each function matches its signature."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+import concord
+from concord._coefficients.registry import REGISTRY, by_name, entry
+from tests.registry import (
+    DEFINED_ON_ONE_CATEGORY,
+    NOT_COEFFICIENTS,
+    SAMPLE_SIZE_CORRECTED,
+    TWO_RATER_COUNTERPART,
+    VARIANTS,
+)
+
+NAMES = [c.name for c in REGISTRY]
+
+
+def test_registry_is_all_of_the_public_coefficients():
+    public = set(concord.__all__)
+    assert set(NAMES) <= public, "registered but not public"
+    assert public - set(NAMES) == set(NOT_COEFFICIENTS), "public, neither registered nor listed"
+    assert len(NAMES) == len(set(NAMES))
+
+
+def test_registry_is_in_the_public_order():
+    # the order of the README's table and of the API reference
+    assert NAMES == [
+        "cohen_kappa",
+        "scott_pi",
+        "quadratic_weighted_kappa",
+        "percent_agreement",
+        "fleiss_kappa",
+        "conger_kappa",
+        "light_kappa",
+        "gwet_ac",
+        "brennan_prediger",
+        "krippendorff_alpha",
+    ]
+
+
+@pytest.mark.parametrize("c", REGISTRY, ids=NAMES)
+def test_entry_matches_the_function(c):
+    assert getattr(concord, c.name) is c.function and c.function.__name__ == c.name
+    assert entry(c.function) is c and by_name(c.name) is c
+    params = inspect.signature(c.function).parameters.values()
+    kw = tuple(p.name for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY)
+    positional = [p for p in params if p.kind is inspect.Parameter.POSITIONAL_ONLY]
+    assert c.options == kw
+    assert c.arity == len(positional) == (2 if c.table == "pairs" else 1)
+    assert c.table in {"pairs", "items", "raters", "coincidences"}
+    assert c.takes_sample_weight == ("sample_weight" in kw)
+    assert c.returns_result == (c.default_interval is not None)
+    returned = inspect.signature(c.function).return_annotation
+    assert (returned == "float") == (not c.returns_result)
+    assert c.display_name
+
+
+def test_entry_refuses_what_is_not_a_coefficient():
+    for name in NOT_COEFFICIENTS:
+        obj = getattr(concord, name)
+        if callable(obj):
+            with pytest.raises(TypeError):
+                entry(obj)
+
+
+def test_the_hand_listed_facts_name_registered_coefficients():
+    registered = set(NAMES)
+    counterparts = {name for name, _field in TWO_RATER_COUNTERPART.values()}
+    assert set(TWO_RATER_COUNTERPART) | counterparts <= registered
+    assert registered >= DEFINED_ON_ONE_CATEGORY | SAMPLE_SIZE_CORRECTED
+
+
+def test_every_coefficient_has_variants_for_each_option():
+    # what the invariance, accumulator and bootstrap tests run: every coefficient, every
+    # scale value, declared labels and the options that change the input
+    for c in REGISTRY:
+        mine = [v.options for v in VARIANTS if v.coefficient is c]
+        assert {} in mine
+        for option in ("labels", "nan_policy", "min_rating"):
+            assert (option in c.options) == any(option in o for o in mine), (c.name, option)
