@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import concord
-from concord._coefficients.registry import REGISTRY
 from concord import UndefinedKappaWarning
+from concord._coefficients.registry import REGISTRY
 from tests.registry import DEFINED_ON_ONE_CATEGORY
 
 MULTI = [c.function for c in REGISTRY if c.arity == 1]  # the shared registry's
