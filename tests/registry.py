@@ -230,11 +230,14 @@ def cut(n: int, points: Sequence[int]) -> list[slice]:
 
 
 # Weighted percent agreement with missing ratings: its analytic standard error is 6-15%
-# above the bootstrap's spread (3 raters, 5% missing; 9% at n = 3000 too), while
-# Brennan-Prediger, the same p_a over a constant 1 - p_e, agrees with its bootstrap
-# within 3% on the same data. Marked until the variance is reconciled.
+# above the bootstrap's spread. The cause is Gwet's linearisation, which concord follows
+# as irrCAC 1.4's pa.coeff.raw does (test_percent_agreement_se_is_irrcacs in
+# tests/test_bootstrap_vs_exact.py): an item with a single rating enters the variance as
+# p_a,i = 0, a deviation of -p_a, which weighs most when p_a is high (weighted). With no
+# singly rated item the two agree. README: "Where implementations disagree".
 SE_ABOVE_BOOTSTRAP = pytest.mark.xfail(
-    strict=True, reason="weighted percent agreement: analytic SE above the bootstrap's"
+    strict=True,
+    reason="Gwet's variance of p_a counts singly rated items as p_a,i = 0 (irrCAC 1.4)",
 )
 
 

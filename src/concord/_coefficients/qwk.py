@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.cohen_core import weighted_kappa_core
 from concord._common import exact as _exact
 from concord._common.errors import UndefinedKappaWarning, param_error
@@ -138,10 +137,13 @@ def _via_cohen(
     """κ of ratings that are not integer arrays: the statistic of :func:`cohen_kappa`."""
     if labels is None and lo_bound is not None and hi_bound is not None:
         labels = range(lo_bound, hi_bound + 1)
-    result = cohen_kappa(rater1, rater2, weights="quadratic", labels=labels)
+    func = "quadratic_weighted_kappa"  # errors and warnings name the function the user called
+    counted = confusion_table(
+        rater1, rater2, labels=labels, nan_policy="raise", sample_weight=None, func=func
+    )
     if labels is None:  # numeric ratings: the labels are the values seen
-        check_range(min(result.labels), max(result.labels), lo_bound, hi_bound)
-    return result.statistic
+        check_range(min(counted.labels.values), max(counted.labels.values), lo_bound, hi_bound)
+    return from_table(counted.table, counted.labels)  # as the accumulator computes it
 
 
 def _on_device(
