@@ -16,12 +16,13 @@ import click
 
 from concord._cli import columns as cin
 from concord._cli import output as out
-from concord._inference.intervals import METHODS, quiet
+from concord._common import options as vocabulary
+from concord._inference.intervals import quiet
 
 F = Callable[..., Any]
 
-WEIGHTS = ("none", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
-LEVELS = ("auto", "nominal", "ordinal", "interval", "ratio")
+WEIGHTS = ("none", *vocabulary.WEIGHTS)
+LEVELS = ("auto", *vocabulary.LEVELS)
 # --level auto: the Krippendorff metric that matches --weights (interval δ² is
 # the quadratic weight, ratio δ² irrCAC's ratio weight); the other weights are
 # passed to alpha as its δ² matrix
@@ -82,7 +83,7 @@ def nan_policy_option(help: str) -> Callable[[F], F]:
     """Return the two-rater --nan-policy option."""
     return click.option(
         "--nan-policy",
-        type=click.Choice(["raise", "omit"]),
+        type=click.Choice(vocabulary.NAN_POLICIES),
         default="raise",
         show_default=True,
         help=help,
@@ -113,7 +114,7 @@ inference_options = options(
     ),
     click.option(
         "--ci-method",
-        type=click.Choice(METHODS),
+        type=click.Choice(vocabulary.INTERVAL_METHODS),
         help="Interval method. Default: each coefficient's own (see the README).",
     ),
     click.option("--seed", type=int, help="Seed for bootstrap intervals and folds."),

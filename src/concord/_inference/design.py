@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from concord._common.errors import check_population
 from concord._tables.patterns import Patterns
 
 # rounding leaves the variance of a perfect-agreement sample a few ulps below 0
@@ -39,12 +40,7 @@ def fraction(n: int, population: float | None) -> float:
     """Return the sampling fraction f = n / N (0 for an infinite population)."""
     if population is None or math.isinf(population):
         return 0.0
-    if population < n:
-        raise ValueError(
-            "The 'population_size' parameter must be at least the number of items "
-            f"({n}). Got {population:g} instead. It is the size N of the population the "
-            "items were drawn from."
-        )
+    check_population(population, "", n)  # the one check of N, here against the items counted
     return n / population
 
 
