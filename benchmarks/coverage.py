@@ -94,13 +94,14 @@ from typing import Any
 import numpy as np
 
 import concord
+from concord._common.options import INTERVAL_METHODS
 
 # This file is named coverage.py and Python puts its folder first on sys.path, where it would
 # shadow the coverage package that numba imports (lazily, inside concord): drop that entry.
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-METHODS = ("wald", "t", "fisher-z", "bootstrap-percentile", "bootstrap-bca")
+METHODS = INTERVAL_METHODS  # every method the results offer, in their order
 SHORT = {
     "wald": "wald",
     "t": "t",

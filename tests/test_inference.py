@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 
 import concord
 from concord._coefficients.registry import REGISTRY
+from concord._common.options import INTERVAL_METHODS as METHODS
 from concord._inference import design as _variance
-from concord._inference.intervals import METHODS, NormalDist, t_quantile, t_sf
+from concord._inference.intervals import NormalDist, t_quantile, t_sf
 from tests.test_published import ENTRIES, ratings_from_table
 
 REF = Path(__file__).parent / "reference"

@@ -1,7 +1,9 @@
-"""Options and input handling shared by the ``concord`` subcommands.
+"""The options the ``concord`` subcommands share, declared once as decorators.
 
-As in sqlite-utils, options that several commands take are declared once, as
-decorators; the helpers below turn parsed options into library calls.
+As in sqlite-utils, an option that several commands take is written here
+once. Its choices are the library's vocabulary
+(:mod:`concord._common.options`), with ``none`` (unweighted) and ``auto``
+(the level matching --weights) added for the command line.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ import click
 
 from concord._cli import columns as cin
 from concord._cli import output as out
-from concord._inference.intervals import METHODS, quiet
+from concord._common import options as vocabulary
+from concord._inference.intervals import quiet
 
 F = Callable[..., Any]
 
-WEIGHTS = ("none", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
-LEVELS = ("auto", "nominal", "ordinal", "interval", "ratio")
+WEIGHTS = ("none", *vocabulary.WEIGHTS)
+LEVELS = ("auto", *vocabulary.LEVELS)
 # --level auto: the Krippendorff metric that matches --weights (interval δ² is
 # the quadratic weight, ratio δ² irrCAC's ratio weight); the other weights are
 # passed to alpha as its δ² matrix
@@ -82,7 +85,7 @@ def nan_policy_option(help: str) -> Callable[[F], F]:
     """Return the two-rater --nan-policy option."""
     return click.option(
         "--nan-policy",
-        type=click.Choice(["raise", "omit"]),
+        type=click.Choice(vocabulary.NAN_POLICIES),
         default="raise",
         show_default=True,
         help=help,
@@ -113,7 +116,7 @@ inference_options = options(
     ),
     click.option(
         "--ci-method",
-        type=click.Choice(METHODS),
+        type=click.Choice(vocabulary.INTERVAL_METHODS),
         help="Interval method. Default: each coefficient's own (see the README).",
     ),
     click.option("--seed", type=int, help="Seed for bootstrap intervals and folds."),
@@ -154,98 +157,21 @@ def data_errors(func: F) -> F:
     return wrapper
 
 
-def _long_form(o: dict[str, Any]) -> cin.Long | None:
-    given = [o[k] is not None for k in ("item", "rater", "rating")]
-    if not any(given):
-        return None
-    if not all(given):
-        raise click.UsageError("the long form needs all three of --item, --rater and --rating.")
-    return cin.Long(o["item"], o["rater"], o["rating"])
-
-
-def source(file: str, o: dict[str, Any], rows: int = 0) -> Any:
-    """Open FILE with the options' format, delimiter, encoding and missing markers."""
-    from concord._cli import read as read
-
-    return read.Source(file, read.options(file, o), rows)
-
-
-def groups(columns: list[str], o: dict[str, Any]) -> list[Any]:
-    """Return the rating columns as one group: one type (numbers or text) for all of them."""
-    from concord._cli import read as read
-
-    return [read.Group(columns, text=cin.labels_are_text(o.get("labels")))]
-
-
-def ratings(file: str, o: dict[str, Any]) -> Any:
-    """Read FILE and return its rater columns (wide form, or pivoted from the long form)."""
-    from concord._cli import read as read
-
-    src = source(file, o)
-    long = _long_form(o)
-    if long is not None:
-        return read.long_form(src, long, cin.labels_are_text(o.get("labels")))
-    return read.whole(src, groups(read.wide_columns(src, o), o))
-
-
-def two_raters(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
-    """Return the --rater1 and --rater2 columns (or the only two there are)."""
-    from concord._cli import read as read
-
-    if _long_form(o) is not None:
-        frame = ratings(file, o)
-        pair = read.pair_columns(file, [str(c) for c in frame.columns], o)
-    else:
-        src = source(file, o)
-        pair = read.pair_columns(file, src.names(), o)
-        frame = read.whole(src, groups(pair, o))
-    return frame[pair[0]], frame[pair[1]]
-
-
-def two_rater_result(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
-    """Cohen's kappa of the two raters the options name, and their two columns."""
-    from concord import cohen_kappa
-
-    a, b = two_raters(file, o)
-    result = cohen_kappa(
-        a,
-        b,
-        weights=None if o["weights"] == "none" else o["weights"],
-        labels=cin.parse_labels(o["labels"], [a, b]),
-        nan_policy=o["nan_policy"],
-    )
-    return result, (a, b)
-
-
-def family() -> list[Any]:
-    """Return the coefficients ``concord agree`` reports before Krippendorff's alpha."""
-    import concord
-
-    return [
-        concord.percent_agreement,
-        concord.fleiss_kappa,
-        concord.conger_kappa,
-        concord.light_kappa,
-        concord.gwet_ac,
-        concord.brennan_prediger,
-    ]
-
-
-def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
-    """Every multi-rater coefficient of the rater columns, with the options' weights."""
-    import concord
-
-    labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
-    weights = None if o["weights"] == "none" else o["weights"]
-    results = [f(frame, weights=weights, labels=labels) for f in family()]
-    level: Any = alpha_level(o)
-    if level is None:  # the weights' matrix, on the labels it was made for
-        level, labels = results[1].weights, list(results[1].labels)
-    results.append(concord.krippendorff_alpha(frame, level=level, labels=labels))
-    return results
+def weights(o: dict[str, Any]) -> str | None:
+    """Return --weights as the library takes it: None for ``none``."""
+    value: str = o["weights"]
+    return None if value == "none" else value
 
 
 def alpha_level(o: dict[str, Any]) -> str | None:
     """Krippendorff's level for --level; None for auto with weights that only a matrix matches."""
     level: str = o["level"]
     return LEVEL_OF.get(o["weights"]) if level == "auto" else level
+
+
+def rater_pair_options(first: str, second: str) -> Callable[[F], F]:
+    """Return --rater1 and --rater2 with their help texts."""
+    return options(
+        click.option("--rater1", help=first),
+        click.option("--rater2", help=second),
+    )

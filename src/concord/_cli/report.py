@@ -9,6 +9,9 @@ from typing import Any
 
 import click
 
+from concord._cli import agree as agree
+from concord._cli import inputs as inputs
+from concord._cli import kappa as kappa
 from concord._cli import options as opt
 from concord._cli import output as out
 
@@ -25,8 +28,9 @@ Examples:
 )
 @opt.input_options
 @opt.wide_options
-@click.option("--rater1", help="Two raters (the kappa report): the first rater's column.")
-@click.option("--rater2", help="The second rater's column.")
+@opt.rater_pair_options(
+    "Two raters (the kappa report): the first rater's column.", "The second rater's column."
+)
 @opt.weights_option("Disagreement weights.")
 @opt.level_option
 @opt.nan_policy_option("Two raters: fail on a missing rating, or drop its pair.")
@@ -50,11 +54,11 @@ def report(file: str, **o: Any) -> None:
 
     out.check_target(o["output"], "-o", o["overwrite"])
     if o["rater1"] is not None or o["rater2"] is not None:
-        result, (a, b) = opt.two_rater_result(file, o)
+        result, (a, b) = kappa.two_rater_result(file, o)
         results, data = [result], {str(a.name): a, str(b.name): b}
     else:
-        data = opt.ratings(file, o)
-        results = opt.agreement_results(data, o)
+        data = inputs.ratings(file, o)
+        results = agree.agreement_results(data, o)
     html = to_html(
         results,
         data=data,

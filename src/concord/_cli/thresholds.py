@@ -50,10 +50,9 @@ def load_cuts(path: str) -> tuple[np.ndarray, list[Any]]:
 
 
 def _apply(file: str, frame: Any, o: dict[str, Any]) -> None:
-    from concord._thresholds.dinkelbach import grade
+    import pandas as pd
 
     cuts, labels = load_cuts(o["apply"])
-    import pandas as pd
 
     name = o["grade_column"]
     if name in frame.columns and not o["overwrite"]:
@@ -69,7 +68,7 @@ def _apply(file: str, frame: Any, o: dict[str, Any]) -> None:
             f"{file}: row {row + 2} has no numeric --score ({column.iloc[row]!r}). "
             "Drop or impute it."
         )
-    grades = np.asarray(labels, dtype=object)[grade(scores, cuts)]
+    grades = _cut_file.grade(scores, cuts, labels)
     frame = frame.assign(**{name: grades})
     if o["output"] is None:
         frame.to_csv(sys.stdout, index=False, lineterminator="\n")
@@ -86,7 +85,7 @@ def _fit(file: str, frame: Any, o: dict[str, Any]) -> None:
     truth = cin.column(frame, o["truth"], file, "--truth")
     score = cin.column(frame, o["score"], file, "--score")
     labels = cin.parse_labels(o["labels"], [truth])
-    weights = None if o["weights"] == "none" else o["weights"]
+    weights = opt.weights(o)
     best = concord.optimize_thresholds(truth, score, labels=labels, weights=weights)
     cv = concord.cross_validated_kappa(
         truth, score, cv=o["cv"], labels=labels, weights=weights, rng=o["seed"]

@@ -33,7 +33,8 @@ from concord._coefficients.krippendorff_core import (
 )
 from concord._common import exact as _exact
 from concord._common.docs import fill
-from concord._common.errors import check_option, check_population, param_error
+from concord._common.errors import check_population, param_error
+from concord._common.options import check_level
 from concord._data.labels import Labels
 from concord._data.matrix import RatingMatrix
 from concord._inference.design import standard_error
@@ -44,7 +45,6 @@ from concord._tables.item_table import Items
 from concord._tables.items import batch_items, item_data
 from concord._tables.patterns import distinct
 
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
 _DENSE_MAX = 256
 
 ALPHA = Spec(
@@ -58,7 +58,7 @@ ALPHA = Spec(
 def resolve_level(level: Any, labels: Labels, func: str) -> tuple[str, np.ndarray | None]:
     """Validate ``level``: return its name and, for a custom metric, its q×q matrix of δ²."""
     if isinstance(level, str):
-        name = check_option(func, "level", level, LEVELS)
+        name = check_level(level, func)
         if name == "ratio" and (labels.scores(func, "ratio") < 0).any():
             param_error(
                 func,

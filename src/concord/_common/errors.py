@@ -49,7 +49,8 @@ def param_error(
     case it is inserted as already-formatted text.
     """
     shown = got if raw else describe(got)
-    message = f"The {name!r} parameter of {func} must be {expected}. Got {shown} instead."
+    where = f" of {func}" if func else ""  # "": a check deep inside, below the public function
+    message = f"The {name!r} parameter{where} must be {expected}. Got {shown} instead."
     if fix:
         message += f" {fix}"
     raise exc(message) from None
@@ -72,8 +73,14 @@ def check_option(
     param_error(func, name, listing, value, fix=hint, exc=exc)
 
 
-def check_population(population_size: Any, func: str) -> float | None:
-    """Validate irrCAC's N: None (infinite population) or a positive number of items."""
+_POPULATION = "It is the size N of the finite population the items were drawn from."
+
+
+def check_population(population_size: Any, func: str, n_items: int | None = None) -> float | None:
+    """Validate irrCAC's N: None (infinite population) or a positive number of items.
+
+    With ``n_items`` (known once the data are counted), N must also be at least that.
+    """
     if population_size is None:
         return None
     try:
@@ -88,6 +95,15 @@ def check_population(population_size: Any, func: str) -> float | None:
             "population_size",
             "positive",
             population_size,
-            fix="It is the size N of the finite population the items were drawn from.",
+            fix=_POPULATION,
+        )
+    if n_items is not None and value < n_items:
+        param_error(
+            func,
+            "population_size",
+            f"at least the number of items ({n_items})",
+            f"{value:g}",
+            fix=_POPULATION,
+            raw=True,
         )
     return value

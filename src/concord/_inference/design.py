@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+from concord._common.errors import check_population
+
 # rounding leaves the variance of a perfect-agreement sample a few ulps below 0
 _ROUNDING = 1e-12
 
@@ -25,10 +27,5 @@ def fraction(n: int, population: float | None) -> float:
     """Return the sampling fraction f = n / N (0 for an infinite population)."""
     if population is None or math.isinf(population):
         return 0.0
-    if population < n:
-        raise ValueError(
-            "The 'population_size' parameter must be at least the number of items "
-            f"({n}). Got {population:g} instead. It is the size N of the population the "
-            "items were drawn from."
-        )
+    check_population(population, "", n)  # the one check of N, here against the items counted
     return n / population

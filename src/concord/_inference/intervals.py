@@ -24,9 +24,9 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from concord._common.errors import check_option, param_error
+from concord._common.errors import param_error
+from concord._common.options import check_method
 
-METHODS = ("wald", "t", "fisher-z", "bootstrap-percentile", "bootstrap-bca")
 _NORMAL = NormalDist()
 
 
@@ -164,7 +164,7 @@ class Inference:
         func: str,
     ) -> ConfidenceInterval:
         level = _level(confidence_level, func)
-        chosen = check_option(func, "method", method or self.default_method, METHODS)
+        chosen = check_method(method or self.default_method, func)
         if not math.isfinite(self.statistic):
             return ConfidenceInterval(float("nan"), float("nan"))
         if chosen.startswith("bootstrap"):

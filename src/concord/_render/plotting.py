@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from concord._common.errors import check_option, describe, param_error
+from concord._common.errors import describe, param_error
+from concord._common.options import check_method
 from concord._common.text import number
-from concord._inference.intervals import METHODS
 from concord._tables.pairs import encode_rater
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ def interval_method(result: Any, method: str | None, func: str, param: str = "re
     """Return the validated interval method, or the result's own default."""
     need(result, "confidence_interval", "a result with confidence intervals", func, param)
     if method is not None:
-        return check_option(func, "method", method, METHODS)
+        return check_method(method, func)
     return str(result.interval_method)
 
 

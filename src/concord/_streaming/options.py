@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.krippendorff import LEVELS, resolve_level
+from concord._coefficients.krippendorff import resolve_level
 from concord._coefficients.registry import Coefficient
-from concord._common.errors import check_option, check_population, describe, param_error
+from concord._common.errors import check_population, describe, param_error
+from concord._common.options import check_level, check_nan_policy
 from concord._data.labels import Labels, check_labels
 from concord._streaming.dispatch import check_engine
 from concord._tables.weights import resolve
@@ -47,7 +48,7 @@ def checked(coef: Coefficient, given: dict[str, Any]) -> dict[str, Any]:
     options["labels"] = declared
     labels = Labels(declared, ordered=True) if declared is not None else None
     if "nan_policy" in options:
-        check_option(name, "nan_policy", options["nan_policy"], ("raise", "omit"))
+        check_nan_policy(options["nan_policy"], name)
     if "population_size" in options:
         options["population_size"] = check_population(options["population_size"], name)
     if "weights" in options:
@@ -75,7 +76,7 @@ def _weights(weights: Any, labels: Labels | None, name: str) -> Any:
 
 def _level(level: Any, labels: Labels | None, coef: Coefficient) -> Any:
     if isinstance(level, str):
-        check_option(coef.name, "level", level, LEVELS)
+        check_level(level, coef.name)
     if labels is None:
         return level if isinstance(level, str) else np.array(level, dtype=np.float64)
     check_engine(coef, {"level": level}, labels.k)

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.errors import check_option, param_error
+from concord._common.errors import param_error
+from concord._common.options import check_nan_policy
 from concord._data.arrays import Fallback, counted_on_device, to_host
 from concord._data.columns import (
     Column,
@@ -73,7 +74,7 @@ def _table(
     allow_empty: bool,
 ) -> PairTable | None:
     declared = check_labels(labels, func)
-    check_option(func, "nan_policy", nan_policy, ("raise", "omit"))
+    check_nan_policy(nan_policy, func)
     rater1, rater2 = paired(rater1, rater2, func)
     sample_weight = paired_weight(rater1, sample_weight, func)
     if any(counted_on_device(x) for x in (rater1, rater2, sample_weight)):

@@ -14,22 +14,12 @@ from typing import Any
 import numpy as np
 
 from concord._common.errors import check_option, param_error
+from concord._common.options import WEIGHTS
 from concord._data.labels import Labels, check_labels
 
-KINDS = (
-    "unweighted",
-    "linear",
-    "quadratic",
-    "ordinal",
-    "radical",
-    "ratio",
-    "circular",
-    "bipolar",
-)
-_EXPECTED = (
-    "None, one of 'linear', 'quadratic', 'ordinal', 'radical', 'ratio', 'circular', "
-    "'bipolar', or a k×k array of disagreement weights"
-)
+# weight_matrix's kinds: the named families and the 0/1 matrix of no weights
+KINDS = ("unweighted", *WEIGHTS)
+_EXPECTED = f"None, one of {', '.join(map(repr, WEIGHTS))}, or a k×k array of disagreement weights"
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from concord._thresholds import dinkelbach
+
 FORMAT = "concord-thresholds/1"
 _INFINITE = {"inf": math.inf, "-inf": -math.inf}
 
@@ -53,6 +55,18 @@ def load(path: str) -> tuple[np.ndarray, list[Any]]:
             f"{path}: not UTF-8 text (byte {exc.start}); it should be JSON."
         ) from None
     return parse(text, path)
+
+
+def grade(scores: np.ndarray, cuts: np.ndarray, labels: list[Any]) -> np.ndarray:
+    """Return the grade of each score under a file's cut points: its label, as the file wrote it.
+
+    A score's grade is the label after the cut points strictly below it, as
+    :meth:`concord.ThresholdResult.apply` grades; the labels are kept as the
+    JSON gave them (objects: 1 stays 1 beside 2.5), so rows written back
+    show them unchanged.
+    """
+    out: np.ndarray = np.asarray(labels, dtype=object)[dinkelbach.grade(scores, cuts)]
+    return out
 
 
 def parse(text: str, path: str) -> tuple[np.ndarray, list[Any]]:

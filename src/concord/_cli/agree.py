@@ -1,0 +1,115 @@
+"""``concord agree``: every multi-rater coefficient, read whole or counted chunk by chunk."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from concord._cli import columns as cin
+from concord._cli import inputs as inputs
+from concord._cli import options as opt
+from concord._cli import output as out
+from concord._cli import stream as stream
+from concord._coefficients.registry import REGISTRY, by_name
+from concord._render import records as rec
+
+# The coefficients ``concord agree`` reports before Krippendorff's alpha, in the registry's
+# order: those of many raters that take --weights (alpha takes a level, and comes last).
+FAMILY = tuple(c.name for c in REGISTRY if c.table in ("items", "raters"))
+# Krippendorff's δ² for --weights that no level matches is the weights' matrix on the labels
+# it was made for; every coefficient of the family carries the same, Fleiss' is read.
+WEIGHTED = "fleiss_kappa"
+
+
+def family() -> list[Callable[..., Any]]:
+    """Return the functions of :data:`FAMILY`."""
+    return [by_name(name).function for name in FAMILY]
+
+
+def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
+    """Every multi-rater coefficient of the rater columns, with the options' weights."""
+    import concord
+
+    labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
+    weights = opt.weights(o)
+    results = [f(frame, weights=weights, labels=labels) for f in family()]
+    level: Any = opt.alpha_level(o)
+    if level is None:
+        weighted = dict(zip(FAMILY, results, strict=True))[WEIGHTED]
+        level, labels = weighted.weights, list(weighted.labels)
+    results.append(concord.krippendorff_alpha(frame, level=level, labels=labels))
+    return results
+
+
+def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[list[Any], stream.Tally]:
+    """Every coefficient of ``concord agree``, counted chunk by chunk.
+
+    Returns the results in the in-memory order (alpha last) and what the chunks held.
+    """
+    import concord
+    from concord._streaming.relevel import with_level
+
+    src, columns = inputs.raters(file, o, rows)
+    made: list[Any] = []
+    weights = opt.weights(o)
+    level = opt.alpha_level(o)  # None: the weights' matrix, known once the labels are
+
+    def start(frame: Any) -> list[tuple[Any, list[str] | None]]:
+        labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
+        made.extend(concord.accumulate(f, weights=weights, labels=labels) for f in family())
+        # the weights' matrix as alpha's level: count at the nominal level (the same
+        # coincidences) and set the level once the labels are known
+        made.append(
+            concord.accumulate(concord.krippendorff_alpha, level=level or "nominal", labels=labels)
+        )
+        return [(acc, None) for acc in made]
+
+    tally = stream.feed(src, columns, o, start)
+    results = [acc.result() for acc in made[:-1]]
+    alpha = made[-1]
+    if level is None:
+        alpha = with_level(alpha, dict(zip(FAMILY, results, strict=True))[WEIGHTED].weights)
+    results.append(alpha.result())
+    return results, tally
+
+
+@click.command(
+    epilog="""
+\b
+Examples:
+  concord agree data/fleiss1971_diagnoses.csv
+  concord agree data/essays.csv --raters rater1,rater2,rater3 --weights quadratic
+  concord agree annotations.csv --item doc --rater annotator --rating label --format json
+"""
+)
+@opt.input_options
+@opt.wide_options
+@opt.weights_option("Disagreement weights of the kappa-type coefficients.")
+@opt.level_option
+@opt.chunk_option
+@opt.inference_options
+@opt.output_options()
+@opt.data_errors
+def agree(file: str, **o: Any) -> None:
+    """Every agreement coefficient of many raters in FILE, with SE, CI and p-value.
+
+    Percent agreement, Fleiss', Conger's and Light's kappa, Gwet's AC1/AC2,
+    Brennan-Prediger and Krippendorff's alpha, one row each. Missing ratings
+    (empty cells) are allowed.
+    """
+    chunk = stream.chunk_rows(file, o)
+    if chunk:
+        results, tally = streamed(file, o, chunk)
+        shape = tally.shape()
+    else:
+        frame = inputs.ratings(file, o)
+        results, shape = agreement_results(frame, o), rec.frame_shape(frame)
+    rows = [rec.summary(r, o["confidence_level"], o["ci_method"], o["seed"]) for r in results]
+    if o["fmt"] == "json":
+        click.echo(rec.dumps(out.agree_record(shape, results, rows)))
+    elif o["fmt"] == "text":
+        click.echo(out.agree_text(file, shape, results, rows))
+    else:
+        click.echo(out.table(rows, o["fmt"]))

@@ -1,0 +1,74 @@
+"""The rater columns a command's options name, read whole or in chunks.
+
+Every command picks its columns here, once for both paths: ``--rater1``
+and ``--rater2`` (or the only two columns there are), the wide form's
+``--raters`` or ``--id``, or the long form's ``--item``, ``--rater`` and
+``--rating``. Reading itself is :mod:`concord._cli.read`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from concord._cli import columns as cin
+from concord._cli import read as read
+
+
+def long_form(o: dict[str, Any]) -> cin.Long | None:
+    """Return the long form's three columns, None for the wide form; two of three is an error."""
+    given = [o.get(k) is not None for k in ("item", "rater", "rating")]
+    if not any(given):
+        return None
+    if not all(given):
+        raise click.UsageError("the long form needs all three of --item, --rater and --rating.")
+    return cin.Long(o["item"], o["rater"], o["rating"])
+
+
+def source(file: str, o: dict[str, Any], rows: int = 0) -> read.Source:
+    """Open FILE with the options' format, delimiter, encoding and missing markers."""
+    return read.Source(file, read.options(file, o), rows)
+
+
+def groups(columns: list[str], o: dict[str, Any]) -> list[read.Group]:
+    """Return the rating columns as one group: one type (numbers or text) for all of them."""
+    return [read.Group(columns, text=cin.labels_are_text(o.get("labels")))]
+
+
+def pair(file: str, o: dict[str, Any], rows: int = 0) -> tuple[read.Source, list[str]]:
+    """Open a wide-form FILE and return it with its --rater1 and --rater2 columns."""
+    src = source(file, o, rows)
+    return src, read.pair_columns(file, src.names(), o)
+
+
+def raters(file: str, o: dict[str, Any], rows: int = 0) -> tuple[read.Source, list[str]]:
+    """Open a wide-form FILE and return it with its rater columns (--raters, --id or a guess)."""
+    src = source(file, o, rows)
+    return src, read.wide_columns(src, o)
+
+
+def ratings(file: str, o: dict[str, Any]) -> Any:
+    """Read FILE and return its rater columns (wide form, or pivoted from the long form)."""
+    src = source(file, o)  # a bad --input-format, --delimiter or --encoding first
+    long = long_form(o)
+    if long is not None:
+        return read.long_form(src, long, cin.labels_are_text(o.get("labels")))
+    return read.whole(src, groups(read.wide_columns(src, o), o))
+
+
+def two_raters(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
+    """Return the --rater1 and --rater2 columns (or the only two there are)."""
+    if long_form(o) is not None:
+        frame = ratings(file, o)
+        columns = read.pair_columns(file, [str(c) for c in frame.columns], o)
+    else:
+        src, columns = pair(file, o)
+        frame = read.whole(src, groups(columns, o))
+    return frame[columns[0]], frame[columns[1]]
+
+
+def chunks(src: read.Source, columns: list[str], o: dict[str, Any]) -> Iterator[Any]:
+    """Yield the columns chunk by chunk, with a progress bar; a column named twice is read once."""
+    return read.frames(src, groups(list(dict.fromkeys(columns)), o), bar=True)
