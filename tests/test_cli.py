@@ -473,3 +473,23 @@ def test_every_command_has_a_real_example(command):
 def test_quiet_is_accepted(csv_file):
     out = run("kappa", csv_file, "--quiet", "--ci-method", "bootstrap-percentile", "--seed", "3")
     assert out.exit_code == 0, out.output
+
+
+def test_an_unforeseen_error_is_one_line_not_a_traceback(tmp_path, monkeypatch):
+    # a defect inside the library (simulated) reaches the user as one line, exit 1
+    path = tmp_path / "r.csv"
+    path.write_text("a,b\n1,1\n2,2\n1,2\n")
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(concord, "cohen_kappa", broken)
+    out = CliRunner().invoke(main, ["kappa", str(path)])
+    assert out.exit_code == 1
+    assert out.output.strip().splitlines() == [
+        "Error: internal error (ZeroDivisionError: boom). This is a defect in concord: please "
+        "report it with the command you ran (CONCORD_DEBUG=1 shows the traceback)."
+    ]
+    monkeypatch.setenv("CONCORD_DEBUG", "1")
+    out = CliRunner().invoke(main, ["kappa", str(path)])
+    assert isinstance(out.exception, ZeroDivisionError)

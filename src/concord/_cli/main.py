@@ -12,6 +12,10 @@ status 1 for data errors and 2 for usage errors.
 
 from __future__ import annotations
 
+import errno
+import os
+from typing import Any
+
 import click
 
 from concord._cli.agree import agree
@@ -31,7 +35,35 @@ Examples:
 """
 
 
-@click.group(epilog=EXAMPLES)
+class _Group(click.Group):
+    """The ``concord`` group: an error the commands did not foresee is still one line.
+
+    Every command turns bad input into a one-line error of its own; an
+    exception that escapes them is a defect of concord's, and is reported as
+    one line too (``CONCORD_DEBUG=1`` shows the traceback), never as a
+    traceback. Click's own exits, Ctrl-C and a closed pipe keep click's
+    handling.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:
+            if os.environ.get("CONCORD_DEBUG") or (
+                isinstance(exc, OSError) and exc.errno == errno.EPIPE
+            ):
+                raise
+            text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise click.ClickException(
+                f"internal error ({type(exc).__name__}{': ' + text[:200] if text else ''}). "
+                "This is a defect in concord: please report it with the command you ran "
+                "(CONCORD_DEBUG=1 shows the traceback)."
+            ) from None
+
+
+@click.group(cls=_Group, epilog=EXAMPLES)
 @click.version_option(__version__, prog_name="concord")
 def main() -> None:
     """Measure how well raters agree: kappa, the agreement family, cut points, reports.
