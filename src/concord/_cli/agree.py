@@ -18,14 +18,22 @@ from concord._render import records as rec
 # The coefficients ``concord agree`` reports before Krippendorff's alpha, in the registry's
 # order: those of many raters that take --weights (alpha takes a level, and comes last).
 FAMILY = tuple(c.name for c in REGISTRY if c.table in ("items", "raters"))
-# Krippendorff's δ² for --weights that no level matches is the weights' matrix on the labels
-# it was made for; every coefficient of the family carries the same, Fleiss' is read.
-WEIGHTED = "fleiss_kappa"
 
 
 def family() -> list[Callable[..., Any]]:
     """Return the functions of :data:`FAMILY`."""
     return [by_name(name).function for name in FAMILY]
+
+
+def shared_weights(results: list[Any]) -> Any:
+    """Return a result of the family whose weights and labels Krippendorff's alpha takes.
+
+    Krippendorff's δ² for --weights that no level matches is the weights' matrix on the
+    labels it was made for; every coefficient of the family carries the same one.
+    """
+    first = results[0]
+    assert all(r.labels == first.labels for r in results[: len(FAMILY)])
+    return first
 
 
 def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
@@ -37,7 +45,7 @@ def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
     results = [f(frame, weights=weights, labels=labels) for f in family()]
     level: Any = opt.alpha_level(o)
     if level is None:
-        weighted = dict(zip(FAMILY, results, strict=True))[WEIGHTED]
+        weighted = shared_weights(results)
         level, labels = weighted.weights, list(weighted.labels)
     results.append(concord.krippendorff_alpha(frame, level=level, labels=labels))
     return results
@@ -70,7 +78,7 @@ def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[list[Any], stream
     results = [acc.result() for acc in made[:-1]]
     alpha = made[-1]
     if level is None:
-        alpha = with_level(alpha, dict(zip(FAMILY, results, strict=True))[WEIGHTED].weights)
+        alpha = with_level(alpha, shared_weights(results).weights)
     results.append(alpha.result())
     return results, tally
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from concord._coefficients.registry import entry
 from concord._common.errors import param_error
 from concord._streaming.accumulator import Accumulator
 
@@ -32,12 +33,12 @@ def with_level(accumulator: Accumulator, level: Any) -> Accumulator:
     Accumulator
         The same counts; ``result()`` computes alpha at ``level``.
     """
-    if accumulator.function.__name__ != "krippendorff_alpha":
+    if "level" not in entry(accumulator.function).options:
         param_error(
             "with_level",
             "accumulator",
-            "an accumulator of krippendorff_alpha",
-            accumulator.function.__name__,
+            "an accumulator of a coefficient that takes a level (krippendorff_alpha)",
+            f"an accumulator of {entry(accumulator.function).name}",
             raw=True,
         )
     # the counts are the level's own business only at result(): a copy with the new option
