@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 import concord
 from concord._cli.main import main
+from concord._coefficients.registry import REGISTRY
 
 SENTIMENT = """gold,model
 positive,positive
@@ -223,15 +224,8 @@ def pd_columns(path):
 # --- agree --------------------------------------------------------------------------------------
 
 DIAGNOSES = "tests/reference/multi/fleiss1971_diagnoses.csv"
-FAMILY = (
-    "percent_agreement",
-    "fleiss_kappa",
-    "conger_kappa",
-    "light_kappa",
-    "gwet_ac",
-    "brennan_prediger",
-    "krippendorff_alpha",
-)
+# concord agree's rows: the registry's coefficients of many raters, in its order
+FAMILY = tuple(c.name for c in REGISTRY if c.arity == 1)
 
 
 def test_agree_json_matches_the_library():
