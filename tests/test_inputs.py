@@ -7,6 +7,8 @@ import pandas as pd
 import pytest
 
 import concord
+from concord._data.columns import column, omit_missing
+from concord._tables.pairs import _count_pairs
 
 A = [1, 2, 3, 3, 2, 1, 4, 4]
 B = [1, 3, 3, 2, 2, 1, 4, 3]
@@ -173,3 +175,55 @@ def test_sample_weight_series_pairs_by_index_like_the_raters():
     fit = concord.optimize_thresholds(truth, score, sample_weight=w)
     positional = concord.optimize_thresholds(truth, score, sample_weight=[9.0, 1, 9, 1])
     assert fit.thresholds == positional.thresholds and fit.statistic == positional.statistic
+
+
+# every form of the same ratings takes its fast path to one and the same result ----------------
+
+_WORDS = ["mild", "none", "severe", "mild", None, "none", "severe", "mild"]
+_OTHER = ["none", "none", "severe", "mild", "mild", None, "mild", "severe"]
+
+
+def _forms(values):
+    yield list(values)
+    yield np.asarray(values, dtype=object)
+    yield pd.Series(values, dtype=object)
+    yield pd.Categorical(values)
+    try:
+        import pyarrow as pa
+    except ImportError:  # Arrow forms need pyarrow
+        return
+    yield pd.Series(values, dtype="string[pyarrow]")
+    yield pd.Series(values, dtype=pd.ArrowDtype(pa.string()))
+
+
+def test_string_forms_give_the_same_table_labels_and_kappa():
+    expected = None
+    for a in _forms(_WORDS):
+        for b in _forms(_OTHER):
+            r = concord.cohen_kappa(a, b, nan_policy="omit")
+            got = (r.statistic, r.labels, r.observed.tolist())
+            expected = expected or got
+            assert got == expected
+    assert expected[1] == ("mild", "none", "severe")
+
+
+def test_coded_strings_count_as_the_general_path_does():
+    from concord._tables.pairs import _lookup_table
+
+    a = column(np.asarray(_WORDS, dtype=object), "f", "a", coded=True)
+    b = column(np.asarray(_OTHER, dtype=object), "f", "b", coded=True)
+    assert a.categories == ("mild", "none", "severe")
+    (a, b), _ = omit_missing([a, b], None, "omit", "f")
+    fast = _count_pairs(a, b, None, "f", "auto")
+    slow = _lookup_table(a, b, None, "f")
+    assert fast.labels == slow.labels and (fast.table == slow.table).all()
+
+
+def test_int_lists_are_read_exactly():
+    assert column([1, 2, 3], "f", "a").values.dtype == np.int64
+    assert column([True, False], "f", "a").values.dtype == np.bool_
+    assert column([True, 2], "f", "a").values.tolist() == [1, 2]
+    assert column([1, 2**63], "f", "a").values.dtype == np.uint64  # not float64
+    assert column([1, 2**64], "f", "a").values.tolist() == [1, 2**64]  # Python ints
+    assert column([1, "1"], "f", "a").values.tolist() == [1, "1"]
+    assert column([2**53 + 1, 0.5], "f", "a").values.dtype == object  # float64 would round

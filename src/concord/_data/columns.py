@@ -9,7 +9,7 @@ PyTorch, CuPy and JAX, copied to the host when they reach this module (see
 
 from __future__ import annotations
 
-import math
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,10 +17,17 @@ import numpy as np
 
 from concord._common.errors import describe, param_error
 from concord._data.arrays import to_host
+from concord._data.convert import (
+    MAX_STR_WIDTH,
+    arrow_strings,
+    factorized,
+    int_list,
+    object_missing,
+    pandas_strings,
+)
 
 _NUMERIC_KINDS = "biuf"
 _EXACT_FLOAT = 2**53
-MAX_STR_WIDTH = 32  # longer strings stay Python objects: no fixed width of the longest
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,8 @@ class Column:
     ``values`` is 1-D; where ``missing`` is true the value is meaningless.
     ``categories`` is set for pandas Categoricals, whose ``values`` are then
     the integer codes; ``ordered`` says whether their order is declared.
+    Strings read with ``coded=True`` are held the same way, as codes into
+    their sorted distinct values (unordered).
     """
 
     values: np.ndarray
@@ -56,21 +65,18 @@ class Column:
         return decoded
 
 
-def _is_missing(value: Any) -> bool:
-    if value is None or type(value).__name__ in ("NAType", "NaTType"):
-        return True
-    return isinstance(value, float | np.floating) and math.isnan(value)
-
-
-def _from_pandas(x: Any) -> Column | np.ndarray:
+def _from_pandas(x: Any, coded: bool) -> Column | np.ndarray:
     """Unwrap a pandas object without importing pandas."""
     dtype = getattr(x, "dtype", None)
     if getattr(dtype, "name", "") == "category":
         cat = x.array if hasattr(x, "array") else x
-        codes = np.asarray(cat.codes, dtype=np.int64)
+        codes = np.asarray(cat.codes)  # int8 or int16 codes are counted as they are
         missing = codes < 0
         categories = tuple(_python_scalar(c) for c in cat.categories)
         return Column(codes, missing if missing.any() else None, categories, bool(cat.ordered))
+    encoded = arrow_strings(x) if coded else None
+    if encoded is not None:
+        return Column(encoded[0], encoded[1], encoded[2])
     numpy_dtype = getattr(dtype, "numpy_dtype", None)  # nullable Int64, UInt64, boolean
     # isna(), not hasnans: a bare IntegerArray or BooleanArray has no hasnans
     if getattr(dtype, "kind", "O") in "iub" and numpy_dtype is not None and x.isna().any():
@@ -87,40 +93,63 @@ def _python_scalar(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def column(x: Any, func: str, name: str) -> Column:
-    """Validate one rater's ratings and return them as a :class:`Column`."""
+def column(x: Any, func: str, name: str, *, coded: bool = False) -> Column:
+    """Validate one rater's ratings and return them as a :class:`Column`.
+
+    With ``coded``, strings come as codes into their sorted distinct values
+    (``categories``), as Categoricals do, rather than as a str array.
+    """
     if isinstance(x, str | bytes) or np.isscalar(x) or x is None:
         param_error(func, name, "a 1-D array-like of ratings", x, exc=TypeError)
     x = to_host(x)  # PyTorch, CuPy or JAX arrays that take the numpy path
     if type(x).__module__.startswith("pandas"):
-        raw = _from_pandas(x)
+        raw = _from_pandas(x, coded)
         if isinstance(raw, Column):
             return raw
     else:
-        try:
-            # Sequences go through object dtype: np.asarray([1, "1"]) would make both "1".
-            raw = x if isinstance(x, np.ndarray) else np.asarray(x, dtype=object)
-        except ValueError:  # ragged nested lists
-            param_error(func, name, "a 1-D array-like of ratings", x, exc=ValueError)
+        raw = _from_sequence(x, func, name)
     if raw.ndim != 1:
         fix = "Pass one rater's ratings, e.g. data[:, 0]." if raw.ndim == 2 else ""
         param_error(func, name, "1-D", f"an array of shape {raw.shape}", fix=fix, raw=True)
     if raw.dtype.kind == "c":
         param_error(func, name, "real or categorical ratings", raw.dtype, exc=TypeError)
-    return _with_missing(raw)
+    return _with_missing(raw, coded)
 
 
-def _with_missing(raw: np.ndarray) -> Column:
+def _from_sequence(x: Any, func: str, name: str) -> np.ndarray:
+    if isinstance(x, np.ndarray):
+        return x
+    ints = int_list(x) if type(x) in (list, tuple) else None
+    if ints is not None:
+        return ints
+    try:
+        # Sequences go through object dtype: np.asarray([1, "1"]) would make both "1".
+        return np.asarray(x, dtype=object)
+    except ValueError:  # ragged nested lists
+        param_error(func, name, "a 1-D array-like of ratings", x, exc=ValueError)
+
+
+def _with_missing(raw: np.ndarray, coded: bool) -> Column:
     if raw.dtype.kind == "f":
         mask = np.isnan(raw)
         return Column(raw, mask if mask.any() else None)
     if raw.dtype.kind != "O":
         return Column(raw, None)
-    mask = np.fromiter((_is_missing(v) for v in raw), dtype=bool, count=raw.shape[0])
-    return Column(narrow_object(raw, mask), mask if mask.any() else None)
+    if coded and "pandas" in sys.modules:  # its type inference is faster than ours
+        strings = pandas_strings(raw)
+        if strings is not None:
+            codes, mask, labels = strings
+            return Column(codes, mask if mask.any() else None, labels)
+    mask, kinds = object_missing(raw)
+    some = mask if mask.any() else None
+    if coded and kinds and all(issubclass(t, str) for t in kinds):
+        encoded = factorized(raw, mask)
+        if encoded is not None:
+            return Column(encoded[0], some, encoded[1])
+    return Column(narrow_object(raw, mask, kinds), some)
 
 
-def narrow_object(raw: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def narrow_object(raw: np.ndarray, mask: np.ndarray, kinds: set[type] | None = None) -> np.ndarray:
     """Give an object array of numbers (or of strings) a numeric (or str) dtype.
 
     Integers stay exact: int64, else uint64, else Python ints (object). Numbers
@@ -128,9 +157,11 @@ def narrow_object(raw: np.ndarray, mask: np.ndarray) -> np.ndarray:
     in magnitude; otherwise they stay Python objects, which compare exactly.
     Strings get a fixed-width str dtype only when it stays small
     (:data:`MAX_STR_WIDTH`): one long string must not widen every element.
+    ``kinds``, when known, are the types of the values where ``mask`` is false.
     """
     present = raw[~mask]
-    kinds = {type(v) for v in present}
+    if kinds is None:
+        kinds = set(map(type, present))
     if not kinds:
         return raw
     if all(issubclass(t, bool | np.bool_) for t in kinds):
@@ -142,18 +173,33 @@ def narrow_object(raw: np.ndarray, mask: np.ndarray) -> np.ndarray:
                 return _filled(raw, mask, present, np.dtype(dtype), 0)
         return raw  # Python ints beyond 64 bits: exact as objects
     if all(issubclass(t, int | float | np.integer | np.floating) for t in kinds):
-        ints = [v for v in present if isinstance(v, int | np.integer)]
-        if not ints or max(abs(int(v)) for v in ints) < _EXACT_FLOAT:
+        if _exact_as_floats(present):
             return _filled(raw, mask, present, np.dtype(np.float64), np.nan)
         return raw  # float64 would merge 2**53 + 1 with 2**53
     if all(issubclass(t, str) for t in kinds):
-        if max(map(len, present)) <= MAX_STR_WIDTH:
-            narrow: np.ndarray = np.where(mask, "", raw).astype(str)
-            return narrow
-        out: np.ndarray = raw.copy()
-        out[mask] = ""
-        return out
+        return _narrow_strings(raw, mask, present)
     return raw
+
+
+def _narrow_strings(raw: np.ndarray, mask: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Strings as a fixed-width str array while they are short, else as objects ("" if missing)."""
+    if max(map(len, present)) <= MAX_STR_WIDTH:
+        narrow: np.ndarray = np.where(mask, "", raw).astype(str)
+        return narrow
+    out: np.ndarray = raw.copy()
+    out[mask] = ""
+    return out
+
+
+def _exact_as_floats(present: np.ndarray) -> bool:
+    """Whether every int among these numbers is below 2**53 in magnitude (exact as float64)."""
+    try:
+        if np.abs(present.astype(np.float64)).max() < _EXACT_FLOAT:
+            return True  # an int of 2**53 or more would stay at least 2**53 as a float
+    except OverflowError:  # an int beyond float64
+        pass
+    ints = [v for v in present if isinstance(v, int | np.integer)]
+    return not ints or max(abs(int(v)) for v in ints) < _EXACT_FLOAT
 
 
 def _filled(

@@ -142,6 +142,14 @@ def check_labels(labels: Any, func: str) -> tuple[Any, ...] | None:
 
 def lookup(values: np.ndarray, labels: tuple[Any, ...], func: str, name: str) -> np.ndarray:
     """Return the position in ``labels`` of each rating; raise naming ratings not in ``labels``."""
+    codes, found = positions(values, labels)
+    if not found.all():
+        unknown(Counter(values[~found].tolist()), labels, func, name)
+    return codes
+
+
+def positions(values: np.ndarray, labels: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Return the position in ``labels`` of each rating, and where it was found there."""
     keys = label_array(labels)
     numeric = keys.dtype.kind in "biuf" and values.dtype.kind in "biuf"
     text = keys.dtype.kind == "U" and values.dtype.kind == "U"
@@ -155,9 +163,7 @@ def lookup(values: np.ndarray, labels: tuple[Any, ...], func: str, name: str) ->
         index = {v: i for i, v in enumerate(labels)}
         codes = np.fromiter((index.get(v, -1) for v in values.tolist()), np.int64, len(values))
         found = codes >= 0
-    if not found.all():
-        unknown(Counter(values[~found].tolist()), labels, func, name)
-    return codes.astype(np.intp)
+    return codes.astype(np.intp), found
 
 
 def unknown(counts: Counter[Any], labels: tuple[Any, ...], func: str, name: str) -> None:
@@ -200,14 +206,39 @@ def infer(arrays: Sequence[np.ndarray]) -> tuple[Labels, list[np.ndarray]]:
         arrays = [a.astype(object) for a in arrays]
     joined = np.concatenate(arrays)
     try:
-        uniq, inverse = np.unique(joined, return_inverse=True)
-        values = tuple(v.item() if isinstance(v, np.generic) else v for v in uniq)
+        values, inverse = _sorted_distinct(joined)
     except TypeError:  # incomparable objects: keep the order of first appearance
         index: dict[Any, int] = {}
         inverse = np.fromiter(
             (index.setdefault(v, len(index)) for v in joined.tolist()), np.intp, len(joined)
         )
         values = tuple(index)
+    return _split(values, inverse, arrays)
+
+
+def infer_sorted(arrays: Sequence[np.ndarray]) -> tuple[Labels, list[np.ndarray]] | None:
+    """:func:`infer` for values that sort; None for incomparable ones.
+
+    Their labels depend on the order of the values alone, not on the order
+    of their appearance, so the distinct values of each array give them.
+    """
+    if not _exactly_joined(arrays):
+        arrays = [a.astype(object) for a in arrays]
+    try:
+        values, inverse = _sorted_distinct(np.concatenate(arrays))
+    except TypeError:
+        return None
+    return _split(values, inverse, arrays)
+
+
+def _sorted_distinct(joined: np.ndarray) -> tuple[tuple[Any, ...], np.ndarray]:
+    uniq, inverse = np.unique(joined, return_inverse=True)
+    return tuple(v.item() if isinstance(v, np.generic) else v for v in uniq), inverse
+
+
+def _split(
+    values: tuple[Any, ...], inverse: np.ndarray, arrays: Sequence[np.ndarray]
+) -> tuple[Labels, list[np.ndarray]]:
     labels = Labels(values, ordered=all(isinstance(v, numbers.Real) for v in values))
     bounds = np.cumsum([0] + [len(a) for a in arrays])
     codes = [inverse.reshape(-1)[bounds[i] : bounds[i + 1]] for i in range(len(arrays))]

@@ -27,12 +27,13 @@ from concord._data.columns import (
     column,
     integral_floats,
     is_integral_number,
+    label_array,
     omit_missing,
     paired,
     paired_weight,
     sample_weights,
 )
-from concord._data.labels import Labels, check_labels, infer, lookup
+from concord._data.labels import Labels, check_labels, infer, infer_sorted, lookup, positions
 from concord._tables import engines as _count
 from concord._tables.pair_table import PairTable, labelled_table, weighted_table
 
@@ -84,7 +85,8 @@ def _table(
             return pair_table(rater1, rater2, declared, nan_policy, sample_weight, func)
         except Fallback:  # numpy's path: the same result, or numpy's error
             rater1, rater2, sample_weight = map(to_host, (rater1, rater2, sample_weight))
-    c1, c2 = column(rater1, func, "rater1"), column(rater2, func, "rater2")
+    c1 = column(rater1, func, "rater1", coded=True)
+    c2 = column(rater2, func, "rater2", coded=True)
     if allow_empty and c1.values.shape[0] == 0 == c2.values.shape[0]:
         return None
     check_pair(c1, c2, func)
@@ -110,7 +112,45 @@ def _count_pairs(
             counted = _integer_table(*ints, declared, func, engine)
             if counted is not None:
                 return counted
+    if c1.categories is not None and c2.categories is not None:
+        coded = _coded_table(c1, c2, declared, func, engine)
+        if coded is not None:
+            return coded
     return _lookup_table(c1, c2, declared, func)
+
+
+def _coded_table(
+    c1: Column, c2: Column, declared: tuple[Any, ...] | None, func: str, engine: _count.Engine
+) -> PairTable | None:
+    """Count codes into categories (Categoricals, factorised strings), then label that table.
+
+    Only the k1×k2 table of codes is relabelled, never the n ratings. None
+    (take the general path) when the codes span too many categories, when
+    the categories do not sort, or when a rating is not among ``declared``
+    (the general path names it in its error).
+    """
+    counted = _count.pair_table(c1.values, c2.values, engine=engine)
+    if counted is None:
+        return None
+    dense, lo = counted
+    used = [lo + np.flatnonzero(dense.sum(axis=1)), lo + np.flatnonzero(dense.sum(axis=0))]
+    seen = [label_array(c.categories)[u] for c, u in zip((c1, c2), used, strict=True)]
+    if declared is None:
+        inferred = infer_sorted(seen)
+        if inferred is None:
+            return None
+        labels, places = inferred
+    else:
+        labels = Labels(declared, ordered=True)
+        found = [positions(s, declared) for s in seen]
+        if not all(f.all() for _, f in found):
+            return None
+        places = [p for p, _ in found]
+    k = labels.k
+    table = np.zeros((k, k), dtype=np.int64)
+    block = dense[np.ix_(used[0] - lo, used[1] - lo)]
+    table[np.ix_(places[0], places[1])] = block  # distinct categories: distinct places
+    return PairTable(table, labels)
 
 
 def _units(
