@@ -432,3 +432,10 @@ def test_every_pair_missing_fails_alike_whole_and_chunked(tmp_path):
         )
         errors.add(one_line_error(out))
     assert len(errors) == 1 and "every item has a missing rating" in errors.pop()
+
+
+def test_hexadecimal_is_a_word_not_a_number(tmp_path):
+    # Arrow's fast integer cast reads "0x10" as 16; concord's numbers are decimals only
+    path = write(tmp_path, "hex.csv", "a,b\n0x10,16\n5,5\n16,16\n")
+    out = one_line_error(run("kappa", path))
+    assert "row 2 of column 'a' holds '0x10'" in out
