@@ -97,6 +97,7 @@ def numba_everywhere():
     pytest.importorskip("numba")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_count, "_NUMBA_MIN", 0)
+        mp.setattr(_count, "_LOAD_MIN", 0)
         mp.setattr(_count, "_THREAD_MIN", 4)
         mp.setenv("CONCORD_NUM_THREADS", "2")
         yield
@@ -165,3 +166,40 @@ def test_wide_range_falls_back_to_lookup():
     r = concord.cohen_kappa(a, b)
     assert r.labels == (0, 5, 10**6)
     assert r.statistic == float(fraction_kappa(r.observed, positions_weights(3, "none")))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64])
+def test_engines_agree_on_both_sides_of_the_crossover(dtype):
+    from concord._coefficients.qwk import _from_sums
+
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(5)
+    sums_min = _count._NUMBA_MIN // _count._SUMS
+    for n in (sums_min - 1, sums_min, _count._NUMBA_MIN - 1, _count._NUMBA_MIN, 131_073):
+        a, b = (rng.integers(-3, 4, n).astype(dtype) for _ in range(2))
+        tables = [_count.pair_table(a, b, engine=e) for e in ("numpy", "numba", "auto")]
+        moments = [_count.pair_moments(a, b, engine=e) for e in ("numpy", "numba", "auto")]
+        for table, lo in tables[1:]:
+            assert lo <= -3 and table.sum() == n
+            np.testing.assert_array_equal(table[-3 - lo : 4 - lo, -3 - lo : 4 - lo], tables[0][0])
+        kappas = {_from_sums(n, m[2]) for m in moments}  # the sums depend on a shift; κ does not
+        assert len(kappas) == 1 and {m[:2] for m in moments} == {(-3, 3)}
+
+
+def test_the_kernels_load_once_numpy_has_counted_enough(monkeypatch):
+    calls = []
+
+    def kernels():
+        calls.append(1)
+        return None  # as without numba: numpy counts
+
+    kernels.cache_info = lambda: type("Info", (), {"currsize": 0})()  # type: ignore[attr-defined]
+    monkeypatch.setattr(_count, "_kernels", kernels)
+    monkeypatch.setattr(_count, "_counted", 0)
+    monkeypatch.setattr(_count, "_LOAD_MIN", 100_000)
+    a = np.arange(40_000) % 5
+    _count.pair_table(a, a)
+    _count.pair_table(a, a)
+    assert not calls  # 80,000 values counted: not yet worth loading
+    _count.pair_table(a, a)
+    assert calls

@@ -58,10 +58,10 @@ def test_published_standard_errors(entry):
     if "var_kappa" in p:
         assert close(r.standard_error**2, p["var_kappa"], digits.get("var_kappa"))
     if "z" in p:  # SAS / irr: κ over the null SE
-        assert close(r.statistic / (r.statistic / r._inference.null_z), p["z"], digits.get("z"))
-        assert close(r._inference.null_z, p["z"], digits.get("z"))
+        assert close(r.statistic / (r.statistic / r._inferred().null_z), p["z"], digits.get("z"))
+        assert close(r._inferred().null_z, p["z"], digits.get("z"))
     if "ase0" in p:
-        assert close(abs(r.statistic / r._inference.null_z), p["ase0"], digits.get("ase0"))
+        assert close(abs(r.statistic / r._inferred().null_z), p["ase0"], digits.get("ase0"))
     if "p_two_sided" in p:
         assert close(r.pvalue, p["p_two_sided"], digits.get("p_two_sided"))
     if "ci95" in p:
@@ -77,7 +77,7 @@ def test_irr_kappa2(entry):
     weight = entry["id"].rsplit("/", 1)[1]
     r = kappa_of(entry["table_id"], R_WEIGHTS[weight])
     assert r.statistic == pytest.approx(entry["value"], rel=1e-12)
-    assert r._inference.null_z == pytest.approx(entry["statistic"], rel=1e-10)
+    assert r._inferred().null_z == pytest.approx(entry["statistic"], rel=1e-10)
     assert r.pvalue == pytest.approx(entry["p_value"], rel=1e-9, abs=1e-15)
 
 
@@ -114,7 +114,7 @@ def test_irr_kappam_fleiss_z(entry):
     data = pd.read_csv(REF / "multi" / entry["data"])
     r = concord.fleiss_kappa(data)
     assert r.statistic == pytest.approx(entry["value"], rel=1e-12)
-    assert r._inference.null_z == pytest.approx(entry["statistic"], rel=1e-10)
+    assert r._inferred().null_z == pytest.approx(entry["statistic"], rel=1e-10)
     assert r.pvalue == pytest.approx(entry["p_value"], abs=1e-15)
 
 
@@ -176,9 +176,9 @@ def test_irrcac_standard_errors(entry, key):
         assert 5e-5 < value["se"] - r.standard_error < 1.5e-4
         return
     assert close(r.standard_error, value["se"], 5)
-    gwet_p = 2 * t_sf(abs(r.statistic / r.standard_error), r._inference.df)  # irrCAC's test
+    gwet_p = 2 * t_sf(abs(r.statistic / r.standard_error), r._inferred().df)  # irrCAC's test
     assert close(gwet_p, value["pvalue"])
-    if r._inference.null_z is None:
+    if r._inferred().null_z is None:
         assert r.pvalue == gwet_p
     else:  # unweighted Fleiss with m ratings on every item: Fleiss, Nee & Landis (1979)
         assert key == "fleiss_kappa" and r.pvalue < gwet_p
@@ -204,7 +204,7 @@ def test_irrcac_port_standard_errors(entry, key, value):
     frame = pd.read_csv(REF / "multi" / MULTI[entry]["data"], skipinitialspace=True)
     r = func(frame)
     assert close(r.standard_error, value["se"])
-    df = r._inference.df
+    df = r._inferred().df
     if key.startswith("krippendorff"):
         # the port, like irrCAC 1.0, has n'' − 1 degrees of freedom (pairable items) for α
         # where irrCAC 1.4 and concord have n − 1 (rated items)
@@ -354,7 +354,7 @@ def test_cohen_jackknife_is_leave_one_pair_out():
     a = [1, 1, 2, 2, 3, 3, 1, 2, 3, 3]
     b = [1, 2, 2, 2, 3, 1, 1, 3, 3, 2]
     r = concord.cohen_kappa(a, b, weights="quadratic")
-    values, counts = r._inference.sampler.jackknife()
+    values, counts = r._inferred().sampler.jackknife()
     direct = sorted(
         concord.cohen_kappa(a[:i] + a[i + 1 :], b[:i] + b[i + 1 :], weights="quadratic").statistic
         for i in range(len(a))
@@ -365,7 +365,7 @@ def test_cohen_jackknife_is_leave_one_pair_out():
 def test_fleiss_jackknife_is_leave_one_item_out():
     x = np.array([[1, 1, 2], [2, 2, 2], [1, 3, 3], [3, 3, 3], [1, 1, 1], [2, 1, 2]])
     r = concord.fleiss_kappa(x, labels=[1, 2, 3])
-    values, counts = r._inference.sampler.jackknife()
+    values, counts = r._inferred().sampler.jackknife()
     direct = sorted(
         concord.fleiss_kappa(np.delete(x, i, axis=0), labels=[1, 2, 3]).statistic
         for i in range(len(x))
@@ -378,7 +378,7 @@ def test_weighted_pairs_resample_units():
     r = concord.cohen_kappa(a, b, sample_weight=[1, 1, 2, 2, 0.5, 0.5])
     reps = r.bootstrap(500, rng=0)
     assert np.isfinite(reps).mean() > 0.9
-    _values, counts = r._inference.sampler.jackknife()
+    _values, counts = r._inferred().sampler.jackknife()
     assert counts.sum() == 6
 
 
@@ -514,6 +514,46 @@ def test_cohen_pvalue_far_tail_is_not_zero():
     b = a.copy()
     b[:3] = 1
     r = concord.cohen_kappa(a, b)
-    z = r._inference.null_z
+    z = r._inferred().null_z
     assert z > 10 and 0 < r.pvalue < 1e-20
     assert r.pvalue == pytest.approx(math.erfc(z / math.sqrt(2)), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: concord.cohen_kappa(
+            [1, 2, 3, 1, 2, 3, 2], [1, 2, 3, 2, 2, 1, 2], weights="linear"
+        ),
+        lambda: concord.scott_pi([1, 2, 3, 1, 2, 3, 2], [1, 2, 3, 2, 2, 1, 2]),
+        lambda: concord.fleiss_kappa([[1, 1, 2], [2, 2, 2], [1, 3, 3], [3, 3, 3]]),
+        lambda: concord.conger_kappa([[1, 1, 2], [2, 2, 2], [1, 3, 3], [3, 3, 3]]),
+        lambda: concord.light_kappa([[1, 1, 2], [2, 2, 2], [1, 3, 3], [3, 3, 3]]),
+        lambda: concord.krippendorff_alpha([[1, 1, 2], [2, 2, 2], [1, 3, 3], [3, 3, 3]]),
+    ],
+)
+def test_inference_is_computed_once_on_first_read_and_survives_pickling(make):
+    import pickle
+
+    from concord._inference.intervals import Inference
+
+    r = make()
+    assert not isinstance(r._inference, Inference)  # nothing computed for the statistic
+    unread = pickle.loads(pickle.dumps(r))  # a result pickles before its inference is read
+    eager = r._inference()  # what an eager core would have stored
+    first = r._inferred()
+    assert r._inferred() is first and isinstance(r._inference, Inference)
+    for other in (r, unread, pickle.loads(pickle.dumps(r))):
+        assert other.standard_error == eager.standard_error
+        assert other.pvalue == eager.pvalue()
+        ci = eager.interval(0.95, None, 100, 0, "f")
+        assert other.confidence_interval() == ci
+        boot = other.bootstrap(50, rng=1)
+        assert np.array_equal(boot, eager.bootstrap(50, 1, "f"), equal_nan=True)
+
+
+def test_a_finite_population_is_checked_in_the_call():
+    r = concord.cohen_kappa([1, 2, 1], [1, 2, 2], population_size=10)
+    assert r.standard_error > 0
+    with raises(ValueError, "'population_size'", "at least the number of items"):
+        concord.cohen_kappa([1, 2, 1], [1, 2, 2], population_size=2)

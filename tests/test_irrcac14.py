@@ -39,7 +39,7 @@ def _check_inference(r: concord.KrippendorffResult, e: dict) -> None:
     low, high = r.confidence_interval(method="t")  # irrCAC: t interval, upper bound cut at 1
     assert _close(low, e["ci95"][0], 1e-10) and _close(high, e["ci95"][1], 1e-10)
     # irrCAC 1.4 prints the one-sided 1 − pt(t, df); concord's p-value is two-sided
-    assert _close(t_sf(r.statistic / r.standard_error, r._inference.df), r.pvalue / 2, 1e-12)
+    assert _close(t_sf(r.statistic / r.standard_error, r._inferred().df), r.pvalue / 2, 1e-12)
     if e["p_value_one_sided"] > 1e-12:  # below, R's 1 − pt(...) has lost its digits
         assert _close(r.pvalue / 2, e["p_value_one_sided"], 1e-8)
 
@@ -63,7 +63,7 @@ def test_krippen_alpha_raw(e):
     level = 1 - np.array(e["weights_matrix"]) if weights == "ordinal" else LEVEL[weights]
     population = None if e["N"] == "Inf" else e["N"]
     r = concord.krippendorff_alpha(frame, level=level, labels=labels, population_size=population)
-    assert r._inference.df == e["n_subjects"] - 1  # 1.4: n − 1 over all rated subjects
+    assert r._inferred().df == e["n_subjects"] - 1  # 1.4: n − 1 over all rated subjects
     _check_inference(r, e)
     if weights != "ordinal":
         assert np.allclose(1 - r.weights, e["weights_matrix"], rtol=0, atol=1e-14)
@@ -83,7 +83,7 @@ def test_dist_functions_on_category_counts(e):
     func, weights = DIST[e["func"]], e["weights"]
     if func is concord.krippendorff_alpha:
         r = func(counts, level=LEVEL[weights])
-        assert r._inference.df == int((frame.sum(axis=1) >= 2).sum()) - 1
+        assert r._inferred().df == int((frame.sum(axis=1) >= 2).sum()) - 1
     else:
         r = func(counts, weights=None if weights == "unweighted" else weights)
     assert _close(r.statistic, e["coeff"])

@@ -216,6 +216,7 @@ def test_one_pass_engine_equals_numpy_path(x, as_int):
         slow = _items.item_data(x, None, "test", need_raters=True)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_count, "_NUMBA_MIN", 0)
+        mp.setattr(_count, "_LOAD_MIN", 0)
         mp.setattr(_count, "_MATRIX_THREAD_MIN", 4)
         fast = _items.item_data(x, None, "test", need_raters=True)
     assert fast.labels == slow.labels and fast.names == slow.names
@@ -234,6 +235,7 @@ def test_one_pass_engine_defers_bad_values_to_the_numpy_path():
     x = np.array([[1.0, 2.5], [2.0, 2.0]])
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_count, "_NUMBA_MIN", 0)
+        mp.setattr(_count, "_LOAD_MIN", 0)
         assert _count.matrix_patterns(x) is None
         with pytest.raises(ValueError, match="integral"):
             concord.fleiss_kappa(x)

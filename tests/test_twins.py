@@ -65,7 +65,7 @@ def _cases(coef: Coefficient) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]
 def test_twin_equals_exact_core(coef: Coefficient) -> None:
     for data, options in _cases(coef):
         result = coef.function(*data, **options)
-        sampler = result._inference.sampler
+        sampler = result._inferred().sampler
         assert isinstance(sampler, coef.twin), (coef.name, type(sampler))
         assert sampler.observed() == pytest.approx(result.statistic, abs=1e-12, rel=0), (
             coef.name,

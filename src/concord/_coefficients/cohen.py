@@ -24,7 +24,7 @@ from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
 from concord._data.labels import Labels
 from concord._inference.design import fraction, standard_error
-from concord._inference.intervals import Inference
+from concord._inference.intervals import Inference, deferred
 from concord._results.kappa import KappaResult
 from concord._results.spec import Spec
 from concord._tables.pair_table import PairTable
@@ -134,7 +134,9 @@ def kappa_result(
         chance_agreement=p_e,
         weighting=weighting.name,
         coefficient=func,
-        _inference=_inference(table, weighting, statistic, pair, population, units),
+        _inference=deferred(
+            population, _inference, table, weighting, statistic, pair, population, units
+        ),
         _spec=pair.spec,
     )
 

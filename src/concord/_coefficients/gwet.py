@@ -23,7 +23,7 @@ from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population, describe
 from concord._data.labels import Labels
 from concord._inference.design import fraction, standard_error
-from concord._inference.intervals import Inference
+from concord._inference.intervals import Inference, deferred
 from concord._results.agreement import AgreementResult, FleissResult
 from concord._results.spec import Spec
 from concord._tables.item_table import Items, ItemStats
@@ -103,7 +103,7 @@ def from_items(
     assert items.counts is not None
     s = core.shares(items.stats, weighting.exact)
     pe = member.chance.exact(s, weighting.exact)
-    inference = _gwet_inference(member, items, weighting, s, pe, population)
+    inference = deferred(population, _gwet_inference, member, items, weighting, s, pe, population)
     cls: type[AgreementResult] = AgreementResult
     extra: dict[str, Any] = {}
     if member.per_category:

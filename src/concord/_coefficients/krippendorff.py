@@ -38,7 +38,7 @@ from concord._common.options import check_level
 from concord._data.labels import Labels
 from concord._data.matrix import RatingMatrix
 from concord._inference.design import standard_error
-from concord._inference.intervals import Inference
+from concord._inference.intervals import Deferred, Inference, deferred
 from concord._results.agreement import KrippendorffResult
 from concord._results.spec import Spec
 from concord._tables.item_table import Items
@@ -300,7 +300,9 @@ def _from_coincidences(
     values = _values(n, observed, expected, top, unit)
     shown = scaled / scale if n else np.zeros(scaled.shape)
     summary = (stats.n_items, stats.category_totals)
-    inference = _dense_inference(func, name, items, delta, values["alpha"], population)
+    inference = deferred(
+        population, _dense_inference, func, name, items, delta, values["alpha"], population
+    )
     # δ² in the metric's own units, the units of D_o and D_e (the ordinal delta is scaled)
     metric = delta * (2.0 * scale) ** -2 if custom is None and name == "ordinal" else delta
     return _result(
@@ -360,7 +362,7 @@ def _result(
     values: dict[str, float],
     n_pairable: int,
     coincidence: np.ndarray | None,
-    inference: Inference,
+    inference: Deferred,
 ) -> KrippendorffResult:
     if np.isnan(values["alpha"]):
         reason = (

@@ -25,7 +25,7 @@ from concord._coefficients.raters_core import (
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
 from concord._inference.design import standard_error
-from concord._inference.intervals import Inference
+from concord._inference.intervals import Inference, deferred
 from concord._inference.resampling import Resampled
 from concord._results.agreement import AgreementResult, LightResult
 from concord._results.kappa import KappaResult
@@ -131,11 +131,9 @@ def conger_result(items: Items, weighting: Weighting, population: float | None) 
     by_rater = items.by_rater()
     pe = chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
     statistic = core.coefficient(s.pa, pe)
-    var = conger_variance(
-        items.raters, items.labels.k, weighting.agreement(), float(pe), statistic, population
+    inference = deferred(
+        population, _conger_inference, items, weighting, float(pe), statistic, population
     )
-    sampler = CongerSampler(items.raters, items.labels.k, weighting.exact)
-    inference = _rater_inference(CONGER, items, statistic, var, sampler)
     return assemble(
         CONGER,
         items.stats,
@@ -146,6 +144,31 @@ def conger_result(items: Items, weighting: Weighting, population: float | None) 
         items.n_raters,
         _inference=inference,
     )
+
+
+def _conger_inference(
+    items: Items, weighting: Weighting, pe: float, statistic: float, population: float | None
+) -> Inference:
+    """Conger's kappa's SE and sampler, computed when first read."""
+    assert items.raters is not None
+    k = items.labels.k
+    var = conger_variance(items.raters, k, weighting.agreement(), pe, statistic, population)
+    sampler = CongerSampler(items.raters, k, weighting.exact)
+    return _rater_inference(CONGER, items, statistic, var, sampler)
+
+
+def _light_inference(
+    items: Items,
+    terms: list[tuple[Any, ...]],
+    weighting: Weighting,
+    statistic: float,
+    population: float | None,
+) -> Inference:
+    """Light's kappa's SE and sampler, computed when first read."""
+    assert items.raters is not None
+    var = light_variance(items.raters, terms, weighting.agreement(), population)
+    sampler = LightSampler(items.raters, items.labels.k, weighting.exact)
+    return _rater_inference(LIGHT, items, statistic, var, sampler)
 
 
 def _rater_inference(
@@ -250,8 +273,6 @@ def light_result(items: Items, weighting: Weighting, population: float | None) -
         (g, h, r.observed, r.observed_agreement, r.chance_agreement, r.statistic)
         for (g, h), r in zip(pairs, pairwise.values(), strict=True)
     ]
-    var = light_variance(items.raters, terms, weighting.agreement(), population)
-    sampler = LightSampler(items.raters, items.labels.k, weighting.exact)
     return LightResult(
         statistic=mean("statistic"),
         observed_agreement=mean("observed_agreement"),
@@ -264,7 +285,9 @@ def light_result(items: Items, weighting: Weighting, population: float | None) -
         coefficient=func,
         category_totals=stats.category_totals,
         pairwise=pairwise,
-        _inference=_rater_inference(LIGHT, items, mean("statistic"), var, sampler),
+        _inference=deferred(
+            population, _light_inference, items, terms, weighting, mean("statistic"), population
+        ),
         _spec=LIGHT,
     )
 

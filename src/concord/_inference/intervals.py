@@ -15,10 +15,11 @@ from __future__ import annotations
 import math
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import partial
 from statistics import NormalDist
 from typing import Any, NamedTuple, Protocol
 
@@ -265,15 +266,41 @@ def _bca_probabilities(
     return out[0], out[1]
 
 
-class InferenceMixin:
-    """``standard_error``, ``pvalue``, ``confidence_interval()`` and ``bootstrap()``."""
+# an Inference, or a zero-argument callable (a functools.partial of a module-level
+# function, so that results stay picklable) that computes it on first use
+Deferred = Inference | Callable[[], Inference]
 
-    _inference: Inference | None
+
+def deferred(population: float | None, compute: Callable[..., Inference], *args: Any) -> Deferred:
+    """Return ``compute(*args)`` to be computed on first use, as a picklable partial.
+
+    With a finite ``population_size`` it is computed now: its check against
+    the number of items (``design.fraction``) must fail in the call that got it.
+    """
+    if population is not None:
+        return compute(*args)
+    return partial(compute, *args)
+
+
+class InferenceMixin:
+    """``standard_error``, ``pvalue``, ``confidence_interval()`` and ``bootstrap()``.
+
+    A result may hold its inference deferred: the SE, the test and the sampler
+    cost more than the statistic itself on small inputs, so they are computed
+    the first time one of them is read, once, and kept.
+    """
+
+    _inference: Deferred | None
 
     def _inferred(self) -> Inference:
-        if self._inference is None:
+        inference = self._inference
+        if inference is None:
             raise NotImplementedError(f"{type(self).__name__} was built without inference")
-        return self._inference
+        if not isinstance(inference, Inference):
+            inference = inference()
+            # results are frozen; the cache is the field itself (a race computes it twice)
+            object.__setattr__(self, "_inference", inference)
+        return inference
 
     def _uncertainty(self) -> list[str]:
         """Return the explain() line: SE, 95% CI with the default method, p-value."""

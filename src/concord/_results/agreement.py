@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from concord._common import text as _explain
-from concord._inference.intervals import Inference, InferenceMixin
+from concord._inference.intervals import Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.interpret import interpret as _interpret
 from concord._results.kappa import KappaResult
@@ -64,7 +64,7 @@ class AgreementResult(InferenceMixin):
     n_raters: int | None
     coefficient: str
     category_totals: np.ndarray
-    _inference: Inference | None = field(default=None, repr=False)
+    _inference: Deferred | None = field(default=None, repr=False)
     _spec: Spec | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:

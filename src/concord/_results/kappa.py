@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from concord._common import text as _explain
-from concord._inference.intervals import Inference, InferenceMixin
+from concord._inference.intervals import Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.interpret import interpret as _interpret
 from concord._results.spec import Spec
@@ -68,7 +68,7 @@ class KappaResult(InferenceMixin):
     chance_agreement: float
     weighting: str
     coefficient: str = _DEFAULT
-    _inference: Inference | None = field(default=None, repr=False)
+    _inference: Deferred | None = field(default=None, repr=False)
     _spec: Spec | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:

@@ -124,6 +124,6 @@ class StoredReplicates:
 def with_replicates(out: Any, state: State) -> Any:
     """Return the result with its bootstrap read from the stream's Poisson replicates."""
     assert state.replicates is not None
-    inference = out._inference
+    inference = out._inferred()
     sampler = StoredReplicates(state.replicates.tables, inference.sampler)
     return replace(out, _inference=replace(inference, sampler=sampler))

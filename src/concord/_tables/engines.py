@@ -4,8 +4,18 @@ Two engines give identical integers:
 
 * numpy, in chunks of ``_CHUNK`` pairs, so the extra memory is O(chunk + k²);
   it is used for small inputs and whenever numba is not installed;
-* numba kernels (:mod:`concord._tables.kernels`), one per core on disjoint slices,
-  for inputs of at least ``_NUMBA_MIN`` pairs.
+* numba kernels (:mod:`concord._tables.kernels`), one per core on disjoint slices.
+
+The crossover lives here, measured by ``benchmarks/bench_kappa.py`` and
+``benchmarks/bench_cold.py``. Loading numba and the cached kernels costs a
+fresh process about 0.5 s (1.4 s with an empty cache), the time numpy takes
+to count some 10⁸ pairs, so the kernels are loaded only once this process
+has counted ``_LOAD_MIN`` values with numpy (one call that large loads them
+at once): a script that counts a million pairs never waits for a compiler.
+Once loaded, they count every input on which they are at least as fast as
+numpy, so the per-pair cost has no step at the switch: tables from
+``_NUMBA_MIN`` pairs, the five sums (whose kernel has no table to merge)
+from an eighth of it, rating matrices from 16 times it.
 
 Set ``CONCORD_NUM_THREADS`` to bound the number of threads (default: all cores).
 """
@@ -24,7 +34,10 @@ from concord._data.arrays import MAX_RANGE
 
 Engine = Literal["auto", "numpy", "numba"]
 
-_NUMBA_MIN = 1 << 17  # below this the numpy path is as fast (benchmarks/bench_kappa.py)
+_NUMBA_MIN = 1 << 13  # a loaded kernel's table is as fast as numpy's from here
+_LOAD_MIN = 1 << 25  # values numpy counts before the kernels are loaded (see above)
+_SUMS = 8  # the five sums' kernel is as fast as numpy from _NUMBA_MIN / 8 pairs
+_MATRIX = 1 / 16  # the pattern kernel from 16 * _NUMBA_MIN values
 _THREAD_MIN = 1 << 21  # below this a second thread costs more than it saves
 _MATRIX_THREAD_MIN = 1 << 17  # the same for matrix_stats, which does more per value
 _CHUNK = 1 << 16
@@ -50,10 +63,21 @@ def _n_threads() -> int:
     return max(1, int(env)) if env.isdigit() else max(1, min(os.cpu_count() or 1, 8))
 
 
-def _engine(n: int, engine: Engine) -> ModuleType | None:
-    """Return the kernel module to use, or None for numpy."""
-    if engine == "numpy" or (engine == "auto" and n < _NUMBA_MIN):
+_counted = 0  # values counted by numpy while the kernels were not loaded
+
+
+def _engine(n: int, engine: Engine, weight: float = 1) -> ModuleType | None:
+    """Return the kernel module to use, or None for numpy.
+
+    ``weight`` scales ``n`` to the table kernel's units (``_SUMS``, ``_MATRIX``).
+    """
+    global _counted
+    if engine == "numpy" or (engine == "auto" and n * weight < _NUMBA_MIN):
         return None
+    if engine == "auto" and _kernels.cache_info().currsize == 0:
+        _counted += n
+        if _counted < _LOAD_MIN:
+            return None
     kernels = _kernels()
     if kernels is None and engine == "numba":
         raise ImportError("engine='numba' needs numba: pip install 'concord-agreement[fast]'")
@@ -162,7 +186,7 @@ def pair_moments(
     int64 sums would need tiny chunks.
     """
     a, b = _as_kernel_input(a), _as_kernel_input(b)
-    kernels = _engine(a.shape[0], engine)
+    kernels = _engine(a.shape[0], engine, _SUMS)
     n = a.shape[0]
     small = a.dtype.itemsize <= 2 and b.dtype.itemsize <= 2 and n < 1 << 31
     if kernels is not None and small:
@@ -219,7 +243,7 @@ def matrix_patterns(
     """
     from concord._tables.patterns import radix_fits
 
-    kernels = _engine(x.size, engine)
+    kernels = _engine(x.size, engine, _MATRIX)
     if kernels is None or x.dtype.kind not in "iuf" or x.shape[0] == 0:
         return None
     if x.dtype.kind == "f":
