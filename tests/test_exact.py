@@ -220,3 +220,28 @@ def test_large_k_stays_in_machine_integers():
     assert split is not None and all(p.dtype == np.int64 for _, p in split)
     assert exact.parts(((i - j) ** 2).astype(float))[0][1].dtype == np.int64
     assert exact.parts(np.array([[0.0, 1e-300], [1e300, 0.0]])) is None
+
+
+@pytest.mark.parametrize(("base", "width"), [(2, 70), (6, 100), (256, 9), (300, 8)])
+def test_wide_rows_keep_numpys_distinct_order(base, width):
+    # rows too wide for one int64 code sort as byte strings: np.unique's rows, order, counts
+    from concord._tables.patterns import distinct
+
+    rng = np.random.default_rng(base)
+    rows = rng.integers(0, base, (400, width))
+    rows = np.concatenate([rows, rows[:150], rows[:7]])
+    unique, freq = np.unique(rows, axis=0, return_counts=True)
+    got = distinct(rows)
+    assert np.array_equal(got.rows, unique) and np.array_equal(got.freq, freq)
+
+
+def test_many_raters_conger_takes_the_one_pass_route():
+    # 40 raters: the rows take the wide route; every count matches the numpy path
+    rng = np.random.default_rng(3)
+    x = rng.integers(1, 4, (3000, 40)).astype(float)
+    x[rng.random(x.shape) < 0.2] = np.nan
+    with numba_everywhere():
+        fast = concord.conger_kappa(x)
+    slow = concord.conger_kappa(x, labels=[1, 2, 3])  # labels= takes the numpy path
+    assert fast.statistic == slow.statistic
+    assert fast.standard_error == pytest.approx(slow.standard_error, rel=1e-12)

@@ -132,7 +132,7 @@ def conger_result(items: Items, weighting: Weighting, population: float | None) 
     pe = chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
     statistic = core.coefficient(s.pa, pe)
     var = conger_variance(
-        items.raters, items.labels.k, weighting.agreement(), float(pe), statistic, population
+        items.raters, by_rater, weighting.agreement(), float(pe), statistic, population
     )
     sampler = CongerSampler(items.raters, items.labels.k, weighting.exact)
     inference = _rater_inference(CONGER, items, statistic, var, sampler)
