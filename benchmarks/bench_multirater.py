@@ -152,6 +152,91 @@ def table(sizes: list[int], repeat: int, budget: float) -> str:
     return head + "\n" + "\n".join(rows)
 
 
+def interleaved(runs: dict[str, Callable[[], Any]], repeat: int) -> dict[str, list[float]]:
+    """Times of each run, taken in turn so the machine's noise hits every run alike."""
+    for fn in runs.values():
+        fn()  # warm-up: numba compilation, caches
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, fn in runs.items():
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    return times
+
+
+def spread(times: list[float], reference: list[float]) -> str:
+    """Median ms (min–max) and the median of the paired ratios to ``reference``."""
+    ratio = statistics.median(t / r for t, r in zip(times, reference, strict=True))
+    return (
+        f"{statistics.median(times) * 1e3:,.1f} ({min(times) * 1e3:,.1f}–"
+        f"{max(times) * 1e3:,.1f}) | {ratio:,.1f}×"
+    )
+
+
+def read_floor() -> Callable[[np.ndarray], float]:
+    """A compiled loop that reads every cell of the matrix once: the floor of any method."""
+    import numba
+
+    @numba.njit(cache=False, nogil=True)
+    def read(x: np.ndarray) -> float:  # pragma: no cover - compiled
+        total = 0.0
+        for i in range(x.shape[0]):
+            for j in range(x.shape[1]):
+                v = x[i, j]
+                if v == v:
+                    total += v
+        return total
+
+    read(np.zeros((2, 2)))
+    return read  # type: ignore[no-any-return]
+
+
+def floor_table(n: int, repeat: int) -> str:
+    """Fleiss, Gwet and α on n × 5 ratings against one read of the matrix."""
+    x = ratings(n, np.random.default_rng(2026))
+    read = read_floor()
+    runs: dict[str, Callable[[], Any]] = {
+        "one read of the ratings matrix": lambda: read(x),
+        "Fleiss' kappa": lambda: concord.fleiss_kappa(x).statistic,
+        "Gwet's AC1": lambda: concord.gwet_ac(x).statistic,
+        "Krippendorff's alpha (nominal)": lambda: concord.krippendorff_alpha(x).statistic,
+    }
+    times = interleaved(runs, repeat)
+    floor = times["one read of the ratings matrix"]
+    rows = [f"| {name} | {spread(t, floor)} |" for name, t in times.items()]
+    return (
+        f"| {n:.0e} items × {RATERS} raters | median ms (min–max) | vs one read |\n"
+        "|---|---|---|\n" + "\n".join(rows)
+    )
+
+
+def conger_table(n: int, raters: list[int], repeat: int) -> str:
+    """Conger's kappa against Fleiss' kappa on the same data, as the raters grow."""
+    rows = []
+    for r in raters:
+        rng = np.random.default_rng(2026)
+        truth = rng.integers(1, CATEGORIES + 1, n)
+        noise = rng.choice([-1, 0, 0, 0, 1], size=(n, r))
+        x = np.clip(truth[:, None] + noise, 1, CATEGORIES).astype(np.float64)
+        x[rng.random(x.shape) < MISSING] = np.nan
+        times = interleaved(
+            {
+                "fleiss": lambda x=x: concord.fleiss_kappa(x).statistic,
+                "conger": lambda x=x: concord.conger_kappa(x).statistic,
+            },
+            repeat,
+        )
+        rows.append(
+            f"| {r} | {spread(times['fleiss'], times['fleiss']).split(' |')[0]} | "
+            f"{spread(times['conger'], times['fleiss'])} |"
+        )
+    return (
+        f"| raters ({n:.0e} items) | Fleiss median ms (min–max) | "
+        "Conger median ms (min–max) | Conger ÷ Fleiss |\n|---|---|---|---|\n" + "\n".join(rows)
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10**3, 10**5, 10**6])
@@ -164,6 +249,8 @@ def main() -> None:
         f"{RATERS} raters, {CATEGORIES} categories, {MISSING:.0%} missing\n"
     )
     print(table(args.sizes, args.repeat, args.budget))
+    print("\n" + floor_table(max(args.sizes), args.repeat))
+    print("\n" + conger_table(10**5, [5, 20, 100], args.repeat))
 
 
 if __name__ == "__main__":

@@ -203,3 +203,83 @@ def test_the_kernels_load_once_numpy_has_counted_enough(monkeypatch):
     assert not calls  # 80,000 values counted: not yet worth loading
     _count.pair_table(a, a)
     assert calls
+
+
+def _fraction_core(table, weights, pooled):
+    """(κ, p_o, p_e) of weighted_kappa_core from the definition, in Fractions."""
+    o = [[Fraction(v) for v in row] for row in np.asarray(table).tolist()]
+    w = [[Fraction(v) for v in row] for row in np.asarray(weights).tolist()]
+    k, n = len(o), sum(map(sum, o))
+    rows = [sum(o[i]) for i in range(k)]
+    cols = [sum(o[i][j] for i in range(k)) for j in range(k)]
+    if pooled:
+        rows = cols = [(rows[i] + cols[i]) / 2 for i in range(k)]
+    top = max(map(max, w))
+    a = sum(w[i][j] * o[i][j] for i in range(k) for j in range(k)) / n
+    b = sum(w[i][j] * rows[i] * cols[j] for i in range(k) for j in range(k)) / n / n
+    kappa = float(1 - a / b) if b else float("nan")
+    return kappa, float(1 - a / top), float(1 - b / top)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 9),
+    st.sampled_from([1, 10**6, 10**9, 10**12]),
+    st.sampled_from(["quadratic", "float", "spread", "huge"]),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
+def test_core_int64_and_python_ints_agree_with_fractions(k, scale, kind, pooled, seed):
+    # large counts and weights cross the int64 bound; float weights split into parts;
+    # exponents spread over ~600 bits take Python ints
+    from concord._coefficients.cohen_core import weighted_kappa_core
+
+    rng = np.random.default_rng(seed)
+    table = rng.integers(0, 50, (k, k)) * scale
+    i, j = np.indices((k, k))
+    weights = {
+        "quadratic": ((i - j) ** 2 * 10**5).astype(float),
+        "float": np.abs(i - j) ** 1.5,
+        "spread": np.abs(i - j) * rng.random((k, k)) * 2.0 ** rng.integers(-60, 60, (k, k)),
+        "huge": np.abs(i - j) * 2.0 ** rng.integers(-300, 300, (k, k)),
+    }[kind]
+    assume(table.sum() > 0)
+    got = weighted_kappa_core(table, weights, pooled=pooled)
+    want = _fraction_core(table, weights, pooled)
+    assert np.array_equal(got, want, equal_nan=True)
+
+
+def test_large_k_stays_in_machine_integers():
+    from concord._common import exact
+
+    k = 1000
+    i, j = np.indices((k, k))
+    split = exact.parts(np.abs(i - j) ** 1.5)
+    assert split is not None and all(p.dtype == np.int64 for _, p in split)
+    assert exact.parts(((i - j) ** 2).astype(float))[0][1].dtype == np.int64
+    assert exact.parts(np.array([[0.0, 1e-300], [1e300, 0.0]])) is None
+
+
+@pytest.mark.parametrize(("base", "width"), [(2, 70), (6, 100), (256, 9), (300, 8)])
+def test_wide_rows_keep_numpys_distinct_order(base, width):
+    # rows too wide for one int64 code sort as byte strings: np.unique's rows, order, counts
+    from concord._tables.patterns import distinct
+
+    rng = np.random.default_rng(base)
+    rows = rng.integers(0, base, (400, width))
+    rows = np.concatenate([rows, rows[:150], rows[:7]])
+    unique, freq = np.unique(rows, axis=0, return_counts=True)
+    got = distinct(rows)
+    assert np.array_equal(got.rows, unique) and np.array_equal(got.freq, freq)
+
+
+def test_many_raters_conger_takes_the_one_pass_route():
+    # 40 raters: the rows take the wide route; every count matches the numpy path
+    rng = np.random.default_rng(3)
+    x = rng.integers(1, 4, (3000, 40)).astype(float)
+    x[rng.random(x.shape) < 0.2] = np.nan
+    with numba_everywhere():
+        fast = concord.conger_kappa(x)
+    slow = concord.conger_kappa(x, labels=[1, 2, 3])  # labels= takes the numpy path
+    assert fast.statistic == slow.statistic
+    assert fast.standard_error == pytest.approx(slow.standard_error, rel=1e-12)

@@ -40,21 +40,36 @@ def weighted_kappa_core(
     Σ W_ij s_i s_j / 4 with s = r + c; everything is scaled by 4 to stay integral.
     """
     o = _exact.integers(table)
-    w = _exact.integers(weights)
-    n = int(o.sum())
-    top = int(w.max())
-    if not _exact.fits_int64(top, 4 * n, n):
-        o, w = _exact.as_object(o), _exact.as_object(w)
-    rows, cols = o.sum(axis=1), o.sum(axis=0)
+    split = _exact.parts(weights) if o.dtype != object else None
+    if split is None:
+        n, top, a, b = _object_sums(o, _exact.integers(weights), pooled)
+    else:  # int64 while the sums fit (k² machine integers), Python ints for k totals
+        n = int(o.sum())
+        top = sum((int(p.flat[int(np.argmax(weights))]) << s for s, p in split), 0)
+        rows, cols = o.sum(axis=1), o.sum(axis=0)
+        a = _exact.weighted_total(split, o)
+        u, v = (rows + cols, rows + cols) if pooled else (rows, cols)
+        b = _exact.bilinear(u, split, v)
     scale = 4 if pooled else 1
-    a = scale * int((w * o).sum())
-    b = int((rows + cols) @ w @ (rows + cols)) if pooled else int(rows @ w @ cols)
+    a *= scale
     statistic = _exact.ratio(b - n * a, b)
     if top == 0:  # a single category: all agreement, nothing to weigh
         return statistic, 1.0, 1.0
     p_o = _exact.ratio(scale * n * top - a, scale * n * top)
     p_e = _exact.ratio(scale * n * n * top - b, scale * n * n * top)
     return statistic, p_o, p_e
+
+
+def _object_sums(o: np.ndarray, w: np.ndarray, pooled: bool) -> tuple[int, int, int, int]:
+    """Return (n, max W, A, B) of :func:`weighted_kappa_core` in Python ints where need be."""
+    n = int(o.sum())
+    top = int(w.max())
+    if not _exact.fits_int64(top, 4 * n, n):
+        o, w = _exact.as_object(o), _exact.as_object(w)
+    rows, cols = o.sum(axis=1), o.sum(axis=0)
+    a = int((w * o).sum())
+    b = int((rows + cols) @ w @ (rows + cols)) if pooled else int(rows @ w @ cols)
+    return n, top, a, b
 
 
 def undefined_reason(table: np.ndarray, labels: Labels) -> str:

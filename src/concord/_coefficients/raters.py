@@ -132,7 +132,7 @@ def conger_result(items: Items, weighting: Weighting, population: float | None) 
     pe = chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
     statistic = core.coefficient(s.pa, pe)
     inference = deferred(
-        population, _conger_inference, items, weighting, float(pe), statistic, population
+        population, _conger_inference, items, by_rater, weighting, float(pe), statistic, population
     )
     return assemble(
         CONGER,
@@ -147,13 +147,17 @@ def conger_result(items: Items, weighting: Weighting, population: float | None) 
 
 
 def _conger_inference(
-    items: Items, weighting: Weighting, pe: float, statistic: float, population: float | None
+    items: Items,
+    by_rater: np.ndarray,
+    weighting: Weighting,
+    pe: float,
+    statistic: float,
+    population: float | None,
 ) -> Inference:
     """Conger's kappa's SE and sampler, computed when first read."""
     assert items.raters is not None
-    k = items.labels.k
-    var = conger_variance(items.raters, k, weighting.agreement(), pe, statistic, population)
-    sampler = CongerSampler(items.raters, k, weighting.exact)
+    var = conger_variance(items.raters, by_rater, weighting.agreement(), pe, statistic, population)
+    sampler = CongerSampler(items.raters, items.labels.k, weighting.exact)
     return _rater_inference(CONGER, items, statistic, var, sampler)
 
 

@@ -111,36 +111,48 @@ class CongerSampler(_RaterSampler):
 
 def conger_variance(
     raters: Patterns,
-    k: int,
+    by_rater: np.ndarray,
     agreement: np.ndarray,
     pe: float,
     coefficient: float,
     population: float | None,
 ) -> float:
-    """Var of Conger's kappa (irrCAC's conger.kappa.raw): its per-item chance term λ."""
-    codes = raters.rows
-    rated = codes > 0
-    keep = rated.any(axis=0)  # raters who rated nothing take no part
-    codes, rated = codes[:, keep], rated[:, keep]
-    freq = raters.freq.astype(np.float64)
-    counts = np.stack([(codes == j + 1).sum(axis=1) for j in range(k)], axis=1)
+    """Var of Conger's kappa (irrCAC's conger.kappa.raw): its per-item chance term λ.
+
+    ``by_rater`` is :meth:`Items.by_rater`, the raters × categories counts.
+    """
+    k = by_rater.shape[1]
+    keep = by_rater.sum(axis=1) > 0  # raters who rated nothing take no part
+    codes = raters.rows if keep.all() else raters.rows[:, keep]
+    counts = _tally(codes, k)[:, 1:]  # (P, k): each pattern's ratings per category
     t = core.terms(Patterns(counts, raters.freq), agreement)
     if t.n2 == 0 or not math.isfinite(coefficient):
         return float("nan")
     r = codes.shape[1]
-    n_g = freq @ rated  # items rated by each rater
-    by_rater = np.stack([freq @ (codes == j + 1) for j in range(k)], axis=1)  # (r, k)
-    p_gk = by_rater / n_g[:, None]
+    n_g = by_rater[keep].sum(axis=1).astype(np.float64)  # items rated by each rater
+    p_gk = by_rater[keep] / n_g[:, None]
     big_a = (t.n / n_g)[:, None] * (r * p_gk.mean(axis=0)[None, :] - p_gk)  # (r, k)
     big_b = p_gk @ agreement.T  # Σ_l a_kl p_gl
     aw = big_a @ agreement  # (r, k): Σ_k A_gk a_kl
     constant = (big_a * big_b).sum(axis=1)  # (r,)
-    looked = np.take_along_axis(aw.T, np.maximum(codes - 1, 0), axis=0)  # (P, r)
-    lam = rated * looked - (rated - n_g / t.n) * constant
+    # λ_ig = rated·aw[g, code] − (rated − n_g/n)·constant_g depends on (g, code) only:
+    # one lookup per rating instead of several passes over the items × raters matrix
+    rated = np.arange(k + 1) > 0
+    looked = np.concatenate([aw[:, :1], aw], axis=1)  # code 0 (missing) looks at aw[g, 0]
+    by_code = rated * looked - (rated[None, :] - (n_g / t.n)[:, None]) * constant[:, None]
+    # λ[:, g] = by_code[g, codes[:, g]], laid out like codes: its row sums keep their order
+    lam = np.empty_like(codes, dtype=np.float64)
+    np.take(by_code, codes + np.arange(r) * (k + 1), out=lam)
     pe_i = lam.sum(axis=1) / (r * (r - 1))
     linear = (t.n / t.n2) * (t.pa - pe * t.pairable) / (1 - pe)
     linear = linear - 2 * (1 - coefficient) * (pe_i - pe) / (1 - pe)
     return t.variance(linear, coefficient, population)
+
+
+def _tally(codes: np.ndarray, k: int) -> np.ndarray:
+    """(rows, k + 1) counts of the codes 0..k in each row of ``codes``."""
+    cells = (np.arange(codes.shape[0])[:, None] * (k + 1) + codes).ravel()
+    return np.bincount(cells, minlength=codes.shape[0] * (k + 1)).reshape(-1, k + 1)
 
 
 def light_variance(

@@ -50,3 +50,62 @@ def as_object(x: np.ndarray) -> np.ndarray:
 def ratio(num: int, den: int) -> float:
     """Return num/den rounded once; nan when den is 0."""
     return num / den if den else float("nan")
+
+
+# Limbs of LIMB bits: a part times a count total below 2**(62 - LIMB - 2) stays in int64.
+LIMB = 30
+_MAX_LIMBS = 8  # weights whose exponents span more than ~240 bits take Python ints
+
+
+def parts(x: np.ndarray) -> list[tuple[int, np.ndarray]] | None:
+    """Split :func:`integers` of ``x`` into int64 parts: Σ part · 2**shift, same scale.
+
+    Integer-valued ``x`` is one part. Otherwise ``x`` times 2**−e (e the
+    smallest exponent of its mantissas' last bits) holds integers, exactly, as
+    floats; their base-2**LIMB digits (floor division by a power of two and
+    the remainder are exact in floating point) are the parts. Returns None
+    when the exponents span more than a few parts (the caller uses Python ints).
+    """
+    if x.dtype.kind in "iub" or (np.all(x == np.round(x)) and np.abs(x).max(initial=0) < 2**53):
+        return [(0, x.astype(np.int64))]
+    if (x < 0).any():  # the digits below are those of non-negative numbers
+        return None
+    mantissa, exponent = np.frexp(x)
+    nonzero = mantissa != 0
+    low = int((exponent[nonzero] - 53).min())
+    count = -(-(int(exponent[nonzero].max()) - low) // LIMB)
+    if count > _MAX_LIMBS:
+        return None
+    y = np.ldexp(x, -low)  # integers below 2**(LIMB · count), exact
+    out = []
+    for t in range(count):
+        rest = np.floor(y / 2.0**LIMB)
+        digit = (y - rest * 2.0**LIMB).astype(np.int64)
+        if digit.any():
+            out.append((LIMB * t, digit))
+        y = rest
+    return out
+
+
+def _bound(split: list[tuple[int, np.ndarray]]) -> int:
+    return max(int(np.abs(p).max(initial=0)) for _, p in split)
+
+
+def weighted_total(split: list[tuple[int, np.ndarray]], counts: np.ndarray) -> int:
+    """Return Σ x · counts exactly, x given by :func:`parts`, ``counts`` non-negative integers."""
+    total = int(counts.sum())
+    if not fits_int64(_bound(split), total):
+        return sum((int((as_object(p) * as_object(counts)).sum()) << s for s, p in split), 0)
+    return sum((int((p * counts).sum()) << s for s, p in split), 0)
+
+
+def bilinear(u: np.ndarray, split: list[tuple[int, np.ndarray]], v: np.ndarray) -> int:
+    """Return u · x · v exactly for non-negative integer vectors u, v and x given by :func:`parts`.
+
+    u · part stays in int64 (bounded by the part's bound times Σu); only its
+    final dot with v, k products, is taken in Python ints.
+    """
+    if not fits_int64(_bound(split), int(u.sum())):
+        return sum((int(as_object(u) @ as_object(p) @ as_object(v)) << s for s, p in split), 0)
+    column = as_object(v)
+    return sum((int(as_object(u @ p) @ column) << s for s, p in split), 0)

@@ -116,12 +116,11 @@ class Items:
         """Raters × categories counts, from the rater patterns."""
         assert self.raters is not None
         k, rows, freq = self.labels.k, self.raters.rows, self.raters.freq
-        return np.array(
-            [
-                np.bincount(rows[:, g], weights=freq, minlength=k + 1)[1:]
-                for g in range(rows.shape[1])
-            ]
-        ).astype(np.int64)
+        r = rows.shape[1]
+        cells = (rows + np.arange(r) * (k + 1)).ravel()  # one pass for every rater at once
+        weights = None if (freq == 1).all() else np.repeat(freq, r)
+        tally = np.bincount(cells, weights=weights, minlength=r * (k + 1))
+        return tally.reshape(r, k + 1)[:, 1:].astype(np.int64)
 
     def pair_table(self, g: int, h: int) -> np.ndarray:
         """Return the k×k table of raters g and h over the items both rated."""

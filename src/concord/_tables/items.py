@@ -145,7 +145,10 @@ def _one_pass(
         return None
     if x.ndim != 2 or x.dtype.kind not in "iuf":
         return None
-    found = _count.matrix_patterns(x, max_range=dense_limit or MAX_RANGE, rows_too=need_raters)
+    limit = dense_limit or MAX_RANGE
+    found = _count.matrix_patterns(x, max_range=limit, rows_too=need_raters)
+    wide = found is None and need_raters  # many raters: rows too wide for one code
+    found = _count.matrix_patterns(x, max_range=limit) if wide else found
     if found is None:
         return None
     lo, k, count_codes, row_codes = found
@@ -157,10 +160,16 @@ def _one_pass(
     counts = patterns.Patterns(counts.rows[:, used], counts.freq)
     raters = None
     if need_raters:
-        rows = patterns.from_codes(row_codes, k + 1, r)
+        rows = _wide_rows(x, lo, k) if wide else patterns.from_codes(row_codes, k + 1, r)
         remap = np.zeros(k + 1, dtype=np.int64)
         remap[used + 1] = np.arange(1, used.size + 1)
         raters = patterns.Patterns(remap[rows.rows], rows.freq)
     labels_found = Labels(tuple(int(lo + j) for j in used), ordered=True)
     names = tuple(ratings.columns) if hasattr(ratings, "columns") else tuple(range(r))
     return Items(labels_found, counts, raters, names)
+
+
+def _wide_rows(x: np.ndarray, lo: int, k: int) -> patterns.Patterns:
+    """Rater patterns (codes + 1, 0 = missing) of whole-number ratings in [lo, lo + k)."""
+    codes = np.fmax(x - (lo - 1), 0)  # fmax turns NaN (missing) into 0
+    return patterns.distinct(codes.astype(np.uint8 if k < 255 else np.int64))

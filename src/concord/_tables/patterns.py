@@ -69,12 +69,25 @@ def from_codes(codes: np.ndarray, base: int, width: int) -> Patterns:
 
 def distinct(rows: np.ndarray) -> Patterns:
     """Patterns of a matrix of non-negative integers."""
-    rows = np.asarray(rows, dtype=np.int64)
     base = int(rows.max(initial=0)) + 1
     if radix_fits(base, rows.shape[1]):
         return from_codes(encode(rows, base), base, rows.shape[1])
-    unique, freq = np.unique(rows, axis=0, return_counts=True)
+    if base <= 256:  # wide rows of small codes: sort them as byte strings
+        unique, freq = _unique_bytes(rows.astype(np.uint8, copy=False))
+        return Patterns(unique, freq)
+    unique, freq = np.unique(np.asarray(rows, dtype=np.int64), axis=0, return_counts=True)
     return Patterns(unique, freq.astype(np.int64))
+
+
+def _unique_bytes(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(rows, axis=0, return_counts=True)`` of uint8 rows, as int64.
+
+    Byte strings sort in the lexicographic order of their values, np.unique's
+    order, and one string per row sorts faster than rows compared column by column.
+    """
+    keys = np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel()
+    _, first, freq = np.unique(keys, return_index=True, return_counts=True)
+    return rows[first].astype(np.int64), freq.astype(np.int64)
 
 
 def merge(rows: np.ndarray, freq: np.ndarray) -> tuple[Patterns, np.ndarray]:
