@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from concord._cli import read as _cli_read
+from concord._cli import source as _cli_source
 from concord._cli.main import main
 
 COMMANDS = {
@@ -241,7 +241,7 @@ def csv_files(draw):
 )
 @given(data=csv_files(), chunk=st.integers(1, 6))
 def test_any_csv_reads_the_same_whole_and_in_chunks(tmp_path, monkeypatch, data, chunk):
-    monkeypatch.setattr(_cli_read, "MIN_BLOCK", 128)  # small blocks: several chunks per file
+    monkeypatch.setattr(_cli_source, "MIN_BLOCK", 128)  # small blocks: several chunks per file
     content, options, width = data
     path = tmp_path / "f.csv"
     path.write_bytes(content)
@@ -261,9 +261,9 @@ def test_any_csv_reads_the_same_whole_and_in_chunks(tmp_path, monkeypatch, data,
 def test_a_file_with_several_faults_reports_the_same_one_whole_and_in_chunks(
     tmp_path, monkeypatch
 ):
-    # the precedence documented in _cli_read._Fault: a row of the wrong shape, then a cell
+    # the precedence documented in _cli_source._Fault: a row of the wrong shape, then a cell
     # that is not UTF-8, then a clash of types; among faults of one kind, the first
-    monkeypatch.setattr(_cli_read, "MIN_BLOCK", 64)  # chunks of a few rows
+    monkeypatch.setattr(_cli_source, "MIN_BLOCK", 64)  # chunks of a few rows
     rows = [b"1,2"] * 80
     rows[2] = b"x,2"  # a word among numbers: line 4
     rows[30] = b"1,\xfc"  # not UTF-8: line 32

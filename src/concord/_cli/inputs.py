@@ -13,8 +13,10 @@ from typing import Any
 
 import click
 
+from concord._cli import cells as cells
 from concord._cli import columns as cin
 from concord._cli import read as read
+from concord._cli import source as sources
 
 
 def long_form(o: dict[str, Any]) -> cin.Long | None:
@@ -27,23 +29,23 @@ def long_form(o: dict[str, Any]) -> cin.Long | None:
     return cin.Long(o["item"], o["rater"], o["rating"])
 
 
-def source(file: str, o: dict[str, Any], rows: int = 0) -> read.Source:
+def source(file: str, o: dict[str, Any], rows: int = 0) -> sources.Source:
     """Open FILE with the options' format, delimiter, encoding and missing markers."""
-    return read.Source(file, read.options(file, o), rows)
+    return sources.Source(file, sources.options(file, o), rows)
 
 
-def groups(columns: list[str], o: dict[str, Any]) -> list[read.Group]:
+def groups(columns: list[str], o: dict[str, Any]) -> list[cells.Group]:
     """Return the rating columns as one group: one type (numbers or text) for all of them."""
-    return [read.Group(columns, text=cin.labels_are_text(o.get("labels")))]
+    return [cells.Group(columns, text=cin.labels_are_text(o.get("labels")))]
 
 
-def pair(file: str, o: dict[str, Any], rows: int = 0) -> tuple[read.Source, list[str]]:
+def pair(file: str, o: dict[str, Any], rows: int = 0) -> tuple[sources.Source, list[str]]:
     """Open a wide-form FILE and return it with its --rater1 and --rater2 columns."""
     src = source(file, o, rows)
     return src, read.pair_columns(file, src.names(), o)
 
 
-def raters(file: str, o: dict[str, Any], rows: int = 0) -> tuple[read.Source, list[str]]:
+def raters(file: str, o: dict[str, Any], rows: int = 0) -> tuple[sources.Source, list[str]]:
     """Open a wide-form FILE and return it with its rater columns (--raters, --id or a guess)."""
     src = source(file, o, rows)
     return src, read.wide_columns(src, o)
@@ -55,7 +57,7 @@ def ratings(file: str, o: dict[str, Any]) -> Any:
     long = long_form(o)
     if long is not None:
         return read.long_form(src, long, cin.labels_are_text(o.get("labels")))
-    return read.whole(src, groups(read.wide_columns(src, o), o))
+    return cells.whole(src, groups(read.wide_columns(src, o), o))
 
 
 def two_raters(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
@@ -65,10 +67,10 @@ def two_raters(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
         columns = read.pair_columns(file, [str(c) for c in frame.columns], o)
     else:
         src, columns = pair(file, o)
-        frame = read.whole(src, groups(columns, o))
+        frame = cells.whole(src, groups(columns, o))
     return frame[columns[0]], frame[columns[1]]
 
 
-def chunks(src: read.Source, columns: list[str], o: dict[str, Any]) -> Iterator[Any]:
+def chunks(src: sources.Source, columns: list[str], o: dict[str, Any]) -> Iterator[Any]:
     """Yield the columns chunk by chunk, with a progress bar; a column named twice is read once."""
-    return read.frames(src, groups(list(dict.fromkeys(columns)), o), bar=True)
+    return cells.frames(src, groups(list(dict.fromkeys(columns)), o), bar=True)

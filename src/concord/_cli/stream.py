@@ -21,7 +21,7 @@ import click
 
 from concord._cli import columns as cin
 from concord._cli import inputs as inputs
-from concord._cli import read as read
+from concord._cli import source as sources
 
 # --chunk-rows auto: stream files larger than this, in chunks of this many rows
 AUTO_BYTES = 100 << 20
@@ -79,7 +79,7 @@ class Tally:
 
 
 def feed(
-    src: read.Source,
+    src: sources.Source,
     columns: list[str],
     o: dict[str, Any],
     start: Callable[[Any], list[tuple[Any, list[str] | None]]],
@@ -104,5 +104,5 @@ def feed(
     if accumulators is None:
         raise click.ClickException(f"{src.name}: no rows to read.")
     if not tally.ratings:  # as a whole read says it
-        raise click.ClickException(f"{src.name}: {read.NO_RATINGS}")
+        raise click.ClickException(f"{src.name}: {sources.NO_RATINGS}")
     return tally

@@ -1,0 +1,352 @@
+"""Raw cells → typed rating columns, the same conversion for every chunk.
+
+A :class:`Converter` turns each table of raw cells a :class:`Source` yields
+into the columns the library takes: float64 (or exact integers) for
+numbers, pandas Categoricals of Python strings for text. It decodes bytes in
+the file's encoding, marks empty and ``--na-values`` cells missing, and
+keeps one type per :class:`Group` across chunks, so that a chunked read
+fails on the same cells as a whole one; :func:`frames` and :func:`whole`
+read a source through it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from concord._cli import columns as cin
+from concord._cli.source import NO_RATINGS, Options, Source, _fail, _Fault
+
+# --- the conversion: raw cells → rating columns, the same for every chunk ---------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell, for error messages: its row (header = 1), column and text."""
+
+    row: int
+    column: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"row {self.row} of column {self.column!r} holds {self.value[:60]!r}"
+
+
+@dataclass
+class Group:
+    """Rating columns that must share one type (numbers or text), and what was seen so far."""
+
+    columns: list[str]
+    text: bool = False  # --labels that are not numbers: every cell is text
+    kind: str | None = None
+    first: Cell | None = None
+
+
+@dataclass
+class Converter:
+    """Turn each chunk's raw cells into rating columns, remembering each group's type."""
+
+    path: str
+    opts: Options
+    groups: list[Group]
+    offset: int = 0  # data rows converted so far
+
+    def __call__(self, table: Any) -> Any:
+        """Return the chunk's rating columns as a DataFrame (float64 or Categorical)."""
+        import pandas as pd
+
+        decoded = self.decode(table)
+        out: dict[str, Any] = {}
+        clashes: list[_Fault] = []
+        for group in self.groups:
+            cells = {c: self._typed(decoded[c], c) for c in group.columns}
+            try:
+                self._check_kind(group, cells)
+            except _Fault as clash:
+                clashes.append(clash)
+                continue
+            for c, (kind, values) in cells.items():
+                out[c] = _to_pandas(kind, values, self._cell, c)
+        if clashes:
+            raise min(clashes, key=lambda f: f.row)
+        self.offset += table.num_rows
+        return pd.DataFrame(out)
+
+    def decode(self, table: Any) -> dict[str, Any]:
+        """Return the groups' columns with raw bytes decoded; fail at the first bad cell."""
+        import pyarrow as pa
+
+        decoded: dict[str, Any] = {}
+        faults: list[_Fault] = []
+        for group in self.groups:
+            for c in group.columns:
+                values = table.column(c)
+                try:
+                    decoded[c] = (
+                        self._decoded(values, c) if pa.types.is_binary(values.type) else values
+                    )
+                except _Fault as fault:
+                    faults.append(fault)
+        if faults:
+            raise min(faults, key=lambda f: f.row)
+        return decoded
+
+    def _cell(self, column: str, index: int, values: Any) -> Cell:
+        return Cell(self.offset + index + 2, column, str(values[index].as_py()))
+
+    def _typed(self, values: Any, name: str) -> tuple[str | None, Any]:
+        """Classify one column: (kind, values) with kind number, text, bool, category or None."""
+        import pyarrow as pa
+
+        t = values.type
+        if pa.types.is_binary(t) or pa.types.is_string(t) or pa.types.is_large_string(t):
+            return self._strings(values, name)
+        if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+            return "number", values
+        if pa.types.is_boolean(t):
+            return "bool", values
+        if pa.types.is_dictionary(t):
+            return "category", values
+        if pa.types.is_null(t):
+            return None, values
+        raise _fail(
+            self.path,
+            f"column {name!r} holds {t} values, which cannot be ratings. "
+            "Convert it to numbers or text, or leave it out with --raters.",
+        )
+
+    def _strings(self, values: Any, name: str) -> tuple[str | None, Any]:
+        """Decode, trim and mark missing; return the cells' kind (None: all missing)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if not pa.types.is_string(values.type):
+            values = self._decoded(values, name)
+        cells = pc.utf8_trim_whitespace(values)
+        markers = pa.array(self.opts.na_values, pa.string())
+        missing = pc.or_(pc.equal(cells, ""), pc.is_in(cells, value_set=markers))
+        cells = pc.if_else(missing, pa.scalar(None, pa.string()), cells)
+        return "strings", cells
+
+    def _decoded(self, values: Any, name: str) -> Any:
+        import pyarrow as pa
+
+        try:
+            return values.cast(pa.string())
+        except pa.ArrowInvalid:
+            row = next(i for i, v in enumerate(values.to_pylist()) if not _utf8(v))
+            raise _Fault(
+                self.path,
+                f"row {self.offset + row + 2} of column {name!r} is not valid UTF-8 "
+                f"({values[row].as_py()[:30]!r}). Pass the file's encoding, "
+                "e.g. --encoding latin-1 (or cp1252).",
+                rank=1,
+                row=self.offset + row + 2,
+            ) from None
+
+    def _check_kind(self, group: Group, cells: dict[str, tuple[str | None, Any]]) -> None:
+        """Settle the text columns' kinds; fail if the group mixes numbers and text.
+
+        The group's kind is the kind of its first cell in file order (row,
+        then column), so a chunked read fails on the same two cells as a
+        whole one.
+        """
+        names = list(cells)
+        for index, pos, kind in _first_cells(cells, group.text):
+            cell = self._cell(names[pos], index, cells[names[pos]][1])
+            if group.kind is None:
+                group.kind, group.first = kind, cell
+            elif _family(kind) != _family(group.kind):
+                raise _Fault(
+                    self.path,
+                    f"the ratings mix numbers and text: {group.first}, {cell}. A column has "
+                    "one type: correct the cell, add it to --na-values if it means a missing "
+                    "rating, or declare --labels to read every rating as text.",
+                    rank=2,
+                    row=cell.row,
+                )
+        settled = _family(group.kind or "number")
+        for c, (found, values) in cells.items():
+            if found == "strings":
+                cells[c] = (settled, values)
+
+
+def _utf8(v: bytes | None) -> bool:
+    if v is None:
+        return True
+    try:
+        v.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _string_kinds(values: Any, text: bool) -> dict[str, int]:
+    """Return the index of the first number and of the first text cell (-1: none)."""
+    import pyarrow.compute as pc
+
+    if text:
+        return {"text": _first_valid(values)}
+    if _plain_integers(values) is not None:  # the common case, without a regex per cell
+        return {"number": _first_valid(values), "text": -1}
+    numeric = pc.match_substring_regex(values, f"^{cin.NUMBER}$")
+    return {
+        "number": pc.index(numeric, True).as_py(),
+        "text": pc.index(numeric, False).as_py(),
+    }
+
+
+def _first_valid(values: Any) -> int:
+    import pyarrow.compute as pc
+
+    index: int = pc.index(pc.is_valid(values), True).as_py()
+    return index
+
+
+def _first_cells(
+    cells: dict[str, tuple[str | None, Any]], text: bool
+) -> list[tuple[int, int, str]]:
+    """Return (row index, column position, kind) of each column's first cell of each kind."""
+    firsts: list[tuple[int, int, str]] = []
+    for pos, (kind, values) in enumerate(cells.values()):
+        if kind == "strings":
+            kinds = _string_kinds(values, text)
+            firsts += [(i, pos, k) for k, i in kinds.items() if i >= 0]
+        elif kind is not None:
+            index = _first_valid(values)
+            if index >= 0:
+                firsts.append((index, pos, kind))
+    return sorted(firsts)
+
+
+def _family(kind: str) -> str:
+    """Numbers (and bools) against text (and categoricals): the two kinds never mixed."""
+    return "text" if kind in ("text", "category") else "number"
+
+
+def _to_pandas(
+    kind: str | None, values: Any, cell: Callable[[str, int, Any], Cell], name: str
+) -> Any:
+    """One column as the library takes it: float64 with NaN, or a Categorical."""
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+
+    if kind is None:
+        return np.full(len(values), np.nan)
+    if kind in ("number",) and pa.types.is_string(values.type):
+        return _numbers(values)
+    if kind == "number" and pa.types.is_integer(values.type) and values.null_count:
+        # a nullable integer column, not float64 with NaN: 2**53 + 1 stays itself
+        return pd.array(values.to_pylist(), dtype=_NULLABLE[str(values.type)])
+    if kind == "number":
+        return values.to_pandas().to_numpy()
+    if kind == "text":
+        encoded = values.combine_chunks().dictionary_encode()
+        codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+        categories = pd.Index(encoded.dictionary.to_pylist(), dtype=object)
+        return pd.Categorical.from_codes(codes, categories=categories)
+    return values.to_pandas().array  # bools and Parquet categoricals keep their own type
+
+
+_NULLABLE = {f"{u}int{b}": f"{u.upper()}Int{b}" for u in ("", "u") for b in (8, 16, 32, 64)}
+# an integer written with more digits than float64 holds exactly (2**53 has 16)
+_LONG_INTEGER = r"^[+-]?0*[1-9][0-9]{15,}(?:\.0*)?$"
+
+
+def _plain_integers(values: Any) -> Any:
+    """Return the cells as int64 when every one is a decimal integer that fits, else None.
+
+    Arrow's cast parses a column of integers in one pass in C++, where the
+    regular expressions of :data:`concord._cli.columns.NUMBER` cost several.
+    It also reads hexadecimal ("0x10"), which concord reads as a word: a
+    column with an "x" goes the regular way.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        integers = pc.cast(values, pa.int64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if pc.any(pc.match_substring(values, "x", ignore_case=True)).as_py():
+        return None
+    return integers
+
+
+def _numbers(values: Any) -> Any:
+    """Numeric cells as float64, or as exact Python numbers when an integer is too long.
+
+    float64 holds every integer up to 2**53 = 9007199254740992; past that,
+    9007199254740993 would become 9007199254740992 and merge with it. A
+    chunk with such an integer keeps its integers as Python ints (the
+    library compares them exactly), cell by cell, so a chunked read agrees
+    with a whole one.
+    """
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    integers = _plain_integers(values)
+    if integers is not None and (pc.max(pc.abs(integers)).as_py() or 0) <= 2**53:
+        return pc.cast(integers, pa.float64()).to_numpy(zero_copy_only=False)
+    floats = pc.cast(values, pa.float64()).to_numpy(zero_copy_only=False)
+    if not pc.any(pc.match_substring_regex(values, _LONG_INTEGER)).as_py():
+        return floats
+    exact = np.array(floats, dtype=object)
+    integer = re.compile(r"[+-]?[0-9]+(?:\.0*)?")
+    for i, text in enumerate(values.to_pylist()):
+        if text is not None and integer.fullmatch(text):
+            exact[i] = int(text.split(".")[0])
+    return exact
+
+
+def frames(source: Source, groups: list[Group], bar: bool = False) -> Iterator[Any]:
+    """Yield the groups' columns as converted DataFrames, chunk by chunk (one if whole)."""
+    columns = [c for g in groups for c in g.columns]
+    convert = Converter(source.name, source.opts, groups)
+    tables = source.tables(columns, bar)
+    for table in tables:
+        try:
+            frame = convert(table)
+        except _Fault as fault:
+            convert.offset += table.num_rows
+            raise _outranked(fault, tables, convert) from None
+        yield frame
+
+
+def _outranked(fault: _Fault, rest: Iterator[Any], convert: Converter) -> click.ClickException:
+    """Return the fault to report: ``fault``, or one the rest of the file holds that outranks it.
+
+    A whole read parses every row before it converts any, so a chunked read
+    that fails on its cells reads on (parsing, and decoding while the fault
+    is a clash of types) to report what the whole read reports. This costs
+    time on the error path only.
+    """
+    try:
+        for table in rest:
+            if fault.rank == 2:
+                convert.decode(table)
+            convert.offset += table.num_rows
+    except _Fault as encoding:
+        return _outranked(encoding, rest, convert)
+    except click.ClickException as shape:  # a row of the wrong shape, found while parsing
+        return shape
+    return fault
+
+
+def whole(source: Source, groups: list[Group]) -> Any:
+    """Return the groups' columns of the whole file as one DataFrame."""
+    import pandas as pd
+
+    parts = list(frames(source, groups))
+    frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+    if not frame.shape[0]:  # as a chunked read says it
+        raise _fail(source.name, "no rows to read.")
+    if not frame.notna().to_numpy().any():
+        raise _fail(source.name, NO_RATINGS)
+    return frame
