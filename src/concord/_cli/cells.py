@@ -273,7 +273,8 @@ def _plain_integers(values: Any) -> Any:
         integers = pc.cast(values, pa.int64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    if pc.any(pc.match_substring(values, "x", ignore_case=True)).as_py():
+    # two exact searches: a case-insensitive one goes through a regular expression (20× slower)
+    if any(pc.any(pc.match_substring(values, x)).as_py() for x in "xX"):
         return None
     return integers
 
