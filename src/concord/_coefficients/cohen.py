@@ -163,6 +163,33 @@ def from_counts(pair: Pair, counted: PairTable, options: dict[str, Any]) -> Kapp
     )
 
 
+def _one_shot(
+    pair: Pair,
+    rater1: Any,
+    rater2: Any,
+    weights: Any,
+    labels: Any,
+    sample_weight: Any,
+    nan_policy: str,
+    population_size: Any,
+) -> KappaResult:
+    """Validate and count two raters' ratings, then compute the result (cohen_kappa, scott_pi)."""
+    func = pair.spec.name
+    counted = confusion_table(
+        rater1,
+        rater2,
+        labels=labels,
+        nan_policy=nan_policy,
+        sample_weight=sample_weight,
+        func=func,
+    )
+    weighting = resolve(weights, counted.labels, func)
+    population = check_population(population_size, func)
+    return kappa_result(
+        counted.table, counted.labels, weighting, pair, population=population, units=counted.units
+    )
+
+
 @fill
 def cohen_kappa(
     rater1: Any,
@@ -284,19 +311,8 @@ def cohen_kappa(
     >>> float(concord.cohen_kappa(gold, model, weights="quadratic", labels=order))
     0.47368421052631576
     """
-    func = COHEN.spec.name
-    counted = confusion_table(
-        rater1,
-        rater2,
-        labels=labels,
-        nan_policy=nan_policy,
-        sample_weight=sample_weight,
-        func=func,
-    )
-    weighting = resolve(weights, counted.labels, func)
-    population = check_population(population_size, func)
-    return kappa_result(
-        counted.table, counted.labels, weighting, COHEN, population=population, units=counted.units
+    return _one_shot(
+        COHEN, rater1, rater2, weights, labels, sample_weight, nan_policy, population_size
     )
 
 
@@ -362,10 +378,4 @@ def scott_pi(
     >>> concord.cohen_kappa([1, 1, 2, 2], [1, 2, 2, 2]).statistic
     0.5
     """
-    func = SCOTT.spec.name
-    counted = confusion_table(
-        rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
-    )
-    weighting = resolve(weights, counted.labels, func)
-    population = check_population(population_size, func)
-    return kappa_result(counted.table, counted.labels, weighting, SCOTT, population=population)
+    return _one_shot(SCOTT, rater1, rater2, weights, labels, None, nan_policy, population_size)

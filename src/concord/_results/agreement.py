@@ -11,13 +11,13 @@ import numpy as np
 from concord._common import text as _explain
 from concord._inference.intervals import Deferred, InferenceMixin
 from concord._results import interpret as _scales
-from concord._results.interpret import interpret as _interpret
+from concord._results.described import Described
 from concord._results.kappa import KappaResult
 from concord._results.spec import Spec
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class AgreementResult(InferenceMixin):
+class AgreementResult(InferenceMixin, Described):
     """A multi-rater agreement coefficient and what it was computed from.
 
     Attributes
@@ -80,34 +80,6 @@ class AgreementResult(InferenceMixin):
             f"statistic={self.statistic:.6g}, weighting={self.weighting!r}, "
             f"n_items={self.n_items}, k={len(self.labels)})"
         )
-
-    @property
-    def name(self) -> str:
-        """The coefficient's name as the literature writes it."""
-        return self._described.display_for(self.weighting)
-
-    @property
-    def _described(self) -> Spec:
-        """The coefficient's spec, given by the core that made the result."""
-        return self._spec or Spec(self.coefficient, self.coefficient)
-
-    def interpret(self, scale: str | None = None) -> str:
-        """Return the verbal category of the coefficient on a published benchmark scale.
-
-        Parameters
-        ----------
-        scale : {"landis-koch", "fleiss", "altman", "cicchetti", "krippendorff"}, optional
-            See :meth:`KappaResult.interpret`. By default the coefficient's
-            own: Krippendorff (2004) for alpha, Landis & Koch (1977) for the
-            kappa-type coefficients; percent agreement has none (it is not
-            corrected for chance), so there a scale must be given.
-
-        Returns
-        -------
-        str
-        """
-        func = f"{type(self).__name__}.interpret"
-        return _interpret(self.statistic, _scales.resolve(scale, self._described, func), func)
 
     def _steps(self) -> list[str]:
         num = _explain.number

@@ -10,7 +10,7 @@ import numpy as np
 from concord._common import text as _explain
 from concord._inference.intervals import Deferred, InferenceMixin
 from concord._results import interpret as _scales
-from concord._results.interpret import interpret as _interpret
+from concord._results.described import Described
 from concord._results.spec import Spec
 
 # the coefficient of a KappaResult made without one; its repr does not repeat it
@@ -18,7 +18,7 @@ _DEFAULT = "cohen_kappa"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class KappaResult(InferenceMixin):
+class KappaResult(InferenceMixin, Described):
     """Cohen's kappa of two raters, with the tables it was computed from.
 
     Attributes
@@ -86,16 +86,6 @@ class KappaResult(InferenceMixin):
         )
 
     @property
-    def name(self) -> str:
-        """The coefficient's name as the literature writes it."""
-        return self._described.display_for(self.weighting)
-
-    @property
-    def _described(self) -> Spec:
-        """The coefficient's spec, given by the core that made the result."""
-        return self._spec or Spec(self.coefficient, self.coefficient)
-
-    @property
     def kappa_max(self) -> float:
         """The largest value the raters' marginal totals allow (Cohen 1960).
 
@@ -152,24 +142,6 @@ class KappaResult(InferenceMixin):
         """Ratings per category over both raters (row plus column totals of O), shape (k,)."""
         totals: np.ndarray = self.observed.sum(axis=0) + self.observed.sum(axis=1)
         return totals
-
-    def interpret(self, scale: str | None = None) -> str:
-        """Return the verbal category of κ on a published benchmark scale.
-
-        Parameters
-        ----------
-        scale : {"landis-koch", "fleiss", "altman", "cicchetti", "krippendorff"}, optional
-            Landis & Koch (1977), Fleiss (1981), Altman (1991), Cicchetti
-            (1994) or Krippendorff (2004). See :mod:`concord._results.interpret` for
-            the boundaries. Default: Landis & Koch.
-
-        Returns
-        -------
-        str
-            For example 'moderate'; 'undefined' when κ is nan.
-        """
-        func = "KappaResult.interpret"
-        return _interpret(self.statistic, _scales.resolve(scale, self._described, func), func)
 
     def explain(self) -> str:
         """Return the computation step by step: O, W, E, the two weighted sums and κ.
