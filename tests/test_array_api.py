@@ -46,10 +46,11 @@ def _torch_backend(device: str = "cpu") -> Backend:
 
 
 def _jax_backend() -> Backend:
-    pytest.importorskip("jax", reason=NO_JAX)
-    import jax.numpy as jnp
+    jax = pytest.importorskip("jax", reason=NO_JAX)
 
-    return Backend("jax", jnp.asarray, np.asarray)
+    # on the CPU even where JAX sees a GPU (its default device there): these are CPU tests
+    cpu = jax.devices("cpu")[0]
+    return Backend("jax", lambda x: jax.device_put(x, cpu), np.asarray)
 
 
 @pytest.fixture(params=["torch", "jax"])
