@@ -27,6 +27,7 @@ import numpy as np
 
 from concord._coefficients.registry import by_name
 from concord._render import records as rec
+from concord._results.sentence import write as _sentence
 from concord._version import __version__
 
 __all__ = ["to_html"]
@@ -214,6 +215,11 @@ def to_html(
         title=title,
         data=_data(data, shown),
         table=rec.display_rows(rows),
+        # the sentences for the paper, with the intervals of the table
+        sentences=[
+            _sentence(r, confidence_level, method, (row["ci_low"], row["ci_high"]))
+            for r, row in zip(shown, rows, strict=True)
+        ],
         sections=[
             # the weight matrix once, with the first coefficient that is weighted
             _section(r, row, plots, {**options, "weights": r is _first_weighted(shown)})

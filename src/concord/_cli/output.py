@@ -18,6 +18,7 @@ from typing import Any, TextIO
 import click
 
 from concord._render import records as rec
+from concord._results.sentence import write as _sentence
 
 OUTPUTS = ("text", "json", "markdown", "csv")
 
@@ -39,7 +40,7 @@ def kappa_text(title: str, result: Any, row: dict[str, Any]) -> str:
     """Return the text of ``concord kappa``: the explanation and the costliest cells."""
     lines = [title, result.explain().rstrip()]
     if not math.isfinite(result.statistic):
-        return "\n".join(lines)
+        return "\n".join([*lines, "", sentence(result, row)])
     if row["confidence_level"] != 0.95 or row["ci_method"] != result.interval_method:
         level = f"{round(100 * row['confidence_level'], 6):g}%"
         lines.append(
@@ -48,10 +49,18 @@ def kappa_text(title: str, result: Any, row: dict[str, Any]) -> str:
         )
     lines += [
         "",
+        sentence(result, row),
+        "",
         "Where the kappa is lost (the costliest confusions)",
         str(result.contributions()),
     ]
     return "\n".join(lines)
+
+
+def sentence(result: Any, row: dict[str, Any]) -> str:
+    """Return the result's ``summary()`` sentence with the interval of its summary ``row``."""
+    interval = (row["ci_low"], row["ci_high"])
+    return _sentence(result, row["confidence_level"], row["ci_method"], interval)
 
 
 def agree_record(
@@ -67,7 +76,7 @@ def agree_record(
 def agree_text(
     path: str, shape: dict[str, Any], results: Sequence[Any], rows: Sequence[dict[str, Any]]
 ) -> str:
-    """Return the text of ``concord agree``: a data summary line, then the table."""
+    """Return the text of ``concord agree``: a data summary line, the table, the sentences."""
     d = rec.data_summary(shape, results)
     counts = ", ".join(f"{v}: {n}" for v, n in zip(d["labels"], d["category_totals"], strict=True))
     return "\n".join(
@@ -77,6 +86,8 @@ def agree_text(
             f"categories ({results[0].weighting}): {counts}",
             "",
             table(rows, "text"),
+            "",
+            *(sentence(r, row) for r, row in zip(results, rows, strict=True)),
         ]
     )
 

@@ -11,7 +11,9 @@ import numpy as np
 
 from concord._coefficients.cohen import cohen_kappa
 from concord._common.errors import UndefinedKappaWarning, describe, param_error
+from concord._results.html import GroupedHTML
 from concord._results.kappa import KappaResult
+from concord._results.sentence import GroupedSentence
 
 _CLIP = 0.999
 
@@ -95,7 +97,7 @@ def _group_weights(weights: Any, size: int, func: str) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class GroupedKappaResult:
+class GroupedKappaResult(GroupedSentence, GroupedHTML):
     """One kappa per group and their Fisher-z mean.
 
     Attributes

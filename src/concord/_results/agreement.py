@@ -12,12 +12,14 @@ from concord._common import text as _explain
 from concord._inference.intervals import Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.described import Described
+from concord._results.html import HTML
 from concord._results.kappa import KappaResult
+from concord._results.sentence import Sentence
 from concord._results.spec import Spec
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class AgreementResult(InferenceMixin, Described):
+class AgreementResult(InferenceMixin, Described, Sentence, HTML):
     """A multi-rater agreement coefficient and what it was computed from.
 
     Attributes

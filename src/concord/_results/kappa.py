@@ -11,6 +11,8 @@ from concord._common import text as _explain
 from concord._inference.intervals import Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.described import Described
+from concord._results.html import HTML
+from concord._results.sentence import Sentence
 from concord._results.spec import Spec
 
 # the coefficient of a KappaResult made without one; its repr does not repeat it
@@ -18,7 +20,7 @@ _DEFAULT = "cohen_kappa"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class KappaResult(InferenceMixin, Described):
+class KappaResult(InferenceMixin, Described, Sentence, HTML):
     """Cohen's kappa of two raters, with the tables it was computed from.
 
     Attributes

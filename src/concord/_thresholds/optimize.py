@@ -13,14 +13,16 @@ from concord._common.errors import describe, param_error
 from concord._data.columns import check_some_weight, paired, paired_weight, sample_weights
 from concord._data.labels import Labels
 from concord._inference.intervals import progress
+from concord._results.html import FoldsHTML, ThresholdHTML
 from concord._results.kappa import KappaResult
+from concord._results.sentence import FoldsSentence, ThresholdSentence
 from concord._tables.pairs import encode_rater
 from concord._tables.weights import Weighting, resolve
 from concord._thresholds import dinkelbach as _thresholds
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class ThresholdResult:
+class ThresholdResult(ThresholdSentence, ThresholdHTML):
     """The cut points of largest weighted kappa.
 
     Attributes
@@ -204,7 +206,7 @@ def optimize_thresholds(
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class CrossValidatedKappa:
+class CrossValidatedKappa(FoldsSentence, FoldsHTML):
     """Kappa measured on held-out folds, with cut points fitted on the other folds.
 
     Attributes
