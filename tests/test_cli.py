@@ -189,6 +189,9 @@ def test_kappa_text_names_the_raters_and_the_costliest_confusions(csv_file):
     out = run("kappa", csv_file, "--rater1", "gold", "--rater2", "model")
     assert out.output.startswith(f"{csv_file}: gold vs model\n")
     assert "Where the kappa is lost" in out.output and "SE = " in out.output
+    # the sentence for the paper, before the confusions, as summary() writes it
+    r = concord.cohen_kappa(*(pd_columns(csv_file)))
+    assert f"\n\n{r.summary()}\n\nWhere the kappa is lost" in out.output
 
 
 def test_kappa_other_interval(csv_file):
@@ -261,6 +264,9 @@ def test_agree_text_and_markdown():
     assert "moderate (Landis & Koch 1977)" in text
     assert "unacceptable (Krippendorff 2004)" in text
     assert "none (not chance-corrected)" in text
+    # one sentence per coefficient under the table (Fleiss 1971's 30 patients, 6 raters)
+    assert "\nUnweighted Fleiss' κ was 0.43 (95% CI 0.32 to 0.53, Fisher's z; " in text
+    assert "n = 30 items, 6 raters), moderate agreement on the Landis–Koch scale.\n" in text
     markdown = run("agree", DIAGNOSES, "--format", "markdown").output
     assert markdown.splitlines()[1].startswith("|:--")
     assert "| moderate (Landis & Koch 1977)" in markdown

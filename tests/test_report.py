@@ -137,6 +137,10 @@ def test_cli_report_two_raters(tmp_path):
     r = concord.cohen_kappa(frame["truth"], frame["model_grade"], weights="quadratic")
     assert f"{r.statistic:.4f}" in page and "Observed matrix O" in page
     assert "Where the kappa is lost" in page and "Agreement in essays.csv" in page
+    # under the table, the sentence of summary(), escaped as the template escapes
+    from markupsafe import escape
+
+    assert f'<p class="sentence">{escape(r.summary())}</p>' in page
 
 
 def test_cli_report_many_raters_long_form(tmp_path):

@@ -215,7 +215,8 @@ class FoldsSentence:
         Examples
         --------
         >>> import concord
-        >>> cv = concord.cross_validated_kappa([1, 1, 2, 2, 3, 3] * 4, list(range(24)), cv=3, rng=0)
+        >>> truth, scores = [1, 1, 2, 2, 3, 3] * 4, list(range(24))
+        >>> cv = concord.cross_validated_kappa(truth, scores, cv=3, rng=0)
         >>> cv.summary()  # doctest: +ELLIPSIS
         'Cross-validated κ was ... (3 folds, fold κ ... to ...; in-sample ..., optimism ...).'
         """
