@@ -14,10 +14,11 @@ from concord._results import interpret as _scales
 from concord._results.described import Described
 from concord._results.kappa import KappaResult
 from concord._results.spec import Spec
+from concord._results.tidy import Tidy
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class AgreementResult(InferenceMixin, Described):
+class AgreementResult(InferenceMixin, Described, Tidy):
     """A multi-rater agreement coefficient and what it was computed from.
 
     Attributes

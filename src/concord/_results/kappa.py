@@ -12,13 +12,14 @@ from concord._inference.intervals import Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.described import Described
 from concord._results.spec import Spec
+from concord._results.tidy import Tidy
 
 # the coefficient of a KappaResult made without one; its repr does not repeat it
 _DEFAULT = "cohen_kappa"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class KappaResult(InferenceMixin, Described):
+class KappaResult(InferenceMixin, Described, Tidy):
     """Cohen's kappa of two raters, with the tables it was computed from.
 
     Attributes
