@@ -72,7 +72,7 @@ def one_row(record: dict[str, Any]) -> Any:
     """Return a one-row DataFrame of the record's scalars (lists, arrays and dicts left out)."""
     import pandas as pd
 
-    nested = list | tuple | dict | np.ndarray
+    nested = (list, tuple, dict, np.ndarray)
     return pd.DataFrame([{k: v for k, v in record.items() if not isinstance(v, nested)}])
 
 
