@@ -6,7 +6,6 @@ checked, in :mod:`concord._thresholds.cut_file`.
 
 from __future__ import annotations
 
-import math
 import sys
 from typing import Any
 
@@ -22,18 +21,15 @@ from concord._thresholds import cut_file as _cut_file
 from concord._version import __version__
 
 
-def _cut(x: float) -> float | str:
-    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
-
-
 def cut_file(best: Any, cv: Any, weights: str) -> dict[str, Any]:
-    """Return the JSON form of fitted cut points."""
+    """Return the JSON form of fitted cut points (their values from ``best.to_dict()``)."""
+    fitted = best.to_dict()
     return {
         "format": _cut_file.FORMAT,
-        "labels": rec.jsonable(list(best.labels)),
-        "thresholds": [_cut(float(t)) for t in best.thresholds],
+        "labels": fitted["labels"],
+        "thresholds": fitted["thresholds"],
         "weights": weights,
-        "statistic": best.statistic,
+        "statistic": fitted["statistic"],
         "cross_validated": cv.statistic,
         "concord": __version__,
     }

@@ -12,21 +12,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from concord._coefficients.registry import by_name
+from concord._common.jsonable import jsonable as jsonable  # re-exported: the CLI's CSV
+from concord._results import tidy as _tidy
 from concord._results.interpret import SOURCES
-
-
-def jsonable(value: Any) -> Any:
-    """Return ``value`` with numpy arrays as lists and non-finite floats as None."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if hasattr(value, "tolist"):
-        return jsonable(value.tolist())
-    if isinstance(value, list | tuple):
-        return [jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    return value
 
 
 def dumps(value: Any) -> str:
@@ -35,45 +23,20 @@ def dumps(value: Any) -> str:
 
 
 def summary(result: Any, confidence_level: float, method: str | None, rng: Any) -> dict[str, Any]:
-    """Return one coefficient's row: value, SE, interval, p-value, interpretation."""
-    low, high = result.confidence_interval(confidence_level, method=method, rng=rng)
-    defined = math.isfinite(result.statistic)
-    scale = by_name(result.coefficient).scale
-    reading = None if scale is None else result.interpret() if defined else "undefined"
-    return {
-        "coefficient": result.name,
-        "function": result.coefficient,
-        "weighting": result.weighting,
-        "statistic": result.statistic,
-        "standard_error": result.standard_error,
-        "confidence_level": confidence_level,
-        "ci_method": method or result.interval_method,
-        "ci_low": low,
-        "ci_high": high,
-        "pvalue": result.pvalue,
-        "interpretation": reading,
-        "interpretation_scale": scale,
-        "observed_agreement": result.observed_agreement,
-        "chance_agreement": result.chance_agreement,
-    }
+    """Return one coefficient's row: value, SE, interval, p-value, interpretation.
+
+    The keys and values of ``result.to_dict()`` (:mod:`concord._results.tidy`
+    defines them), before nan becomes None.
+    """
+    return _tidy.summary(result, confidence_level, method, rng)
 
 
 def kappa_record(result: Any, row: dict[str, Any], top: int = 5) -> dict[str, Any]:
-    """Return the JSON form of ``concord kappa``: the summary row, O, W, E, costliest cells."""
-    lost = result.contributions().ranked(top) if math.isfinite(result.statistic) else []
-    return {
-        **row,
-        "n": result.n,
-        "labels": list(result.labels),
-        "observed": result.observed,
-        "weights": result.weights,
-        "expected": result.expected,
-        "kappa_max": result.kappa_max,
-        "costliest_confusions": [
-            {"rater1": a, "rater2": b, "kappa_lost": loss, "share": share, "share_by_chance": e}
-            for a, b, loss, share, e in lost
-        ],
-    }
+    """Return the JSON form of ``concord kappa``: the summary row, O, W, E, costliest cells.
+
+    With ``row`` from :func:`summary`, the record of ``result.to_dict()``.
+    """
+    return {**row, **_tidy.kappa_fields(result, top)}
 
 
 def number(x: Any) -> str:

@@ -16,10 +16,11 @@ from concord._results.html import HTML
 from concord._results.kappa import KappaResult
 from concord._results.sentence import Sentence
 from concord._results.spec import Spec
+from concord._results.tidy import Tidy
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class AgreementResult(InferenceMixin, Described, Sentence, HTML):
+class AgreementResult(InferenceMixin, Described, Tidy, Sentence, HTML):
     """A multi-rater agreement coefficient and what it was computed from.
 
     Attributes

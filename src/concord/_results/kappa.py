@@ -14,13 +14,14 @@ from concord._results.described import Described
 from concord._results.html import HTML
 from concord._results.sentence import Sentence
 from concord._results.spec import Spec
+from concord._results.tidy import Tidy
 
 # the coefficient of a KappaResult made without one; its repr does not repeat it
 _DEFAULT = "cohen_kappa"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class KappaResult(InferenceMixin, Described, Sentence, HTML):
+class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
     """Cohen's kappa of two raters, with the tables it was computed from.
 
     Attributes

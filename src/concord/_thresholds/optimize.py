@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -10,12 +11,14 @@ import numpy as np
 
 from concord._coefficients.cohen import COHEN, kappa_result
 from concord._common.errors import describe, param_error
+from concord._common.jsonable import jsonable
 from concord._data.columns import check_some_weight, paired, paired_weight, sample_weights
 from concord._data.labels import Labels
 from concord._inference.intervals import progress
 from concord._results.html import FoldsHTML, ThresholdHTML
 from concord._results.kappa import KappaResult
 from concord._results.sentence import FoldsSentence, ThresholdSentence
+from concord._results.tidy import one_row
 from concord._tables.pairs import encode_rater
 from concord._tables.weights import Weighting, resolve
 from concord._thresholds import dinkelbach as _thresholds
@@ -69,6 +72,40 @@ class ThresholdResult(ThresholdSentence, ThresholdHTML):
             param_error("ThresholdResult.apply", "scores", "free of NaN", "NaN scores", raw=True)
         out: np.ndarray = label_array(self.labels)[_thresholds.grade(values, self.thresholds)]
         return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the cut points JSON-ready, with the keys of ``concord thresholds --format json``.
+
+        ``labels``, ``thresholds`` (±inf as the strings "inf" and "-inf", as
+        in the cut-point file), ``weights`` (the kappa's weighting),
+        ``statistic``, ``gap`` and ``iterations``; the kappa's own record is
+        ``result.kappa.to_dict()``.
+
+        Examples
+        --------
+        >>> import concord
+        >>> best = concord.optimize_thresholds([1, 1, 2, 2, 3], [0.1, 0.3, 0.4, 0.6, 0.9])
+        >>> best.to_dict()["thresholds"], best.to_dict()["statistic"]
+        ([0.35, 0.75], 1.0)
+        """
+        return {
+            "labels": jsonable(list(self.labels)),
+            "thresholds": [cut_value(float(t)) for t in self.thresholds],
+            "weights": self.kappa.weighting,
+            **jsonable({"statistic": self.statistic, "gap": self.gap}),
+            "iterations": self.iterations,
+        }
+
+    def to_frame(self) -> Any:
+        """Return a one-row DataFrame: the scalars of :meth:`to_dict`, a column per cut point."""
+        record = self.to_dict()
+        cuts = {f"threshold_{j}": float(t) for j, t in enumerate(self.thresholds, start=1)}
+        return one_row({**record, "statistic": self.statistic, "gap": self.gap, **cuts})
+
+
+def cut_value(x: float) -> float | str:
+    """Return a cut point for JSON: itself, or "inf" / "-inf" (JSON has no infinity)."""
+    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
 
 
 def label_array(labels: tuple[Any, ...]) -> np.ndarray:
@@ -237,6 +274,31 @@ class CrossValidatedKappa(FoldsSentence, FoldsHTML):
 
     def __float__(self) -> float:
         return float(self.statistic)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the cross-validated kappa JSON-ready: the keys of the attributes, but ``grades``.
+
+        ``statistic`` (``cross_validated`` in ``concord thresholds --format
+        json``), ``in_sample``, ``optimism``, ``fold_kappas`` and
+        ``fold_thresholds`` (±inf as "inf" and "-inf"); the per-item
+        ``grades`` are left out.
+        """
+        return {
+            **jsonable(
+                {
+                    "statistic": self.statistic,
+                    "in_sample": self.in_sample,
+                    "optimism": self.optimism,
+                    "fold_kappas": self.fold_kappas,
+                }
+            ),
+            "fold_thresholds": [[cut_value(float(t)) for t in f] for f in self.fold_thresholds],
+        }
+
+    def to_frame(self) -> Any:
+        """Return a one-row DataFrame: statistic, in_sample, optimism and the number of folds."""
+        values = {"statistic": self.statistic, "in_sample": self.in_sample}
+        return one_row({**values, "optimism": self.optimism, "n_folds": len(self.fold_kappas)})
 
     def __repr__(self) -> str:
         return (
