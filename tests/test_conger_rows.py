@@ -69,7 +69,13 @@ def _fast(monkeypatch):
     monkeypatch.setattr(_count, "_MATRIX_THREAD_MIN", 1 << 10)
 
 
-CUSTOM = [[0, 1, 2.5, 3, 4], [1, 0, 1, 2, 3], [2.5, 1, 0, 1, 2], [3, 2, 1, 0, 0.5], [4, 3, 2, 0.5, 0]]
+CUSTOM = [
+    [0, 1, 2.5, 3, 4],
+    [1, 0, 1, 2, 3],
+    [2.5, 1, 0, 1, 2],
+    [3, 2, 1, 0, 0.5],
+    [4, 3, 2, 0.5, 0],
+]
 
 
 @pytest.mark.parametrize("r", [3, 12, 30])
