@@ -224,16 +224,21 @@ def conger_table(n: int, raters: list[int], repeat: int) -> str:
             {
                 "fleiss": lambda x=x: concord.fleiss_kappa(x).statistic,
                 "conger": lambda x=x: concord.conger_kappa(x).statistic,
+                "fleiss_se": lambda x=x: concord.fleiss_kappa(x).standard_error,
+                "conger_se": lambda x=x: concord.conger_kappa(x).standard_error,
             },
             repeat,
         )
         rows.append(
             f"| {r} | {spread(times['fleiss'], times['fleiss']).split(' |')[0]} | "
-            f"{spread(times['conger'], times['fleiss'])} |"
+            f"{spread(times['conger'], times['fleiss'])} | "
+            f"{spread(times['conger_se'], times['fleiss_se'])} |"
         )
     return (
         f"| raters ({n:.0e} items) | Fleiss median ms (min–max) | "
-        "Conger median ms (min–max) | Conger ÷ Fleiss |\n|---|---|---|---|\n" + "\n".join(rows)
+        "Conger median ms (min–max) | Conger ÷ Fleiss | "
+        "Conger with SE, median ms (min–max) | ÷ Fleiss with SE |\n"
+        "|---|---|---|---|---|---|\n" + "\n".join(rows)
     )
 
 
@@ -242,14 +247,16 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10**3, 10**5, 10**6])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--budget", type=float, default=20.0, help="seconds per contender")
+    parser.add_argument("--no-peers", action="store_true", help="only the floor and Conger tables")
     args = parser.parse_args()
     print(
         f"Machine: {platform.machine()}, {_count._n_threads()} threads; Python "
         f"{platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}; "
         f"{RATERS} raters, {CATEGORIES} categories, {MISSING:.0%} missing\n"
     )
-    print(table(args.sizes, args.repeat, args.budget))
-    print("\n" + floor_table(max(args.sizes), args.repeat))
+    if not args.no_peers:
+        print(table(args.sizes, args.repeat, args.budget) + "\n")
+    print(floor_table(max(args.sizes), args.repeat))
     print("\n" + conger_table(10**5, [5, 20, 100], args.repeat))
 
 

@@ -18,6 +18,7 @@ from concord._coefficients.gwet import assemble, undefined
 from concord._coefficients.raters_core import (
     CongerSampler,
     LightSampler,
+    OnDemand,
     chance_conger,
     conger_variance,
     light_variance,
@@ -120,19 +121,18 @@ def conger_kappa(
     """
     func = CONGER.name
     population = check_population(population_size, func)
-    items = item_data(ratings, labels, func, need_raters=True)
+    items = item_data(ratings, labels, func, need_raters=True, codes_only=True)
     return conger_result(items, resolve(weights, items.labels, func), population)
 
 
 def conger_result(items: Items, weighting: Weighting, population: float | None) -> AgreementResult:
     """Conger's kappa from the item and rater patterns (one-shot and accumulators)."""
-    assert items.raters is not None
     s = core.shares(items.stats, weighting.exact)
     by_rater = items.by_rater()
     pe = chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
     statistic = core.coefficient(s.pa, pe)
     inference = deferred(
-        population, _conger_inference, items, by_rater, weighting, float(pe), statistic, population
+        population, _conger_inference, items, weighting, float(pe), statistic, population
     )
     return assemble(
         CONGER,
@@ -148,16 +148,19 @@ def conger_result(items: Items, weighting: Weighting, population: float | None) 
 
 def _conger_inference(
     items: Items,
-    by_rater: np.ndarray,
     weighting: Weighting,
     pe: float,
     statistic: float,
     population: float | None,
 ) -> Inference:
-    """Conger's kappa's SE and sampler, computed when first read."""
-    assert items.raters is not None
-    var = conger_variance(items.raters, by_rater, weighting.agreement(), pe, statistic, population)
-    sampler = CongerSampler(items.raters, items.labels.k, weighting.exact)
+    """Conger's kappa's SE and sampler, computed when first read (the sampler when resampled)."""
+    var = conger_variance(items, weighting.agreement(), pe, statistic, population)
+
+    def form() -> CongerSampler:
+        return CongerSampler(items.rater_patterns(), items.labels.k, weighting.exact)
+
+    # kept codes: the patterns are formed (a sort) only if a bootstrap needs them
+    sampler = form() if items.codes is None else OnDemand(form)
     return _rater_inference(CONGER, items, statistic, var, sampler)
 
 
@@ -179,11 +182,11 @@ def _rater_inference(
     spec: Spec, items: Items, statistic: float, var: float, sampler: Resampled
 ) -> Inference:
     """Inference for the coefficients that need to know who rated what (Conger, Light)."""
-    assert items.raters is not None
+    n = items.codes.rows.shape[0] if items.codes is not None else items.rater_patterns().n
     return Inference(
         statistic=statistic,
         standard_error=standard_error(var),
-        df=max(items.raters.n - 1, 0),
+        df=max(n - 1, 0),
         bounds=spec.bounds,
         default_method=spec.interval,
         sampler=sampler,

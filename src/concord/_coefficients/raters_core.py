@@ -4,6 +4,7 @@
   kappa is the mean of exact pairwise Cohen kappas);
 * :class:`CongerSampler`, :class:`LightSampler`: the same coefficients in
   floating point, vectorised over bootstrap resamples of who rated what;
+* :class:`OnDemand`: a sampler formed when a bootstrap first needs it;
 * :func:`conger_variance`: Gwet's (2014) variance of Conger's kappa;
   :func:`light_variance`: the linearised mean of the pairwise kappas.
 """
@@ -11,8 +12,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
@@ -22,7 +25,9 @@ from concord._coefficients.cohen_core import kappa_of_tables
 from concord._common import exact as _exact
 from concord._inference.design import fraction
 from concord._inference.resampling import Resampled
+from concord._tables.item_table import Items
 from concord._tables.patterns import Patterns
+from concord._tables.rater_terms import grouped_sum, row_terms
 
 
 def chance_conger(by_rater: np.ndarray, weights: np.ndarray) -> Fraction:
@@ -84,6 +89,23 @@ class LightSampler(_RaterSampler):
 
 
 @dataclass(frozen=True)
+class OnDemand(Resampled):
+    """A sampler formed on first use: the rater patterns it resamples may not exist yet."""
+
+    form: Callable[[], Resampled]
+
+    @cached_property
+    def sampler(self) -> Resampled:
+        return self.form()
+
+    def statistic(self, counts: np.ndarray) -> np.ndarray:
+        return self.sampler.statistic(counts)
+
+    def frequencies(self) -> np.ndarray:
+        return self.sampler.frequencies()
+
+
+@dataclass(frozen=True)
 class CongerSampler(_RaterSampler):
     """Conger's kappa's float twin: p_a of the item counts, p_e of each rater's shares."""
 
@@ -110,8 +132,7 @@ class CongerSampler(_RaterSampler):
 
 
 def conger_variance(
-    raters: Patterns,
-    by_rater: np.ndarray,
+    items: Items,
     agreement: np.ndarray,
     pe: float,
     coefficient: float,
@@ -119,40 +140,47 @@ def conger_variance(
 ) -> float:
     """Var of Conger's kappa (irrCAC's conger.kappa.raw): its per-item chance term λ.
 
-    ``by_rater`` is :meth:`Items.by_rater`, the raters × categories counts.
+    Each item costs O(raters + categories²): λ_i is a sum over the item's
+    raters of a lookup into a raters × codes table built from each rater's
+    category totals (:meth:`Items.by_rater`), never a sum over rater pairs.
+    The rows are every item where the one-pass route kept the codes, else
+    the distinct rater patterns; :func:`row_terms` and :func:`grouped_sum`
+    give the same bits for both.
     """
+    by_rater = items.by_rater()
     k = by_rater.shape[1]
     keep = by_rater.sum(axis=1) > 0  # raters who rated nothing take no part
-    codes = raters.rows if keep.all() else raters.rows[:, keep]
-    counts = _tally(codes, k)[:, 1:]  # (P, k): each pattern's ratings per category
-    t = core.terms(Patterns(counts, raters.freq), agreement)
-    if t.n2 == 0 or not math.isfinite(coefficient):
-        return float("nan")
+    if items.codes is not None:
+        codes, freq = items.codes.rows, None
+    else:
+        raters = items.rater_patterns()
+        codes, freq = raters.rows, raters.freq.astype(np.float64)
+    codes = codes if keep.all() else codes[:, keep]
+    n = codes.shape[0] if freq is None else int(freq.sum())
     r = codes.shape[1]
     n_g = by_rater[keep].sum(axis=1).astype(np.float64)  # items rated by each rater
     p_gk = by_rater[keep] / n_g[:, None]
-    big_a = (t.n / n_g)[:, None] * (r * p_gk.mean(axis=0)[None, :] - p_gk)  # (r, k)
+    big_a = (n / n_g)[:, None] * (r * p_gk.mean(axis=0)[None, :] - p_gk)  # (r, k)
     big_b = p_gk @ agreement.T  # Σ_l a_kl p_gl
     aw = big_a @ agreement  # (r, k): Σ_k A_gk a_kl
     constant = (big_a * big_b).sum(axis=1)  # (r,)
-    # λ_ig = rated·aw[g, code] − (rated − n_g/n)·constant_g depends on (g, code) only:
-    # one lookup per rating instead of several passes over the items × raters matrix
+    # λ_ig = rated·aw[g, code] − (rated − n_g/n)·constant_g depends on (g, code) only
     rated = np.arange(k + 1) > 0
     looked = np.concatenate([aw[:, :1], aw], axis=1)  # code 0 (missing) looks at aw[g, 0]
-    by_code = rated * looked - (rated[None, :] - (n_g / t.n)[:, None]) * constant[:, None]
-    # λ[:, g] = by_code[g, codes[:, g]], laid out like codes: its row sums keep their order
-    lam = np.empty_like(codes, dtype=np.float64)
-    np.take(by_code, codes + np.arange(r) * (k + 1), out=lam)
-    pe_i = lam.sum(axis=1) / (r * (r - 1))
-    linear = (t.n / t.n2) * (t.pa - pe * t.pairable) / (1 - pe)
+    by_code = rated * looked - (rated[None, :] - (n_g / n)[:, None]) * constant[:, None]
+    m, agree, lam = row_terms(codes, np.ascontiguousarray(by_code), agreement)
+    pairable = m >= 2
+    n2 = int(pairable.sum()) if freq is None else int(freq[pairable].sum())
+    if n2 == 0 or not math.isfinite(coefficient):
+        return float("nan")
+    pa = np.where(pairable, agree / np.where(pairable, m * (m - 1), 1.0), 0.0)
+    pe_i = lam / (r * (r - 1))
+    linear = (n / n2) * (pa - pe * pairable) / (1 - pe)
     linear = linear - 2 * (1 - coefficient) * (pe_i - pe) / (1 - pe)
-    return t.variance(linear, coefficient, population)
-
-
-def _tally(codes: np.ndarray, k: int) -> np.ndarray:
-    """(rows, k + 1) counts of the codes 0..k in each row of ``codes``."""
-    cells = (np.arange(codes.shape[0])[:, None] * (k + 1) + codes).ravel()
-    return np.bincount(cells, minlength=codes.shape[0] * (k + 1)).reshape(-1, k + 1)
+    if n < 2:
+        return float("nan")
+    f = fraction(n, population)
+    return float((1 - f) * grouped_sum((linear - coefficient) ** 2, freq) / (n * (n - 1)))
 
 
 def light_variance(

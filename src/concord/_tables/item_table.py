@@ -14,6 +14,7 @@ coefficient cores (:mod:`concord._coefficients`) combine them exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -89,6 +90,37 @@ def item_stats(patterns: Patterns) -> ItemStats:
 
 
 @dataclass(frozen=True)
+class RaterCodes:
+    """Who rated what, as the one-pass route keeps it: the rater patterns left to be formed.
+
+    ``codes`` is the items × raters matrix of label codes + 1 (0 = missing),
+    uint8; ``totals`` each rater's count per category (raters × categories).
+    Forming the distinct rows sorts them, which costs more than the
+    statistic itself with many raters, so they are formed only when a
+    bootstrap asks (:meth:`patterns`), exactly as the eager route forms them:
+    in mixed-radix order when ``narrow``, else as byte strings.
+    """
+
+    codes: np.ndarray
+    totals: np.ndarray
+    narrow: bool
+
+    @cached_property
+    def rows(self) -> np.ndarray:
+        """The rows of the items someone rated."""
+        out: np.ndarray = self.codes[self.codes.any(axis=1)]
+        return out
+
+    def patterns(self) -> Patterns:
+        rows = self.rows
+        if self.narrow:
+            base = int(rows.max(initial=0)) + 1
+            return patterns.from_codes(patterns.encode(rows, base), base, rows.shape[1])
+        unique, freq = patterns._unique_bytes(rows)
+        return Patterns(unique, freq)
+
+
+@dataclass(frozen=True)
 class Items:
     """What a multi-rater coefficient needs from the ratings.
 
@@ -98,7 +130,9 @@ class Items:
     keep which rater gave which rating (formed when asked for); the number of
     raters (None for the count form); the label-encoded ``matrix`` when the
     numpy path formed it; whether the labels were ``declared`` (``labels=``,
-    ordered Categoricals, the count form) rather than found in the ratings.
+    ordered Categoricals, the count form) rather than found in the ratings;
+    ``codes``, who rated what before the rater patterns are formed (``raters``
+    is then None: read :meth:`rater_patterns`).
     """
 
     labels: Labels
@@ -107,13 +141,27 @@ class Items:
     names: tuple[Any, ...] | None = None
     matrix: RatingMatrix | None = None
     declared: bool = False
+    codes: RaterCodes | None = None
 
     @property
     def n_raters(self) -> int | None:
         return None if self.names is None else len(self.names)
 
+    @cached_property
+    def _formed(self) -> Patterns:
+        assert self.codes is not None
+        return self.codes.patterns()
+
+    def rater_patterns(self) -> Patterns:
+        """Return the distinct rows of codes + 1 and their frequencies (formed on first use)."""
+        if self.raters is not None:
+            return self.raters
+        return self._formed
+
     def by_rater(self) -> np.ndarray:
         """Raters × categories counts, from the rater patterns."""
+        if self.codes is not None:
+            return self.codes.totals
         assert self.raters is not None
         k, rows, freq = self.labels.k, self.raters.rows, self.raters.freq
         r = rows.shape[1]
@@ -124,8 +172,8 @@ class Items:
 
     def pair_table(self, g: int, h: int) -> np.ndarray:
         """Return the k×k table of raters g and h over the items both rated."""
-        assert self.raters is not None
-        k, rows, freq = self.labels.k, self.raters.rows, self.raters.freq
+        raters = self.rater_patterns()
+        k, rows, freq = self.labels.k, raters.rows, raters.freq
         both = (rows[:, g] > 0) & (rows[:, h] > 0)
         cells = (rows[both, g] - 1) * k + rows[both, h] - 1
         return (

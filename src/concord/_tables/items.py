@@ -20,7 +20,8 @@ from concord._data.labels import Labels
 from concord._data.matrix import CategoryCounts, rating_matrix
 from concord._tables import engines as _count
 from concord._tables import patterns as patterns
-from concord._tables.item_table import Items
+from concord._tables import rater_terms
+from concord._tables.item_table import Items, RaterCodes
 
 
 def item_data(
@@ -31,12 +32,15 @@ def item_data(
     need_raters: bool = False,
     dense_limit: int | None = None,
     continuous: bool = False,
+    codes_only: bool = False,
 ) -> Items:
     """Validate the ratings and return what the coefficient needs (see :class:`Items`).
 
     Numeric matrices take a one-pass route (``_count.matrix_patterns``).
     With more than ``dense_limit`` categories the count patterns are not
     formed (``counts`` is None) and the ``matrix`` of codes is kept instead.
+    With ``codes_only`` that route may keep who rated what as codes and
+    leave the rater patterns to be formed on demand (:class:`RaterCodes`).
     """
     items = batch_items(
         ratings,
@@ -46,6 +50,7 @@ def item_data(
         dense_limit=dense_limit,
         continuous=continuous,
         allow_empty=False,
+        codes_only=codes_only,
     )
     assert items is not None
     return items
@@ -60,6 +65,7 @@ def batch_items(
     dense_limit: int | None = None,
     continuous: bool = False,
     allow_empty: bool = True,
+    codes_only: bool = False,
 ) -> Items | None:
     """:func:`item_data` of one batch of a stream: None when it holds no rating."""
     if isinstance(ratings, CategoryCounts):
@@ -78,7 +84,7 @@ def batch_items(
             )
         except Fallback:  # numpy's path: the same result, or numpy's error
             ratings = to_host(ratings)
-    fast = _one_pass(ratings, labels, dense_limit, need_raters)
+    fast = _one_pass(ratings, labels, dense_limit, need_raters, codes_only)
     if fast is not None:
         return fast
     matrix = rating_matrix(ratings, labels, func, continuous=continuous, allow_empty=allow_empty)
@@ -130,7 +136,7 @@ def _count_form(
 
 
 def _one_pass(
-    ratings: Any, labels: Any, dense_limit: int | None, need_raters: bool
+    ratings: Any, labels: Any, dense_limit: int | None, need_raters: bool, codes_only: bool = False
 ) -> Items | None:
     """Return the items of a numeric matrix with inferred labels via numba, or None."""
     if labels is not None:
@@ -146,6 +152,10 @@ def _one_pass(
     if x.ndim != 2 or x.dtype.kind not in "iuf":
         return None
     limit = dense_limit or MAX_RANGE
+    if need_raters and codes_only:
+        kept = _kept_codes(x, ratings, limit)
+        if kept is not None:
+            return kept
     found = _count.matrix_patterns(x, max_range=limit, rows_too=need_raters)
     wide = found is None and need_raters  # many raters: rows too wide for one code
     found = _count.matrix_patterns(x, max_range=limit) if wide else found
@@ -169,7 +179,80 @@ def _one_pass(
     return Items(labels_found, counts, raters, names)
 
 
+def _kept_codes(x: np.ndarray, ratings: Any, limit: int) -> Items | None:
+    """Count a numeric matrix in one pass, keeping who rated what as :class:`RaterCodes`.
+
+    One kernel pass writes the codes, each rater's totals and the count
+    patterns. Where the rater patterns are cheap (their mixed-radix codes
+    are counted densely) they are formed at once, as the other route forms
+    them; elsewhere forming them sorts the rows, which costs more than the
+    statistic with many raters, so they are left to be formed on demand.
+    None where the other routes must run (no numba, out of range, k ≥ 255).
+    """
+    bounds = _bounds(x, limit)
+    kernels = rater_terms.kernels()
+    if bounds is None or kernels is None:
+        return None
+    lo, k = bounds
+    n, r = x.shape
+    narrow = patterns.radix_fits(k + 1, r)
+    dense = narrow and (k + 1) ** r <= patterns._DENSE_CODES
+    codes = np.empty((n, r), dtype=np.uint8)
+    rows = np.empty(n if dense else 0, dtype=np.int64)
+    step = -(-n // min(_count._n_threads(), max(1, x.size // _count._MATRIX_THREAD_MIN)))
+    parts = [np.zeros((r, k + 1), dtype=np.int64) for _ in range(0, n, step)]
+    futures = [
+        _count._pool().submit(
+            kernels.rater_codes, x[s : s + step], lo, k, codes[s : s + step], t, rows[s : s + step]
+        )
+        for s, t in zip(range(0, n, step), parts, strict=True)
+    ]
+    found = [f.result() for f in futures]
+    if any(bad for _, bad in found):
+        return None
+    counts = patterns.from_codes(np.concatenate([c for c, _ in found]), r + 1, k)
+    used = np.flatnonzero(counts.rows.sum(axis=0))  # categories someone used
+    if used.size == 0:
+        return None  # nothing rated: the numpy path explains
+    remap = np.zeros(k + 1, dtype=np.uint8)
+    remap[used + 1] = np.arange(1, used.size + 1)
+    labels_found = Labels(tuple(int(lo + j) for j in used), ordered=True)
+    names = tuple(ratings.columns) if hasattr(ratings, "columns") else tuple(range(r))
+    counts = patterns.Patterns(counts.rows[:, used], counts.freq)
+    if dense:
+        raters = patterns.from_codes(rows, k + 1, r)
+        raters = patterns.Patterns(remap.astype(np.int64)[raters.rows], raters.freq)
+        return Items(labels_found, counts, raters, names)
+    codes = codes if used.size == k else remap[codes]
+    totals = np.sum(parts, axis=0)[:, used + 1]
+    return Items(labels_found, counts, None, names, codes=RaterCodes(codes, totals, narrow))
+
+
+def _bounds(x: np.ndarray, limit: int) -> tuple[int, int] | None:
+    """(lo, k): the whole-number range [lo, lo + k) of a numeric matrix, or None (see engines)."""
+    if (
+        x.dtype.kind not in "iuf"
+        or x.shape[0] == 0
+        or _count._engine(x.size, "auto", _count._MATRIX) is None
+    ):
+        return None
+    if x.dtype.kind == "f":
+        if np.isnan(x).all():
+            return None
+        lo_f, hi_f = np.nanmin(x), np.nanmax(x)
+        if not (np.isfinite(lo_f) and np.isfinite(hi_f)):
+            return None
+        lo, hi = int(np.floor(lo_f)), int(np.ceil(hi_f))
+    else:
+        lo, hi = int(x.min()), int(x.max())
+    k = hi - lo + 1
+    if k > limit or k >= 255 or not patterns.radix_fits(x.shape[1] + 1, k):
+        return None
+    return lo, k
+
+
 def _wide_rows(x: np.ndarray, lo: int, k: int) -> patterns.Patterns:
     """Rater patterns (codes + 1, 0 = missing) of whole-number ratings in [lo, lo + k)."""
     codes = np.fmax(x - (lo - 1), 0)  # fmax turns NaN (missing) into 0
+    codes = codes[codes.any(axis=1)]  # an item nobody rated is no item, as on the other routes
     return patterns.distinct(codes.astype(np.uint8 if k < 255 else np.int64))
