@@ -188,3 +188,39 @@ def light_variance(
     f = fraction(n, population)
     center = float(freq @ psi) / n
     return (1 - f) * float(freq @ (psi - center) ** 2) / (n * (n - 1))
+
+
+def conger_terms(
+    codes: np.ndarray,
+    by_rater: np.ndarray,
+    agreement: np.ndarray,
+    pe: float,
+    coefficient: float,
+    population: float | None,
+) -> np.ndarray:
+    """Per-item terms of Conger's kappa (items in order), so that Σ u_i² is its variance.
+
+    ``codes`` are the label codes + 1 (0 = missing) of each item, in order;
+    the linearisation is :func:`conger_variance`'s, item by item (Gwet 2014;
+    pairedCAC's ``conger.linear.i``).
+    """
+    k = by_rater.shape[1]
+    keep = by_rater.sum(axis=1) > 0
+    codes = codes if keep.all() else codes[:, keep]
+    counts = _tally(codes, k)[:, 1:]
+    t = core.terms(Patterns(counts, np.ones(codes.shape[0], dtype=np.int64)), agreement)
+    if t.n2 == 0:
+        return np.full(codes.shape[0], np.nan)
+    r = codes.shape[1]
+    n_g = by_rater[keep].sum(axis=1).astype(np.float64)
+    p_gk = by_rater[keep] / n_g[:, None]
+    big_a = (t.n / n_g)[:, None] * (r * p_gk.mean(axis=0)[None, :] - p_gk)
+    aw = big_a @ agreement
+    constant = (big_a * (p_gk @ agreement.T)).sum(axis=1)
+    rated = codes > 0
+    looked = np.take_along_axis(aw.T, np.maximum(codes - 1, 0), axis=0)  # aw[g, code − 1]
+    lam = rated * looked - (rated - (n_g / t.n)[None, :]) * constant[None, :]
+    pe_i = lam.sum(axis=1) / (r * (r - 1))
+    linear = (t.n / t.n2) * (t.pa - pe * t.pairable) / (1 - pe)
+    linear = linear - 2 * (1 - coefficient) * (pe_i - pe) / (1 - pe)
+    return core.scaled_terms(linear, coefficient, population)
