@@ -274,7 +274,9 @@ def variance(
     """Gwet's (2014) variance of a coefficient of the family, from its linearisation."""
     if t.n2 == 0 or not math.isfinite(coefficient):
         return float("nan")
-    return t.variance(linearised(chance, t, agreement, pi, pe, coefficient), coefficient, population)
+    return t.variance(
+        linearised(chance, t, agreement, pi, pe, coefficient), coefficient, population
+    )
 
 
 def linearised(
@@ -367,4 +369,6 @@ def item_terms(
     t = terms(Patterns(rows, np.ones(rows.shape[0], dtype=np.int64)), agreement)
     if t.n2 == 0:
         return np.full(rows.shape[0], np.nan)
-    return scaled_terms(linearised(chance, t, agreement, pi, pe, coefficient), coefficient, population)
+    return scaled_terms(
+        linearised(chance, t, agreement, pi, pe, coefficient), coefficient, population
+    )
