@@ -28,8 +28,8 @@ from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._results.kappa import KappaResult
 from concord._results.spec import Spec
-from concord._tables.pair_table import PairTable
 from concord._tables.item_rows import pair_codes
+from concord._tables.pair_table import PairTable
 from concord._tables.pairs import batch_table, confusion_table
 from concord._tables.patterns import Patterns
 from concord._tables.weights import Weighting, resolve
@@ -404,11 +404,12 @@ def pair_item_terms(pair: Pair, data: tuple[Any, ...], options: dict[str, Any]) 
     weighting = resolve(options["weights"], counted.labels, func)
     table = counted.table
     statistic, _, _ = weighted_kappa_core(table, weighting.exact, pooled=pair.pooled)
-    a, b = pair_codes(*data, counted.labels.values, func)
+    a, b = pair_codes(data[0], data[1], counted.labels.values, func)
     agreement = weighting.agreement()
     if not pair.pooled:
         f = fraction(int(table.sum()), population)
-        return pair_terms(a, b, table, agreement, statistic) * np.sqrt(1 - f)
+        out: np.ndarray = pair_terms(a, b, table, agreement, statistic) * np.sqrt(1 - f)
+        return out
     k = table.shape[0]
     rows = np.eye(k, dtype=np.int64)[a] + np.eye(k, dtype=np.int64)[b]
     pi = (table.sum(axis=0) + table.sum(axis=1)) / (2 * float(table.sum()))

@@ -53,6 +53,7 @@ def _check_aligned(first: tuple[Any, ...], second: tuple[Any, ...]) -> None:
         index_a, index_b = getattr(a, "index", None), getattr(b, "index", None)
         if not (hasattr(index_a, "equals") and hasattr(index_b, "equals")):
             continue  # not pandas: rows pair by position
+        assert index_a is not None
         if not index_a.equals(index_b):
             param_error(
                 _FUNC,
@@ -64,7 +65,7 @@ def _check_aligned(first: tuple[Any, ...], second: tuple[Any, ...]) -> None:
 
 
 def _options(c: Coefficient, data: tuple[Any, ...], given: dict[str, Any]) -> dict[str, Any]:
-    """The function's keyword options with its defaults filled in."""
+    """Return the function's keyword options with its defaults filled in."""
     bound = inspect.signature(c.function).bind(*data, **given)
     bound.apply_defaults()
     return {k: v for k, v in bound.arguments.items() if k in c.options}
@@ -203,7 +204,7 @@ def compare(
 
 
 def homogeneity(*results: Any) -> HomogeneityResult:
-    """The χ² test that several independent coefficients are equal.
+    """Test that several independent coefficients are equal (χ²).
 
     With κ_g and SE_g of G independent samples, w_g = 1 / SE_g²,
     κ̄ = Σ w_g κ_g / Σ w_g and χ² = Σ w_g (κ_g − κ̄)² on G − 1 df (Fleiss,

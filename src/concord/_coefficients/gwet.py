@@ -26,8 +26,8 @@ from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._results.agreement import AgreementResult, FleissResult
 from concord._results.spec import Spec
-from concord._tables.item_table import Items, ItemStats
 from concord._tables.item_rows import item_counts
+from concord._tables.item_table import Items, ItemStats
 from concord._tables.items import batch_items, item_data
 from concord._tables.weights import Weighting, resolve
 

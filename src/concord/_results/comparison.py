@@ -79,9 +79,10 @@ class ComparisonResult:
         )
         return "\n".join(
             [
-                f"{name}: first = {self.first.statistic:.4f}, second = {self.second.statistic:.4f}.",
-                f"Difference (second − first) = {self.difference:.4f}, SE {self.standard_error:.4f}, "
-                f"{how}.",
+                f"{name}: first = {self.first.statistic:.4f}, "
+                f"second = {self.second.statistic:.4f}.",
+                f"Difference (second − first) = {self.difference:.4f}, "
+                f"SE {self.standard_error:.4f}, {how}.",
                 f"{self.confidence_level:.0%} {self.method} interval [{low:.4f}, {high:.4f}]; "
                 f"t = {self.statistic:.3f} on {self.df:.1f} df, two-sided p = {self.pvalue:.4g}.",
             ]

@@ -57,7 +57,7 @@ def item_counts(ratings: Any, labels: tuple[Any, ...], func: str) -> np.ndarray:
 def pair_codes(
     rater1: Any, rater2: Any, labels: tuple[Any, ...], func: str
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The two raters' label codes, pair by pair, under ``labels``."""
+    """Return the two raters' label codes, pair by pair, under ``labels``."""
     a, _ = encode_rater(rater1, list(labels), func, "rater1")
     b, _ = encode_rater(rater2, list(labels), func, "rater2")
     return a, b
