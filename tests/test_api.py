@@ -42,7 +42,7 @@ def test_data_positional_only_options_keyword_only(name):
         inspect.Parameter.POSITIONAL_ONLY,
         inspect.Parameter.VAR_POSITIONAL,
     )  # homogeneity(*results)
-    first_option = next(i for i, k in enumerate(kinds) if k not in data)
+    first_option = next((i for i, k in enumerate(kinds) if k not in data), len(kinds))
     assert first_option >= 1
     keyword = (
         inspect.Parameter.KEYWORD_ONLY,
