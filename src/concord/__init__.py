@@ -9,6 +9,7 @@ imported lazily, where they are used.
 """
 
 from concord._coefficients.cohen import cohen_kappa, scott_pi
+from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
 from concord._coefficients.krippendorff import krippendorff_alpha
 from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_kappa
@@ -23,6 +24,7 @@ from concord._results.agreement import (
     KrippendorffResult,
     LightResult,
 )
+from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.kappa import KappaResult
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._tables.weights import weight_matrix
@@ -38,10 +40,12 @@ __all__ = [
     "Accumulator",
     "AgreementResult",
     "CategoryCounts",
+    "ComparisonResult",
     "ConfidenceInterval",
     "CrossValidatedKappa",
     "FleissResult",
     "GroupedKappaResult",
+    "HomogeneityResult",
     "KappaResult",
     "KrippendorffResult",
     "LightResult",
@@ -52,11 +56,13 @@ __all__ = [
     "accumulate",
     "brennan_prediger",
     "cohen_kappa",
+    "compare",
     "conger_kappa",
     "cross_validated_kappa",
     "fleiss_kappa",
     "grouped_kappa",
     "gwet_ac",
+    "homogeneity",
     "krippendorff_alpha",
     "light_kappa",
     "mean_kappa",

@@ -274,14 +274,24 @@ def variance(
     """Gwet's (2014) variance of a coefficient of the family, from its linearisation."""
     if t.n2 == 0 or not math.isfinite(coefficient):
         return float("nan")
+    return t.variance(
+        linearised(chance, t, agreement, pi, pe, coefficient), coefficient, population
+    )
+
+
+def linearised(
+    chance: Chance, t: Terms, agreement: np.ndarray, pi: np.ndarray, pe: float, coefficient: float
+) -> np.ndarray:
+    """Gwet's linearised coefficient κ*_i of each pattern, whose mean is κ (t.n2 > 0)."""
     scale = t.n / t.n2
     if not chance.corrected:
-        return t.variance(scale * t.pa, coefficient, population)
+        out: np.ndarray = scale * t.pa
+        return out
     linear = scale * (t.pa - pe * t.pairable) / (1 - pe)
     if chance.item is not None:
         pe_i = chance.item(t, agreement, pi)
         linear = linear - 2 * (1 - coefficient) * (pe_i - pe) / (1 - pe)
-    return t.variance(linear, coefficient, population)
+    return linear
 
 
 @dataclass(frozen=True)
@@ -323,3 +333,42 @@ def fleiss_null(totals: np.ndarray, n_items: int, m: int) -> float:
     if spread == 0 or m < 2:
         return float("nan")
     return 2 * (spread**2 - float(np.sum(p * q * (q - p)))) / (n_items * m * (m - 1) * spread**2)
+
+
+def scaled_terms(
+    linear: np.ndarray, coefficient: float, population: float | None, n: int | None = None
+) -> np.ndarray:
+    """Per-item terms u_i = (κ*_i − κ) √((1 − f) / (n (n − 1))), so that var = Σ u_i².
+
+    :func:`concord.compare` pairs these item by item: the variance of a
+    difference of two coefficients on the same items is Σ (u₂ᵢ − u₁ᵢ)²
+    (Gwet 2016). ``n`` is the number of items the sampling fraction counts.
+    """
+    items = linear.shape[0]
+    if items < 2 or not math.isfinite(coefficient):
+        return np.full(items, np.nan)
+    f = fraction(items if n is None else n, population)
+    out: np.ndarray = (linear - coefficient) * math.sqrt((1 - f) / (items * (items - 1)))
+    return out
+
+
+def item_terms(
+    chance: Chance,
+    rows: np.ndarray,
+    agreement: np.ndarray,
+    pi: np.ndarray,
+    pe: float,
+    coefficient: float,
+    population: float | None,
+) -> np.ndarray:
+    """:func:`scaled_terms` of each item, from its row of counts per category (items in order).
+
+    The same linearisation as :func:`variance`, with each item its own
+    pattern: Σ of the squared terms is the coefficient's variance.
+    """
+    t = terms(Patterns(rows, np.ones(rows.shape[0], dtype=np.int64)), agreement)
+    if t.n2 == 0:
+        return np.full(rows.shape[0], np.nan)
+    return scaled_terms(
+        linearised(chance, t, agreement, pi, pe, coefficient), coefficient, population
+    )

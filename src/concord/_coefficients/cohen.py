@@ -17,6 +17,7 @@ from concord._coefficients import agreement_core
 from concord._coefficients.cohen_core import (
     TableSampler,
     fce,
+    pair_terms,
     undefined_reason,
     weighted_kappa_core,
 )
@@ -27,6 +28,7 @@ from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._results.kappa import KappaResult
 from concord._results.spec import Spec
+from concord._tables.item_rows import pair_codes
 from concord._tables.pair_table import PairTable
 from concord._tables.pairs import batch_table, confusion_table
 from concord._tables.patterns import Patterns
@@ -379,3 +381,39 @@ def scott_pi(
     0.5
     """
     return _one_shot(SCOTT, rater1, rater2, weights, labels, None, nan_policy, population_size)
+
+
+def pair_item_terms(pair: Pair, data: tuple[Any, ...], options: dict[str, Any]) -> np.ndarray:
+    """Per-pair terms, pairs in order: Σ u_i² is the variance (the registry's ``terms`` hook).
+
+    Cohen's kappa: its influence terms (:func:`pair_terms`), whose squares
+    sum to Fleiss, Cohen & Everitt's variance; Scott's pi: Gwet's
+    linearisation of Fleiss' kappa of two raters, as its SE uses.
+    """
+    func = pair.spec.name
+    if options.get("sample_weight") is not None:
+        raise NotImplementedError(f"{func}: compare() does not take sample_weight yet.")
+    population = check_population(options["population_size"], func)
+    counted = confusion_table(
+        *data,
+        labels=options["labels"],
+        nan_policy=options["nan_policy"],
+        sample_weight=None,
+        func=func,
+    )
+    weighting = resolve(options["weights"], counted.labels, func)
+    table = counted.table
+    statistic, _, _ = weighted_kappa_core(table, weighting.exact, pooled=pair.pooled)
+    a, b = pair_codes(data[0], data[1], counted.labels.values, func)
+    agreement = weighting.agreement()
+    if not pair.pooled:
+        f = fraction(int(table.sum()), population)
+        out: np.ndarray = pair_terms(a, b, table, agreement, statistic) * np.sqrt(1 - f)
+        return out
+    k = table.shape[0]
+    rows = np.eye(k, dtype=np.int64)[a] + np.eye(k, dtype=np.int64)[b]
+    pi = (table.sum(axis=0) + table.sum(axis=1)) / (2 * float(table.sum()))
+    pe = float(pi @ agreement @ pi)
+    return agreement_core.item_terms(
+        agreement_core.FLEISS, rows, agreement, pi, pe, statistic, population
+    )

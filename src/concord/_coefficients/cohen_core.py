@@ -154,3 +154,29 @@ def fce(table: np.ndarray, agreement: np.ndarray, kappa: float) -> tuple[float, 
     if scale == 0:  # 1 − p_e underflows (sample weights of ~1e-300): no finite variance
         return math.nan, math.nan
     return float(var) / scale, float(var0) / scale
+
+
+def pair_terms(
+    a: np.ndarray, b: np.ndarray, table: np.ndarray, agreement: np.ndarray, kappa: float
+) -> np.ndarray:
+    """Per-pair terms u_i = ψ_i / n of Cohen's kappa, so that Σ u_i² is :func:`fce`'s variance.
+
+    ψ is the influence of the pair (a, b) on κ (the delta method applied to
+    the pair table): with p_e = Σ a_kl p_k. p_.l and pe_i = (w̄_a. + w̄_.b)/2,
+    ψ = (w_ab − p_o − 2(1 − κ)(pe_i − p_e)) / (1 − p_e). Its mean is 0 and
+    Σ ψ_i² / n² expands to Fleiss, Cohen & Everitt's (1969) variance
+    exactly, so the same terms give κ's SE and, paired item by item, the SE
+    of a difference of two kappas (Gwet 2016). ``a`` and ``b`` are the label
+    codes of the two raters, pair by pair.
+    """
+    n = float(table.sum())
+    p = table / n
+    rows, cols = p.sum(axis=1), p.sum(axis=0)
+    p_o = float(np.sum(p * agreement))
+    p_e = float(rows @ agreement @ cols)
+    if n == 0 or p_e == 1 or not math.isfinite(kappa):
+        return np.full(a.shape[0], np.nan)
+    pe_i = ((agreement @ cols)[a] + (rows @ agreement)[b]) / 2
+    psi = (agreement[a, b] - p_o - 2 * (1 - kappa) * (pe_i - p_e)) / (1 - p_e)
+    out: np.ndarray = psi / n
+    return out

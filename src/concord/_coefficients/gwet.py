@@ -26,6 +26,7 @@ from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._results.agreement import AgreementResult, FleissResult
 from concord._results.spec import Spec
+from concord._tables.item_rows import item_counts
 from concord._tables.item_table import Items, ItemStats
 from concord._tables.items import batch_items, item_data
 from concord._tables.weights import Weighting, resolve
@@ -464,3 +465,22 @@ def brennan_prediger(
     0.6667
     """
     return _gwet_family(BRENNAN_PREDIGER, ratings, weights, labels, population_size)
+
+
+def item_terms(member: Member, data: tuple[Any, ...], options: dict[str, Any]) -> np.ndarray:
+    """Per-item terms of the coefficient, items in order: Σ u_i² is its variance.
+
+    The registry's ``terms`` hook, which :func:`concord.compare` pairs item by item.
+    """
+    func = member.spec.name
+    population = check_population(options["population_size"], func)
+    items = item_data(data[0], options["labels"], func)
+    weighting = resolve(options["weights"], items.labels, func)
+    s = core.shares(items.stats, weighting.exact)
+    pe = member.chance.exact(s, weighting.exact)
+    pi = np.array([float(Fraction(int(p), s.D)) for p in s.P])
+    rows = item_counts(data[0], items.labels.values, func)
+    statistic = core.coefficient(s.pa, pe)
+    return core.item_terms(
+        member.chance, rows, weighting.agreement(), pi, float(pe), statistic, population
+    )

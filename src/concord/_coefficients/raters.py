@@ -20,6 +20,7 @@ from concord._coefficients.raters_core import (
     LightSampler,
     OnDemand,
     chance_conger,
+    conger_terms,
     conger_variance,
     light_variance,
 )
@@ -31,6 +32,7 @@ from concord._inference.resampling import Resampled
 from concord._results.agreement import AgreementResult, LightResult
 from concord._results.kappa import KappaResult
 from concord._results.spec import Spec
+from concord._tables.item_rows import item_codes
 from concord._tables.item_table import Items
 from concord._tables.items import batch_items, item_data
 from concord._tables.weights import Weighting, resolve
@@ -319,3 +321,18 @@ def _pair(items: Items, g: int, h: int, weighting: Weighting) -> KappaResult:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedKappaWarning)  # reported once, for the mean
         return kappa_result(table, items.labels, weighting, COHEN)
+
+
+def conger_item_terms(data: tuple[Any, ...], options: dict[str, Any]) -> np.ndarray:
+    """Per-item terms of Conger's kappa, items in order (the registry's ``terms`` hook)."""
+    func = CONGER.name
+    population = check_population(options["population_size"], func)
+    items = item_data(data[0], options["labels"], func, need_raters=True)
+    weighting = resolve(options["weights"], items.labels, func)
+    s = core.shares(items.stats, weighting.exact)
+    by_rater = items.by_rater()
+    pe = chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
+    codes = item_codes(data[0], items.labels.values, func)
+    return conger_terms(
+        codes, by_rater, weighting.agreement(), float(pe), core.coefficient(s.pa, pe), population
+    )

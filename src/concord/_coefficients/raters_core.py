@@ -131,30 +131,25 @@ class CongerSampler(_RaterSampler):
         return out
 
 
-def conger_variance(
-    items: Items,
+def _conger_linear(
+    codes: np.ndarray,
+    freq: np.ndarray | None,
+    by_rater: np.ndarray,
     agreement: np.ndarray,
     pe: float,
     coefficient: float,
-    population: float | None,
-) -> float:
-    """Var of Conger's kappa (irrCAC's conger.kappa.raw): its per-item chance term λ.
+) -> tuple[np.ndarray, int] | None:
+    """Each row's linearised Conger kappa κ*_i (Gwet 2014), and the number of items n.
 
-    Each item costs O(raters + categories²): λ_i is a sum over the item's
+    Each row costs O(raters + categories²): λ_i is a sum over the row's
     raters of a lookup into a raters × codes table built from each rater's
-    category totals (:meth:`Items.by_rater`), never a sum over rater pairs.
-    The rows are every item where the one-pass route kept the codes, else
-    the distinct rater patterns; :func:`row_terms` and :func:`grouped_sum`
-    give the same bits for both.
+    category totals, never a sum over rater pairs. ``codes`` are label codes
+    + 1 (0 = missing), one row per item or per distinct pattern (``freq``
+    its count); :func:`row_terms` gives the same bits for both. None when
+    no item holds two ratings.
     """
-    by_rater = items.by_rater()
     k = by_rater.shape[1]
     keep = by_rater.sum(axis=1) > 0  # raters who rated nothing take no part
-    if items.codes is not None:
-        codes, freq = items.codes.rows, None
-    else:
-        raters = items.rater_patterns()
-        codes, freq = raters.rows, raters.freq.astype(np.float64)
     codes = codes if keep.all() else codes[:, keep]
     n = codes.shape[0] if freq is None else int(freq.sum())
     r = codes.shape[1]
@@ -172,13 +167,34 @@ def conger_variance(
     pairable = m >= 2
     n2 = int(pairable.sum()) if freq is None else int(freq[pairable].sum())
     if n2 == 0 or not math.isfinite(coefficient):
-        return float("nan")
+        return None
     pa = np.where(pairable, agree / np.where(pairable, m * (m - 1), 1.0), 0.0)
     pe_i = lam / (r * (r - 1))
     linear = (n / n2) * (pa - pe * pairable) / (1 - pe)
-    linear = linear - 2 * (1 - coefficient) * (pe_i - pe) / (1 - pe)
-    if n < 2:
+    return linear - 2 * (1 - coefficient) * (pe_i - pe) / (1 - pe), n
+
+
+def conger_variance(
+    items: Items,
+    agreement: np.ndarray,
+    pe: float,
+    coefficient: float,
+    population: float | None,
+) -> float:
+    """Var of Conger's kappa (irrCAC's conger.kappa.raw) from :func:`_conger_linear`.
+
+    The rows are every item where the one-pass route kept the codes, else
+    the distinct rater patterns; :func:`grouped_sum` gives the same bits for both.
+    """
+    if items.codes is not None:
+        codes, freq = items.codes.rows, None
+    else:
+        raters = items.rater_patterns()
+        codes, freq = raters.rows, raters.freq.astype(np.float64)
+    found = _conger_linear(codes, freq, items.by_rater(), agreement, pe, coefficient)
+    if found is None or found[1] < 2:
         return float("nan")
+    linear, n = found
     f = fraction(n, population)
     return float((1 - f) * grouped_sum((linear - coefficient) ** 2, freq) / (n * (n - 1)))
 
@@ -216,3 +232,23 @@ def light_variance(
     f = fraction(n, population)
     center = float(freq @ psi) / n
     return (1 - f) * float(freq @ (psi - center) ** 2) / (n * (n - 1))
+
+
+def conger_terms(
+    codes: np.ndarray,
+    by_rater: np.ndarray,
+    agreement: np.ndarray,
+    pe: float,
+    coefficient: float,
+    population: float | None,
+) -> np.ndarray:
+    """Per-item terms of Conger's kappa (items in order), so that Σ u_i² is its variance.
+
+    ``codes`` are the label codes + 1 (0 = missing) of each item, in order;
+    the linearisation is :func:`conger_variance`'s, item by item (Gwet 2014;
+    pairedCAC's ``conger.linear.i``).
+    """
+    found = _conger_linear(codes, None, by_rater, agreement, pe, coefficient)
+    if found is None:
+        return np.full(codes.shape[0], np.nan)
+    return core.scaled_terms(found[0], coefficient, population)

@@ -74,6 +74,10 @@ class Coefficient:
     check_options : callable or None
         ``check_options(options)``: validate options the signature does not
         (returns them, normalised).
+    terms : callable or None
+        ``terms(data, options)``: the per-item terms of the coefficient, items
+        in order, whose squares sum to its variance; :func:`concord.compare`
+        pairs them item by item (Gwet 2016). None where not yet written.
     options : tuple of str
         The function's keyword-only options, in signature order.
     """
@@ -88,6 +92,7 @@ class Coefficient:
     returns_result: bool = True
     check_counts: Callable[[dict[str, Any], int], None] | None = None
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    terms: Callable[[tuple[Any, ...], dict[str, Any]], Any] | None = None
     options: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -134,6 +139,7 @@ def _shares(member: gwet.Member, function: Callable[..., Any]) -> Coefficient:
         _p(gwet.from_counts, member),
         (agreement_core.PatternSampler,),
         agreement_core.variance,
+        terms=_p(gwet.item_terms, member),
     )
 
 
@@ -146,6 +152,7 @@ REGISTRY: tuple[Coefficient, ...] = (
         _p(cohen.from_counts, cohen.COHEN),
         (cohen_core.TableSampler,),
         cohen_core.fce,
+        terms=_p(cohen.pair_item_terms, cohen.COHEN),
     ),
     Coefficient(
         cohen.SCOTT.spec,
@@ -155,6 +162,7 @@ REGISTRY: tuple[Coefficient, ...] = (
         _p(cohen.from_counts, cohen.SCOTT),
         (cohen_core.TableSampler,),
         agreement_core.variance,
+        terms=_p(cohen.pair_item_terms, cohen.SCOTT),
     ),
     Coefficient(
         qwk.SPEC,
@@ -175,6 +183,7 @@ REGISTRY: tuple[Coefficient, ...] = (
         raters.conger_from_counts,
         (raters_core.CongerSampler,),
         raters_core.conger_variance,
+        terms=raters.conger_item_terms,
     ),
     Coefficient(
         raters.LIGHT,
