@@ -22,6 +22,7 @@ ALLOWED = {
     "concord._thresholds.cut_file": "the cut-point file format: reading, checking, grading",
     "concord._streaming.relevel": "alpha's δ² set once a stream's labels are known",
     "concord._coefficients.registry": "the coefficients concord agree reports",
+    "concord._common.errors": "problem_of(): a library error's parts, said in the CLI's words",
 }
 
 
