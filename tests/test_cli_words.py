@@ -41,6 +41,7 @@ FILES = {
     "scores.csv": "truth,score\n1,0.1\n2,0.5\n3,0.9\n1,0.2\n2,0.4\n3,\n",
     "one_class.csv": "truth,score\n1,0.1\n1,0.5\n1,0.9\n1,0.2\n",
     "two_items.csv": "truth,score\n1,0.1\n2,0.5\n",
+    "huge.csv": "a,b\n100000000000000000,1\n2,3\n3,3\n1,2\n",
 }
 PAIR = ["--rater1", "a", "--rater2", "b"]
 LONG = ["--item", "doc", "--rater", "ann", "--rating", "lab"]
@@ -62,6 +63,9 @@ ERRORS = [
     (["kappa", "words.csv", "--weights", "quadratic"], "highest with --labels"),
     (["kappa", "words.csv", *PAIR, "--labels", "1,2"], "Got ratings not in --labels: 'x' (2×)"),
     (["kappa", "empty_pairs.csv", *PAIR, "--nan-policy", "omit"], "so --nan-policy omit leaves"),
+    (["kappa", "three.csv", "--labels", ""], "--labels must be a non-empty"),
+    (["kappa", "huge.csv", "--weights", "ordinal"], "--weights must be linear or quadratic"),
+    (["agree", "huge.csv", "--weights", "ordinal"], "beyond 2^53, spanning under 2^53"),
     (["agree", "wide.csv", "--labels", "1,2"], "every rating in the rater columns"),
     (["agree", "wide.csv", "--labels", "1,2", "--chunk-rows", "2"], "--labels must be a list"),
     (["agree", "wide.csv", "--weights", "ratio", "--labels", "-1,1,2,3"], "--weights must be"),
