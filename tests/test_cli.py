@@ -151,7 +151,7 @@ def test_missing_values_need_a_policy(tmp_path):
     path = tmp_path / "na.csv"
     path.write_text("a,b\n1,1\n2,\n3,3\n")
     out = run("kappa", str(path), "--rater1", "a", "--rater2", "b")
-    assert out.exit_code == 1 and "nan_policy='omit'" in out.output
+    assert out.exit_code == 1 and "Pass --nan-policy omit to drop those pairs" in out.output
     out = run("kappa", str(path), "--rater1", "a", "--rater2", "b", "--nan-policy", "omit")
     assert out.exit_code == 0 and "n = 2 pairs" in out.output
 

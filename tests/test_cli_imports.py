@@ -23,6 +23,7 @@ ALLOWED = {
     "concord._streaming.relevel": "alpha's δ² set once a stream's labels are known",
     "concord._coefficients.registry": "the coefficients concord agree reports",
     "concord._results.sentence": "summary()'s sentence with the interval the table printed",
+    "concord._common.errors": "problem_of(): a library error's parts, said in the CLI's words",
 }
 
 

@@ -394,6 +394,31 @@ def test_no_progress_bar_off_a_terminal(capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_a_fast_bootstrap_shows_no_bar(monkeypatch):
+    # on a terminal, the bar is tqdm's with a delay: a bootstrap done within it draws nothing
+    # (a bar at 0% flashed and erased), one that takes longer shows it as before
+    import tqdm.auto
+
+    from concord._inference import intervals
+
+    made = []
+
+    class Bar:
+        def __init__(self, **kwargs):
+            made.append(kwargs)
+
+        def update(self, n=1):
+            pass
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(intervals, "show_progress", lambda: True)
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    concord.cohen_kappa([1, 2, 2, 1], [1, 2, 1, 1]).bootstrap(3000, rng=0)
+    assert [bar["delay"] for bar in made] == [intervals.BAR_DELAY] and intervals.BAR_DELAY > 0
+
+
 # --- errors -----------------------------------------------------------------------------------
 def raises(exc, *fragments):
     return pytest.raises(exc, match=re.compile(".*".join(re.escape(f) for f in fragments), re.S))

@@ -80,4 +80,53 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv(tmp_path):
     args = ["kappa", ratings, "--rater1", "a", "--rater2", "b", "--format", "json"]
     record = json.loads(_run(concord, *args, cwd=tmp_path, env=env))
     assert record["statistic"] == pytest.approx(0.5) and record["n"] == 3
+    version = wheel.name.split("-")[1]  # the distribution's version, as pip installed it
+    assert _run(concord, "--version", cwd=tmp_path, env=env) == f"concord {version}\n"
     assert sorted(os.listdir(ROOT)) == before  # the build wrote nothing into the checkout
+
+
+# --- the metadata, read from the files (no build) -----------------------------------------------
+def _project():
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def _citation():
+    yaml = pytest.importorskip("yaml")
+    return yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+
+
+def test_the_version_is_one_number_everywhere():
+    import concord
+
+    project, citation = _project(), _citation()
+    assert "version" in project["dynamic"]  # hatch reads it from src/concord/_version.py
+    assert citation["version"] == concord.__version__ == "0.2.0"
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    first = next(line for line in changelog.splitlines() if line.startswith("## ["))
+    assert first == f"## [{concord.__version__}] - {citation['date-released']}"
+
+
+def test_classifiers_and_urls():
+    project = _project()
+    classifiers = set(project["classifiers"])
+    lowest = int(project["requires-python"].removeprefix(">=3."))
+    for minor in range(lowest, 14):
+        assert f"Programming Language :: Python :: 3.{minor}" in classifiers
+    assert "Typing :: Typed" in classifiers and (PACKAGE / "py.typed").is_file()
+    assert "Intended Audience :: Science/Research" in classifiers
+    # PEP 639: the SPDX expression replaces license classifiers, which must not repeat it
+    assert project["license"] == "MIT" and not any(c.startswith("License ::") for c in classifiers)
+    urls = project["urls"]
+    assert set(urls) == {"Homepage", "Documentation", "Changelog", "Issues"}
+    assert all(u.startswith(urls["Homepage"]) for u in urls.values())
+    assert urls["Changelog"].endswith("/CHANGELOG.md")
+
+
+def test_the_citation_file():
+    project, citation = _project(), _citation()
+    assert citation["cff-version"] == "1.2.0"
+    assert {"message", "title", "authors", "version", "date-released"} <= set(citation)
+    assert citation["license"] == project["license"]
+    assert citation["repository-code"] == project["urls"]["Homepage"]
+    assert [a["name"] for a in citation["authors"]] == [a["name"] for a in project["authors"]]

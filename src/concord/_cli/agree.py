@@ -12,6 +12,7 @@ from concord._cli import inputs as inputs
 from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import stream as stream
+from concord._cli import terminal as terminal
 from concord._coefficients.registry import REGISTRY, by_name
 from concord._render import records as rec
 
@@ -116,8 +117,8 @@ def agree(file: str, **o: Any) -> None:
         results, shape = agreement_results(frame, o), rec.frame_shape(frame)
     rows = [rec.summary(r, o["confidence_level"], o["ci_method"], o["seed"]) for r in results]
     if o["fmt"] == "json":
-        click.echo(rec.dumps(out.agree_record(shape, results, rows)))
+        terminal.echo(rec.dumps(out.agree_record(shape, results, rows)), as_json=True)
     elif o["fmt"] == "text":
-        click.echo(out.agree_text(file, shape, results, rows))
+        terminal.echo(out.agree_text(file, shape, results, rows))
     else:
-        click.echo(out.table(rows, o["fmt"]))
+        terminal.echo(out.table(rows, o["fmt"]))

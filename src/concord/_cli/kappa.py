@@ -11,6 +11,7 @@ from concord._cli import inputs as inputs
 from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import stream as stream
+from concord._cli import terminal as terminal
 from concord._render import records as rec
 
 
@@ -69,7 +70,7 @@ Examples:
 def kappa(file: str, **o: Any) -> None:
     """Cohen's kappa of two raters in FILE, with SE, confidence interval and p-value.
 
-    Prints κ and its uncertainty, the observed (O), weight (W) and expected
+    Prints kappa and its uncertainty, the observed (O), weight (W) and expected
     (E) matrices, the interpretation and the confusions that cost the most.
     """
     rows = stream.chunk_rows(file, o)
@@ -80,8 +81,8 @@ def kappa(file: str, **o: Any) -> None:
         a, b = (str(c.name) for c in columns)
     row = rec.summary(result, o["confidence_level"], o["ci_method"], o["seed"])
     if o["fmt"] == "json":
-        click.echo(rec.dumps(rec.kappa_record(result, row)))
+        terminal.echo(rec.dumps(rec.kappa_record(result, row)), as_json=True)
     elif o["fmt"] in ("markdown", "csv"):
-        click.echo(out.table([row], o["fmt"]))
+        terminal.echo(out.table([row], o["fmt"]))
     else:
-        click.echo(out.kappa_text(f"{file}: {a} vs {b}", result, row))
+        terminal.echo(out.kappa_text(f"{file}: {a} vs {b}", result, row))

@@ -6,8 +6,11 @@ module of its own (:mod:`~concord._cli.kappa`, :mod:`~concord._cli.agree`,
 shared options of :mod:`concord._cli.options`. The CLI reads files
 (:mod:`concord._cli.inputs`, :mod:`concord._cli.read`), calls the library
 and lays out its results (:mod:`concord._cli.output`); it computes nothing
-itself. Errors are one line naming the file, column or row, with exit
-status 1 for data errors and 2 for usage errors.
+itself. Errors are one line naming the file, column or row, in the
+command line's words (:mod:`concord._cli.speak`), with exit status 1 for
+data errors and 2 for usage errors; text output falls back to ASCII
+spellings where the terminal cannot encode a symbol
+(:mod:`concord._cli.terminal`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import click
 from concord._cli.agree import agree
 from concord._cli.kappa import kappa
 from concord._cli.report import report
+from concord._cli.terminal import encoding, fitted
 from concord._cli.thresholds import thresholds
 from concord._version import __version__
 
@@ -42,13 +46,17 @@ class _Group(click.Group):
     exception that escapes them is a defect of concord's, and is reported as
     one line too (``CONCORD_DEBUG=1`` shows the traceback), never as a
     traceback. Click's own exits, Ctrl-C and a closed pipe keep click's
-    handling.
+    handling. Every error line is in symbols standard error can encode.
     """
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
+        except click.ClickException as exc:
+            # click types message Final, yet show() reads it: the one place to fit the line
+            exc.message = fitted(exc.message, encoding(err=True))  # type: ignore[misc]
+            raise
+        except (click.exceptions.Exit, click.Abort):
             raise
         except Exception as exc:
             if os.environ.get("CONCORD_DEBUG") or (
@@ -57,14 +65,17 @@ class _Group(click.Group):
                 raise
             text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             raise click.ClickException(
-                f"internal error ({type(exc).__name__}{': ' + text[:200] if text else ''}). "
-                "This is a defect in concord: please report it with the command you ran "
-                "(CONCORD_DEBUG=1 shows the traceback)."
+                fitted(
+                    f"internal error ({type(exc).__name__}{': ' + text[:200] if text else ''}). "
+                    "This is a defect in concord: please report it with the command you ran "
+                    "(CONCORD_DEBUG=1 shows the traceback).",
+                    encoding(err=True),
+                )
             ) from None
 
 
 @click.group(cls=_Group, epilog=EXAMPLES)
-@click.version_option(__version__, prog_name="concord")
+@click.version_option(__version__, prog_name="concord", message="%(prog)s %(version)s")
 def main() -> None:
     """Measure how well raters agree: kappa, the agreement family, cut points, reports.
 

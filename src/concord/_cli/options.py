@@ -18,6 +18,8 @@ import click
 
 from concord._cli import columns as cin
 from concord._cli import output as out
+from concord._cli import speak as speak
+from concord._cli import terminal as terminal
 from concord._common import options as vocabulary
 from concord._inference.intervals import quiet
 
@@ -134,7 +136,13 @@ def output_options(formats: tuple[str, ...] = out.OUTPUTS) -> Callable[[F], F]:
 
 
 def data_errors(func: F) -> F:
-    """Run quietly if asked; warnings become notes and the library's errors one line."""
+    """Run quietly if asked; warnings become notes and the library's errors one line.
+
+    The line names FILE and says the error in the command line's words
+    (:mod:`concord._cli.speak`). A text the terminal could not encode is no
+    fault of FILE's: it is not caught here (:mod:`concord._cli.terminal`
+    keeps it from happening).
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -144,12 +152,13 @@ def data_errors(func: F) -> F:
                 with quiet() if kwargs.get("quiet") else contextlib.nullcontext():
                     value = func(*args, **kwargs)
             for w in caught:  # an undefined coefficient, say: one line each, on stderr
-                click.echo(f"note: {w.message}", err=True)
+                terminal.echo(f"note: {w.message}", err=True)
             return value
+        except UnicodeEncodeError:
+            raise
         except (ValueError, TypeError) as exc:
-            text = str(exc).strip()
-            first = text.splitlines()[0] if text else type(exc).__name__
-            raise click.ClickException(f"{kwargs.get('file', '-')}: {first}") from None
+            said = speak.message(exc, kwargs)
+            raise click.ClickException(f"{kwargs.get('file', '-')}: {said}") from None
         except OSError as exc:  # an output folder that is missing, say
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}.") from None

@@ -14,6 +14,7 @@ from concord._cli import inputs as inputs
 from concord._cli import kappa as kappa
 from concord._cli import options as opt
 from concord._cli import output as out
+from concord._cli import terminal as terminal
 
 
 @click.command(
@@ -71,4 +72,4 @@ def report(file: str, **o: Any) -> None:
     )
     with out.replacing(o["output"], "-o") as fh:
         fh.write(html)
-    click.echo(f"wrote {o['output']} ({len(html) / 1024:.0f} KiB)", err=True)
+    terminal.echo(f"wrote {o['output']} ({len(html) / 1024:.0f} KiB)", err=True)

@@ -6,7 +6,6 @@ checked, in :mod:`concord._thresholds.cut_file`.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
@@ -16,6 +15,7 @@ from concord._cli import columns as cin
 from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import read as read
+from concord._cli import terminal as terminal
 from concord._render import records as rec
 from concord._thresholds import cut_file as _cut_file
 from concord._version import __version__
@@ -67,7 +67,7 @@ def _apply(file: str, frame: Any, o: dict[str, Any]) -> None:
     grades = _cut_file.grade(scores, cuts, labels)
     frame = frame.assign(**{name: grades})
     if o["output"] is None:
-        frame.to_csv(sys.stdout, index=False, lineterminator="\n")
+        terminal.echo(frame.to_csv(index=False, lineterminator="\n"), nl=False)
         return
     with out.replacing(o["output"], "-o") as fh:
         frame.to_csv(fh, index=False, lineterminator="\n")
@@ -92,9 +92,9 @@ def _fit(file: str, frame: Any, o: dict[str, Any]) -> None:
             fh.write(rec.dumps(saved) + "\n")
     if o["fmt"] == "json":
         record = {**saved, "gap": best.gap, "fold_kappas": cv.fold_kappas, "optimism": cv.optimism}
-        click.echo(rec.dumps(record))
+        terminal.echo(rec.dumps(record), as_json=True)
         return
-    click.echo(out.thresholds_text(file, best, cv, o["cv"]))
+    terminal.echo(out.thresholds_text(file, best, cv, o["cv"]))
 
 
 def _check_outputs(o: dict[str, Any]) -> None:

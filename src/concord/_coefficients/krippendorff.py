@@ -33,9 +33,9 @@ from concord._coefficients.krippendorff_core import (
 )
 from concord._common import exact as _exact
 from concord._common.docs import fill
-from concord._common.errors import check_population, param_error
+from concord._common.errors import ForCli, check_population, param_error
 from concord._common.options import check_level
-from concord._data.labels import Labels
+from concord._data.labels import Labels, spelled
 from concord._data.matrix import RatingMatrix
 from concord._inference.design import standard_error
 from concord._inference.intervals import Deferred, Inference, deferred
@@ -67,6 +67,9 @@ def resolve_level(level: Any, labels: Labels, func: str) -> tuple[str, np.ndarra
                 "'ratio'",
                 fix=f"The labels {labels.values!r} include negative values.",
                 raw=True,
+                cli=ForCli(
+                    fix=f"The categories {spelled(labels.values)} include negative values."
+                ),
             )
         return name, None
     try:

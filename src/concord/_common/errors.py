@@ -5,12 +5,18 @@ given, and how to fix it::
 
     The 'weights' parameter of cohen_kappa must be one of None, 'linear',
     'quadratic' or a k×k array. Got 'quadratc' instead. Did you mean 'quadratic'?
+
+The command line says the same sentence in its own words (``--labels``, the
+column 'gold'), so each error carries its parts as a :class:`Problem`
+(:func:`problem_of`); where the library's words are Python (``labels=[...]``,
+``np.rint``), :class:`ForCli` gives the command line's.
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 
@@ -33,6 +39,57 @@ def describe(value: Any, limit: int = 60) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class ForCli:
+    """The command line's words for parts of an error sentence whose library words are Python.
+
+    A part left None keeps the library's words. In them ``{name}`` stands for
+    the parameter ``name`` (``{labels}``, ``{nan_policy}``, ``{rater1}``): the
+    command line puts its option or its column there (``--labels``; the
+    column 'gold' (--rater1)), so the library never spells an option.
+    """
+
+    expected: str | None = None
+    got: str | None = None
+    fix: str | None = None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An error's parts in the command line's words, carried by the exception.
+
+    ``name`` is the parameter the sentence is about; ``sentence`` is set
+    instead for an error that is not one parameter's (and ``name`` is "").
+    """
+
+    name: str
+    expected: str = ""
+    got: str = ""
+    fix: str = ""
+    sentence: str = ""
+
+
+def problem_of(exc: BaseException) -> Problem | None:
+    """Return the :class:`Problem` that :func:`param_error` or :func:`fail` attached, if any."""
+    problem = getattr(exc, "_concord_problem", None)
+    return problem if isinstance(problem, Problem) else None
+
+
+def _raise(exc: type[Exception], message: str, problem: Problem) -> NoReturn:
+    # an attribute, not a subclass: the exception stays exactly the ValueError (or
+    # TypeError) library users catch and see in tracebacks
+    error: Any = exc(message)
+    error._concord_problem = problem
+    raise error from None
+
+
+def _listed(value: Any) -> str | None:
+    """Spell a list or tuple as the command line takes one (a,b,c); None for anything else."""
+    if not isinstance(value, list | tuple):
+        return None
+    return ",".join(str(v) for v in value) if value else "an empty list"
+
+
 def param_error(
     func: str,
     name: str,
@@ -42,18 +99,36 @@ def param_error(
     fix: str = "",
     exc: type[Exception] = ValueError,
     raw: bool = False,
+    cli: ForCli | None = None,
 ) -> NoReturn:
     """Raise ``exc`` with concord's error sentence.
 
     ``got`` is shown with :func:`describe` unless ``raw`` is true, in which
-    case it is inserted as already-formatted text.
+    case it is inserted as already-formatted text. ``cli`` gives the command
+    line's words where these are Python; a list given raw=False reads a,b,c there.
     """
     shown = got if raw else describe(got)
     where = f" of {func}" if func else ""  # "": a check deep inside, below the public function
     message = f"The {name!r} parameter{where} must be {expected}. Got {shown} instead."
     if fix:
         message += f" {fix}"
-    raise exc(message) from None
+    words = cli or ForCli()
+    listed = None if raw else _listed(got)
+    problem = Problem(
+        name,
+        expected if words.expected is None else words.expected,
+        words.got if words.got is not None else listed or shown,
+        fix if words.fix is None else words.fix,
+    )
+    _raise(exc, message, problem)
+
+
+def fail(message: str, *, cli: str, exc: type[Exception] = ValueError) -> NoReturn:
+    """Raise ``exc(message)``, an error that is not one parameter's; ``cli``: the CLI's words.
+
+    ``{name}`` in ``cli`` stands for the parameter ``name``, as in :class:`ForCli`.
+    """
+    _raise(exc, message, Problem("", sentence=cli))
 
 
 def check_option(

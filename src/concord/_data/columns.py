@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.errors import describe, param_error
+from concord._common.errors import ForCli, describe, fail, param_error
 from concord._data.arrays import to_host
 from concord._data.convert import (
     MAX_STR_WIDTH,
@@ -298,12 +298,19 @@ def omit_missing(
             f"'raise' and {int(missing.sum())} pairs with a missing rating (NaN, None or pd.NA)",
             fix="Pass nan_policy='omit' to drop those pairs.",
             raw=True,
+            cli=ForCli(
+                expected="omit when ratings are missing",
+                got=f"raise and {int(missing.sum())} pairs with a missing rating",
+                fix="Pass {nan_policy} omit to drop those pairs.",
+            ),
         )
     keep = ~missing
     if not keep.any() and not allow_empty:
-        raise ValueError(
+        fail(
             f"{func} has nothing to rate: every item has a missing rating, so "
-            "nan_policy='omit' leaves no item. Check the columns passed as raters."
+            "nan_policy='omit' leaves no item. Check the columns passed as raters.",
+            cli="Nothing to rate: every item has a missing rating, so {nan_policy} omit "
+            "leaves no item. Check {rater1} and {rater2}.",
         )
     return [c.take(keep) for c in cols], None if weight is None else weight[keep]
 
@@ -330,6 +337,10 @@ def integral_floats(
             f"{x[~finite][0]!r}",
             raw=True,
             fix="Missing ratings are NaN; infinite ones have no category.",
+            cli=ForCli(
+                got=repr(float(x[~finite][0])),
+                fix="An infinite rating has no category; a missing one is an empty cell.",
+            ),
         )
     fractional = x != np.round(x)
     if not fractional.any() and np.abs(x).max(initial=0) >= 2**63:
@@ -347,6 +358,12 @@ def integral_floats(
                 "at chosen thresholds (np.digitize), or declare the categories with labels=[...]."
             ),
             raw=True,
+            cli=ForCli(
+                expected="integral (whole-number) ratings when {labels} is not given",
+                got=f"non-integral values such as {float(x[fractional][0])!r}",
+                fix="This looks like a regression output. Round it to grades, fit cut points "
+                "with concord thresholds, or declare the categories with {labels}.",
+            ),
         )
     return x.astype(np.int64)
 
@@ -366,6 +383,7 @@ def categorical_order(
             "None",
             fix="Pass labels=[...] with the order to use.",
             raw=True,
+            cli=ForCli(fix="Declare the order with {labels}."),
         )
     return orders.pop() if orders else None
 

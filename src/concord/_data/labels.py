@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.errors import describe, param_error
+from concord._common.errors import ForCli, describe, param_error
 from concord._data.columns import label_array, listing
 
 
@@ -68,6 +68,13 @@ class Labels:
                     "lowest to highest, or use an ordered pandas Categorical."
                 ),
                 raw=True,
+                cli=ForCli(
+                    expected=f"given to order non-numeric ratings for {weights} distances",
+                    got="none",
+                    fix=f"The ratings {spelled(self.values)} have no natural order and concord "
+                    "never sorts them alphabetically. List them from lowest to highest with "
+                    "{labels}.",
+                ),
             )
         return np.arange(1, self.k + 1, dtype=np.float64)
 
@@ -93,12 +100,18 @@ def _numeric_scores(values: tuple[Any, ...], func: str, weights: str) -> np.ndar
         weights,
         fix="Distances between such ratings would be rounded in floating point. "
         "Shift the ratings to small integers first.",
+        cli=ForCli(expected="linear or quadratic for integers beyond 2^53, spanning under 2^53"),
     )
 
 
 def _preview(values: Sequence[Any], limit: int = 5) -> str:
+    return f"({spelled(values, limit)})"
+
+
+def spelled(values: Sequence[Any], limit: int = 5) -> str:
+    """Return the first ``limit`` values, comma-separated (the command line's words for a list)."""
     shown = ", ".join(describe(v, 40) for v in list(values)[:limit])
-    return f"({shown}{', ...' if len(values) > limit else ''})"
+    return f"{shown}{', ...' if len(values) > limit else ''}"
 
 
 def check_labels(labels: Any, func: str) -> tuple[Any, ...] | None:
@@ -178,6 +191,11 @@ def unknown(counts: Counter[Any], labels: tuple[Any, ...], func: str, name: str)
         f"ratings not in labels={_preview(labels)}: {listed}{more}",
         fix="Add those categories to 'labels', or remove those ratings.",
         raw=True,
+        cli=ForCli(
+            expected=f"a list containing every rating in {{{name}}}",
+            got=f"ratings not in {{labels}}: {listed}{more}",
+            fix="Add those categories to {labels}, or remove those ratings.",
+        ),
     )
 
 
@@ -276,6 +294,7 @@ def merged_labels(
                 f"the declared categories {_preview(b.values, 10)}",
                 raw=True,
                 fix="Declare labels=[...] in accumulate() to fix the categories and their order.",
+                cli=ForCli(fix="Declare every category, in order, with {labels}."),
             )
         return a
     fixed, found = (a, b) if a_declared else (b, a)
@@ -287,5 +306,6 @@ def merged_labels(
             f"ratings outside them: {listing(stray)}",
             raw=True,
             fix="Declare labels=[...] in accumulate() listing every category.",
+            cli=ForCli(fix="Declare every category, in order, with {labels}."),
         )
     return fixed

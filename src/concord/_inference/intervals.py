@@ -84,6 +84,8 @@ def normal_pvalue(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2)) if math.isfinite(z) else float("nan")
 
 
+#: Seconds a step runs before its progress bar appears (tqdm's ``delay``).
+BAR_DELAY = 0.5
 # the command line's --quiet turns progress bars off (see quiet())
 _SHOW_PROGRESS: ContextVar[bool] = ContextVar("concord_show_progress", default=True)
 
@@ -110,14 +112,15 @@ def progress(
     """Yield a tqdm progress bar when stderr is a terminal and tqdm is installed, else None.
 
     ``worth`` says whether the step is long enough for a bar (default: at
-    least 2,000 units).
+    least 2,000 units). The bar appears only once the step has taken
+    :data:`BAR_DELAY` seconds, so a fast step does not flash a bar at 0%.
     """
     bar = None
     if (total >= 2000 if worth is None else worth) and show_progress():
         try:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=total, desc=description, unit=unit, leave=False)
+            bar = tqdm(total=total, desc=description, unit=unit, leave=False, delay=BAR_DELAY)
         except ImportError:  # pragma: no cover - tqdm is optional
             bar = None
     try:

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.errors import check_option, param_error
+from concord._common.errors import ForCli, check_option, param_error
 from concord._common.options import WEIGHTS
-from concord._data.labels import Labels, check_labels
+from concord._data.labels import Labels, check_labels, spelled
 
 # weight_matrix's kinds: the named families and the 0/1 matrix of no weights
 KINDS = ("unweighted", *WEIGHTS)
@@ -109,6 +109,7 @@ def _scores(labels: Labels, kind: str, func: str) -> np.ndarray:
             "'ratio'",
             fix=f"The labels {labels.values!r} include negative values.",
             raw=True,
+            cli=ForCli(fix=f"The categories {spelled(labels.values)} include negative values."),
         )
     return scores
 
