@@ -24,6 +24,7 @@ from concord._coefficients.raters_core import (
 )
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
+from concord._data.long import long_ratings
 from concord._inference.design import standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._inference.resampling import Resampled
@@ -69,6 +70,9 @@ def conger_kappa(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
 ) -> AgreementResult:
     r"""Conger's kappa: Cohen's kappa generalised to any number of raters.
 
@@ -91,6 +95,7 @@ def conger_kappa(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${long_form}
 
     Returns
     -------
@@ -120,6 +125,7 @@ def conger_kappa(
     """
     func = CONGER.name
     population = check_population(population_size, func)
+    ratings = long_ratings(ratings, (item, rater, rating), func)
     items = item_data(ratings, labels, func, need_raters=True)
     return conger_result(items, resolve(weights, items.labels, func), population)
 
@@ -198,6 +204,9 @@ def light_kappa(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
 ) -> LightResult:
     r"""Light's kappa: the mean of Cohen's kappa over every pair of raters.
 
@@ -219,6 +228,7 @@ def light_kappa(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${long_form}
 
     Returns
     -------
@@ -252,6 +262,7 @@ def light_kappa(
     """
     func = LIGHT.name
     population = check_population(population_size, func)
+    ratings = long_ratings(ratings, (item, rater, rating), func)
     items = item_data(ratings, labels, func, need_raters=True)
     return light_result(items, resolve(weights, items.labels, func), population)
 
