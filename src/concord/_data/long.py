@@ -25,6 +25,7 @@ import numpy as np
 
 from concord._common.errors import describe, param_error
 from concord._data.columns import Column, _python_scalar, column, listing
+from concord._data.convert import int_list
 
 LONG = ("item", "rater", "rating")
 _EXACT_FLOAT = 2**53
@@ -144,6 +145,9 @@ def factorize(values: Any, func: str, name: str) -> tuple[np.ndarray, np.ndarray
     if "pandas" in sys.modules or type(values).__module__.startswith("pandas"):
         import pandas as pd
 
+        if not hasattr(values, "dtype"):  # a list: ints as int64, anything else as objects
+            ints = int_list(values) if type(values) in (list, tuple) else None
+            values = ints if ints is not None else np.asarray(values, dtype=object)
         codes, uniques = pd.factorize(values)
         return np.asarray(codes, dtype=np.intp), np.asarray(uniques)
     c = column(values, func, name)
