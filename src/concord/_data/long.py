@@ -140,8 +140,17 @@ def _host(x: Any) -> Any:
     return x
 
 
-def factorize(values: Any, func: str, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Return codes (−1 where missing) into the distinct values, in order of first appearance."""
+def factorize(
+    values: Any, func: str, name: str, appearance: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return codes (−1 where missing) into the distinct values, in order of first appearance.
+
+    Without ``appearance`` narrow integers may come in sorted order instead (items,
+    whose order changes no coefficient).
+    """
+    dense = _dense(values, appearance)
+    if dense is not None:
+        return dense
     if "pandas" in sys.modules or type(values).__module__.startswith("pandas"):
         import pandas as pd
 
@@ -164,6 +173,37 @@ def factorize(values: Any, func: str, name: str) -> tuple[np.ndarray, np.ndarray
     rank[order] = np.arange(order.size)
     codes[present] = rank[inverse]
     return codes, uniques[order]
+
+
+def _dense(values: Any, appearance: bool) -> tuple[np.ndarray, np.ndarray] | None:
+    """Factorise integers of a narrow range through a lookup table, with no hashing.
+
+    The codes are re-ranked by first appearance: the distinct values all
+    appear in a prefix of the rows, usually a short one.
+    """
+    x = getattr(values, "values", values)  # a pandas Series or Index of int64
+    if not isinstance(x, np.ndarray) or x.dtype.kind not in "iu" or x.ndim != 1 or not x.size:
+        return None
+    lo, hi = int(x.min()), int(x.max())
+    if hi - lo > 2 * x.size:
+        return None
+    offset = x - lo if lo else x
+    used = np.bincount(offset, minlength=hi - lo + 1) > 0
+    n = int(used.sum())
+    if not appearance:
+        table = np.cumsum(used) - 1
+        return table[offset], np.flatnonzero(used) + lo
+    prefix = 1024
+    while True:  # the prefix that holds every distinct value: its order of first appearance
+        head = offset[:prefix]
+        _, first = np.unique(head, return_index=True)
+        if first.size == n or prefix >= x.size:
+            break
+        prefix *= 8
+    order = head[np.sort(first)]
+    table = np.empty(hi - lo + 1, dtype=np.intp)
+    table[order] = np.arange(n)
+    return table[offset], order + lo
 
 
 def _objects(values: list[Any]) -> np.ndarray:
@@ -225,7 +265,7 @@ def rows(
     far); raters not among them follow in order of first appearance.
     """
     columns, index = table_columns(data, names, func, keys)
-    item, items = factorize(columns[0], func, "item")
+    item, items = factorize(columns[0], func, "item", appearance=False)
     _no_missing(item, "item", index, func)
     rater, raters = None, np.empty(0, dtype=object)
     if len(names) == 3:
@@ -288,17 +328,17 @@ def _placed(rated: Column, key: np.ndarray, items: np.ndarray, raters: tuple[Any
     full = key.size == shape[0] * shape[1] and rated.missing is None
     if rated.numeric and x.dtype.kind in "iu" and full:
         wide = np.empty(shape, dtype=x.dtype)
-        wide.flat[key] = x
+        wide.reshape(-1)[key] = x
         return Wide(raters, items, numeric=wide)
     exact = x.dtype.kind in "iu" and (x.size == 0 or int(np.abs(x).max()) < _EXACT_FLOAT)
     if rated.numeric and (x.dtype.kind == "f" or exact):
         wide = np.full(shape, np.nan)
-        wide.flat[key] = x
+        wide.reshape(-1)[key] = x
         if rated.missing is not None:
-            wide.flat[key[rated.missing]] = np.nan
+            wide.reshape(-1)[key[rated.missing]] = np.nan
         return Wide(raters, items, numeric=wide)
     values = np.zeros(shape, dtype=x.dtype) if x.dtype.kind != "O" else np.full(shape, None)
-    values.flat[key] = x
+    values.reshape(-1)[key] = x
     missing = np.ones(shape, dtype=bool)
-    missing.flat[key] = False if rated.missing is None else rated.missing
+    missing.reshape(-1)[key] = False if rated.missing is None else rated.missing
     return Wide(raters, items, None, values, missing, rated.categories, rated.ordered)
