@@ -22,6 +22,7 @@ ALLOWED = {
     "concord._thresholds.cut_file": "the cut-point file format: reading, checking, grading",
     "concord._streaming.relevel": "alpha's δ² set once a stream's labels are known",
     "concord._coefficients.registry": "the coefficients concord agree reports",
+    "concord._data.long": "first_repeat: the long form's repeated-pair rule, the library's",
 }
 
 
