@@ -27,6 +27,7 @@ from dask.delayed import Delayed, delayed
 from concord._coefficients.registry import Coefficient, entry
 from concord._common.errors import describe, param_error
 from concord._data.columns import listing
+from concord._data.long import pivot
 from concord._streaming.accumulator import Accumulator, accumulate
 
 __all__ = ["accumulator", "compute"]
@@ -456,7 +457,7 @@ def _count(spec: _Spec, seed: Any, *parts: Any) -> Accumulator:
     """Count one partition (block) into a fresh accumulator: the chunk task."""
     acc = accumulate(spec.function, n_replicates=spec.n_replicates, rng=seed, **spec.options)
     if spec.long is not None:
-        parts = (_wide(parts[0], spec.long, spec.raters),)
+        parts = (_wide(parts[0], spec.long, spec.raters, spec.pair),)
     if not spec.pair:
         return acc.update(parts[0])
     first = parts[0]
@@ -468,8 +469,12 @@ def _count(spec: _Spec, seed: Any, *parts: Any) -> Accumulator:
     return acc.update(parts[0], parts[1], sample_weight=parts[2] if spec.weighted else None)
 
 
-def _wide(part: Any, long: tuple[Any, Any, Any], raters: tuple[Any, ...]) -> Any:
-    """Pivot one partition's (item, rater, rating) rows to one column per rater."""
+def _wide(part: Any, long: tuple[Any, Any, Any], raters: tuple[Any, ...], pair: bool) -> Any:
+    """Pivot one partition's (item, rater, rating) rows to one column per rater.
+
+    Many raters: the library's pivot, as the functions' ``item=`` takes it. Two
+    raters: a DataFrame, whose two columns go to the two-rater function.
+    """
     item, rater, rating = long
     keys = part[[item, rater]]
     twice = keys.duplicated()
@@ -487,6 +492,8 @@ def _wide(part: Any, long: tuple[Any, Any, Any], raters: tuple[Any, ...]) -> Any
         param_error(
             _FUNC, "raters", f"a list of every rater, {sorted(map(str, stray))} too", list(raters)
         )
+    if not pair:
+        return pivot(part, long, _FUNC, raters=raters)
     wide = part.pivot(index=item, columns=rater, values=rating)
     return wide.reindex(columns=list(raters))
 

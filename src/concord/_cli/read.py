@@ -39,6 +39,7 @@ import click
 from concord._cli import columns as cin
 from concord._cli.cells import Converter, Group, whole
 from concord._cli.source import Source, _fail, _one_column, options
+from concord._data.long import first_repeat
 
 # column names that are item ids, not raters (case-insensitive; also *_id, *-id, "* id")
 ID_NAMES = frozenset(
@@ -185,9 +186,8 @@ def long_form(source: Source, long: cin.Long, text: bool) -> Any:
     ratings = convert(table.select([long.rating]))[long.rating]
     item, items = pd.factorize(keys[0], sort=True)
     rater, raters = pd.factorize(keys[1])
-    again = pd.Series(item * len(raters) + rater).duplicated().to_numpy()
-    if again.any():
-        row = int(again.nonzero()[0][0])
+    row = first_repeat(item, rater, len(raters))
+    if row is not None:
         raise _fail(
             source.name,
             f"row {row + 2} rates item {keys[0][row]!r} by rater {keys[1][row]!r} a second "

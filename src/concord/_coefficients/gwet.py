@@ -22,6 +22,7 @@ from concord._coefficients import agreement_core as core
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population, describe
 from concord._data.labels import Labels
+from concord._data.long import long_ratings
 from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._results.agreement import AgreementResult, FleissResult
@@ -84,12 +85,17 @@ BRENNAN_PREDIGER = Member(
 
 
 def _gwet_family(
-    member: Member, ratings: Any, weights: Any, labels: Any, population_size: Any
+    member: Member,
+    ratings: Any,
+    weights: Any,
+    labels: Any,
+    population_size: Any,
+    long: tuple[Any, Any, Any],
 ) -> AgreementResult:
     """Validate the ratings and compute a coefficient of the family (see :func:`from_items`)."""
     func = member.spec.name
     population = check_population(population_size, func)
-    items = item_data(ratings, labels, func)
+    items = item_data(long_ratings(ratings, long, func), labels, func)
     return from_items(member, items, resolve(weights, items.labels, func), population)
 
 
@@ -231,6 +237,9 @@ def percent_agreement(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
 ) -> AgreementResult:
     r"""Percent agreement among any number of raters, with missing ratings.
 
@@ -255,6 +264,7 @@ def percent_agreement(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${long_form}
 
     Returns
     -------
@@ -277,7 +287,7 @@ def percent_agreement(
     >>> concord.percent_agreement(ratings).statistic  # (1 + 1/3 + 1) / 3
     0.7777777777777778
     """
-    return _gwet_family(PERCENT, ratings, weights, labels, population_size)
+    return _gwet_family(PERCENT, ratings, weights, labels, population_size, (item, rater, rating))
 
 
 @fill
@@ -288,6 +298,9 @@ def fleiss_kappa(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
 ) -> FleissResult:
     r"""Fleiss' kappa for any number of raters, with missing ratings.
 
@@ -313,6 +326,7 @@ def fleiss_kappa(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${long_form}
 
     Returns
     -------
@@ -350,7 +364,7 @@ def fleiss_kappa(
     >>> r.statistic
     0.3856655290102389
     """
-    result = _gwet_family(FLEISS, ratings, weights, labels, population_size)
+    result = _gwet_family(FLEISS, ratings, weights, labels, population_size, (item, rater, rating))
     assert isinstance(result, FleissResult)
     return result
 
@@ -363,6 +377,9 @@ def gwet_ac(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
 ) -> AgreementResult:
     r"""Gwet's AC1 (unweighted) or AC2 (weighted) for any number of raters.
 
@@ -383,6 +400,7 @@ def gwet_ac(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${long_form}
 
     Returns
     -------
@@ -406,7 +424,7 @@ def gwet_ac(
     >>> r.name, round(r.statistic, 4)
     ("Gwet's AC1", 0.5)
     """
-    return _gwet_family(GWET, ratings, weights, labels, population_size)
+    return _gwet_family(GWET, ratings, weights, labels, population_size, (item, rater, rating))
 
 
 @fill
@@ -417,6 +435,9 @@ def brennan_prediger(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
 ) -> AgreementResult:
     r"""Brennan & Prediger's coefficient (Randolph's free-marginal kappa), any number of raters.
 
@@ -438,6 +459,7 @@ def brennan_prediger(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${long_form}
 
     Returns
     -------
@@ -464,7 +486,9 @@ def brennan_prediger(
     >>> round(concord.brennan_prediger(ratings, labels=[1, 2, 3]).statistic, 4)  # q = 3
     0.6667
     """
-    return _gwet_family(BRENNAN_PREDIGER, ratings, weights, labels, population_size)
+    return _gwet_family(
+        BRENNAN_PREDIGER, ratings, weights, labels, population_size, (item, rater, rating)
+    )
 
 
 def item_terms(member: Member, data: tuple[Any, ...], options: dict[str, Any]) -> np.ndarray:

@@ -36,6 +36,7 @@ from concord._common.docs import fill
 from concord._common.errors import ForCli, check_population, param_error
 from concord._common.options import check_level
 from concord._data.labels import Labels, spelled
+from concord._data.long import long_ratings
 from concord._data.matrix import RatingMatrix
 from concord._inference.design import standard_error
 from concord._inference.intervals import Deferred, Inference, deferred
@@ -104,6 +105,9 @@ def krippendorff_alpha(
     level: Any = "nominal",
     labels: Any = None,
     population_size: float | None = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
 ) -> KrippendorffResult:
     r"""Krippendorff's alpha for any number of raters, missing ratings and any metric.
 
@@ -136,6 +140,7 @@ def krippendorff_alpha(
     labels : sequence, optional
         The ordered categories (values).
     ${population_size}
+    ${long_form}
 
     Returns
     -------
@@ -199,6 +204,7 @@ def krippendorff_alpha(
     """
     func = ALPHA.name
     population = check_population(population_size, func)
+    ratings = long_ratings(ratings, (item, rater, rating), func)
     items = item_data(
         ratings, labels, func, dense_limit=_DENSE_MAX, continuous=is_continuous(level)
     )

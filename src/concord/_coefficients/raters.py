@@ -26,6 +26,7 @@ from concord._coefficients.raters_core import (
 )
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
+from concord._data.long import long_ratings
 from concord._inference.design import standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._inference.resampling import Resampled
@@ -72,6 +73,9 @@ def conger_kappa(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
 ) -> AgreementResult:
     r"""Conger's kappa: Cohen's kappa generalised to any number of raters.
 
@@ -94,6 +98,7 @@ def conger_kappa(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${long_form}
 
     Returns
     -------
@@ -123,6 +128,7 @@ def conger_kappa(
     """
     func = CONGER.name
     population = check_population(population_size, func)
+    ratings = long_ratings(ratings, (item, rater, rating), func)
     items = item_data(ratings, labels, func, need_raters=True, codes_only=True)
     return conger_result(items, resolve(weights, items.labels, func), population)
 
@@ -203,6 +209,9 @@ def light_kappa(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
 ) -> LightResult:
     r"""Light's kappa: the mean of Cohen's kappa over every pair of raters.
 
@@ -224,6 +233,7 @@ def light_kappa(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${long_form}
 
     Returns
     -------
@@ -257,6 +267,7 @@ def light_kappa(
     """
     func = LIGHT.name
     population = check_population(population_size, func)
+    ratings = long_ratings(ratings, (item, rater, rating), func)
     items = item_data(ratings, labels, func, need_raters=True)
     return light_result(items, resolve(weights, items.labels, func), population)
 

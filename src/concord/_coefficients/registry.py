@@ -36,6 +36,7 @@ from concord._coefficients import (
 )
 from concord._coefficients import krippendorff_continuous as continuous
 from concord._common.errors import param_error
+from concord._data.long import LONG
 from concord._results.spec import Spec
 
 Table = Literal["pairs", "items", "raters", "coincidences"]
@@ -79,7 +80,8 @@ class Coefficient:
         in order, whose squares sum to its variance; :func:`concord.compare`
         pairs them item by item (Gwet 2016). None where not yet written.
     options : tuple of str
-        The function's keyword-only options, in signature order.
+        The function's keyword-only options, in signature order (not the long
+        form's ``item``, ``rater`` and ``rating``).
     """
 
     spec: Spec
@@ -97,7 +99,9 @@ class Coefficient:
 
     def __post_init__(self) -> None:
         params = inspect.signature(self.function).parameters.values()
-        keyword = tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY)
+        # item=, rater=, rating= say how the ratings are laid out (long form), not how
+        # the coefficient is computed: they are not options an accumulator keeps
+        keyword = tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY and p.name not in LONG)
         object.__setattr__(self, "options", keyword)
 
     @property

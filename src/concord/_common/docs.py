@@ -32,6 +32,15 @@ population_size : float, optional
         The size N of the population the items were drawn from: the
         variance is multiplied by 1 − n/N, as irrCAC's ``N``. Default:
         infinite (no correction).""",
+    "long_form": """\
+item, rater, rating : column name, optional
+        Long form: ``ratings`` is a table with one row per rating (a pandas
+        DataFrame, a pyarrow Table or a mapping of columns such as a dict of
+        lists), and these name its item, rater and rating columns; give all
+        three or none. It is pivoted to one column per rater (raters in order
+        of first appearance). A missing item or rater, or a second rating of
+        an item by one rater, is an error naming its row; a missing rating
+        is missing.""",
     "gwet_se": """\
 ``standard_error`` is Gwet's (2014) design-based SE, conditional on the
     raters, from the raw-ratings formulas of R irrCAC (each item's linearised

@@ -27,6 +27,7 @@ from concord._data.columns import (
     narrow_object,
 )
 from concord._data.labels import Labels, check_labels, infer, lookup
+from concord._data.long import Wide, rows
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,70 @@ class CategoryCounts:
         object.__setattr__(self, "counts", table)
         object.__setattr__(self, "labels", declared)
 
+    @classmethod
+    def from_long(
+        cls, data: Any, /, *, item: Any, rating: Any, rater: Any = None, labels: Any = None
+    ) -> CategoryCounts:
+        """Count long-form rows (one row per rating) per item and category.
+
+        Parameters
+        ----------
+        data : DataFrame, pyarrow Table or mapping of columns
+            One row per rating, e.g. a dict of lists.
+        item, rating : column name
+            The columns holding the item and the rating. A missing item is
+            an error naming its row; a missing rating is not counted.
+        rater : column name, optional
+            The column holding the rater: then a second rating of an item by
+            one rater is an error naming its row, as in the long form the
+            multi-rater functions take (``item=``, ``rater=``, ``rating=``).
+            Without it every row counts.
+        labels : sequence, optional
+            The categories, in order; default: those found, ordered as the
+            multi-rater functions order them (or an ordered Categorical's order).
+
+        Returns
+        -------
+        CategoryCounts
+            One row per item, in order of first appearance.
+
+        Examples
+        --------
+        >>> import concord
+        >>> rows = {"doc": [1, 1, 1, 2, 2, 2, 3, 3, 3], "label": list("nnnnyyyyy")}
+        >>> table = concord.CategoryCounts.from_long(rows, item="doc", rating="label")
+        >>> table.counts.tolist(), table.labels
+        ([[3, 0], [1, 2], [0, 3]], ('n', 'y'))
+        >>> concord.fleiss_kappa(table).statistic  # the class example: (63 − 41) / 40
+        0.55
+        """
+        func = "CategoryCounts.from_long"
+        names, keys = (
+            ((item, rater, rating), None)
+            if rater is not None
+            else ((item, rating), ("item", "rating"))
+        )
+        found = rows(data, names, func) if keys is None else rows(data, names, func, keys)
+        rated = found.rated
+        missing = (
+            rated.missing if rated.missing is not None else np.zeros(rated.values.shape[0], bool)
+        )
+        if missing.all():
+            param_error(
+                func,
+                "rating",
+                "a column with at least one rating",
+                "only missing ratings",
+                raw=True,
+            )
+        declared = categorical_order(check_labels(labels, func), [rated], func)
+        codes, found_labels = _encode([rated], missing[:, None], declared, func, False)
+        k, present = found_labels.k, ~missing
+        flat = np.bincount(
+            found.item[present] * k + codes[present, 0], minlength=len(found.items) * k
+        )
+        return cls(flat.reshape(len(found.items), k), labels=found_labels.values)
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("CategoryCounts is immutable")
 
@@ -152,7 +217,9 @@ def _whole_objects(raw: np.ndarray, counts: Any, func: str) -> np.ndarray:
 
 
 def _columns(ratings: Any, func: str) -> tuple[list[Column], tuple[Any, ...]]:
-    """Split a ratings matrix or DataFrame into per-rater columns."""
+    """Split a ratings matrix or DataFrame (or pivoted long form) into per-rater columns."""
+    if isinstance(ratings, Wide):
+        return ratings.columns(), ratings.raters
     if hasattr(ratings, "columns") and hasattr(ratings, "iloc"):
         names = tuple(ratings.columns)
         cols = [

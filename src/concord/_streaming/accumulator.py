@@ -18,8 +18,10 @@ import numpy as np
 
 from concord._coefficients.registry import Coefficient, by_name, entry
 from concord._common.errors import param_error
+from concord._data.long import LONG
 from concord._streaming import dispatch as stream
 from concord._streaming import options as checks
+from concord._streaming.long import LongForm
 from concord._streaming.state import ItemCounts, PairCounts, Where
 
 
@@ -80,9 +82,13 @@ class Accumulator:
         *,
         n_replicates: Any = None,
         rng: Any = None,
+        item: Any = None,
+        rater: Any = None,
+        rating: Any = None,
         **options: Any,
     ) -> None:
         self._name = entry(function).name  # a name, not the entry: accumulators pickle small
+        self._long = LongForm.of(self._coef, item, rater, rating)
         self._options = checks.checked(self._coef, options)
         self._n_replicates = checks.replicates(self._coef, n_replicates, rng)
         self._rng = None if self._n_replicates is None else np.random.default_rng(rng)
@@ -119,7 +125,15 @@ class Accumulator:
         """Count a batch and add it to the table; return the accumulator (see the class)."""
         draws = None if self._rng is None else (self._n_replicates, self._rng)
         start = _stream_of(self._rng)
+        long = self._long
+        if long is not None and len(data) == 1:
+            wide, long = long.pivot(data[0])
+            data = (wide,)
         found = stream.batch(self._coef, self._options, data, sample_weight, draws)
+        if long is not None and long is not self._long:
+            self._long = long
+            if self._state is not None and isinstance(self._state, ItemCounts):
+                self._state = self._state.on_raters(long.raters)
         if found is None:
             self._only_missing = self._only_missing or _has_rows(data)
         else:
@@ -144,12 +158,16 @@ class Accumulator:
             )
         self._check_streams(other)
         out = copy.copy(self)  # the tables are immutable: sharing them is safe
+        mine, theirs = self._state, other._state
+        if self._long is not None and other._long is not None:
+            out._long = self._long.merged(other._long)
+            mine, theirs = (_on_raters(s, out._long.raters) for s in (mine, theirs))
         out._streams = self._streams | other._streams
         out._only_missing = self._only_missing or other._only_missing
-        if self._state is None:
-            out._state = other._state
-        elif other._state is not None:
-            out._state = self._add(self._state, other._state, ("Accumulator.merge", "other"))
+        if mine is None:
+            out._state = theirs
+        elif theirs is not None:
+            out._state = self._add(mine, theirs, ("Accumulator.merge", "other"))
         return out
 
     def result(self) -> Any:
@@ -201,13 +219,16 @@ class Accumulator:
     def _same_kind(self, other: Accumulator) -> bool:
         return (
             self._name == other._name
+            and _long_names(self) == _long_names(other)
             and self._n_replicates == other._n_replicates
             and checks.same_options(self._options, other._options)
         )
 
     def _describe(self) -> str:
         replicates = f", n_replicates={self._n_replicates}" if self._n_replicates else ""
-        return f"{self._name}{checks.shown(self._options, self._coef)}{replicates}"
+        long = _long_names(self)
+        shown = "".join(f", {k}={v!r}" for k, v in zip(LONG, long or (), strict=False))
+        return f"{self._name}{checks.shown(self._options, self._coef)}{shown}{replicates}"
 
     def __repr__(self) -> str:
         return f"Accumulator({self._describe()}, n={self.n}, k={len(self.labels)})"
@@ -221,6 +242,14 @@ class Accumulator:
         return type(a) is type(b) and a.same(b)  # type: ignore[arg-type]
 
     __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+def _long_names(acc: Accumulator) -> tuple[Any, ...] | None:
+    return None if acc._long is None else acc._long.names
+
+
+def _on_raters(state: Any, raters: tuple[Any, ...]) -> Any:
+    return state.on_raters(raters) if isinstance(state, ItemCounts) else state
 
 
 def _stream_of(rng: np.random.Generator | None) -> str | None:
@@ -237,6 +266,9 @@ def accumulate(
     *,
     n_replicates: int | None = None,
     rng: Any = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
     **options: Any,
 ) -> Accumulator:
     """Return an accumulator that computes ``function`` over data arriving in batches.
@@ -266,6 +298,13 @@ def accumulate(
         workers) is a ValueError, since their replicates would be
         correlated. Give each its own, e.g.
         ``np.random.SeedSequence(seed).spawn(n_workers)``.
+    item, rater, rating : column name, optional
+        Long form (many raters only): each batch is a table with one row per
+        rating, pivoted as the function pivots it. All of an item's rows
+        must come in one batch: an item an earlier batch rated (or that
+        another merged accumulator counted) is an error naming it, so the
+        accumulator keeps a 64-bit fingerprint per item. A rater new in a
+        later batch joins as a rater the earlier items lack.
     **options
         The function's options: ``weights``, ``labels``, ``nan_policy``,
         ``population_size``, ``level``, ``min_rating``, ``max_rating``, as it
@@ -289,7 +328,7 @@ def accumulate(
     or ratings outside them, is an error, as is merging accumulators of
     different functions or options.
 
-    Batches. A two-rater batch is any number of pairs; a many-rater batch is
+    Batches. A two-rater batch is any number of pairs; a wide many-rater batch is
     a set of whole items (every rating of an item in one row of one batch):
     an item split across batches would count as two items. Every batch of
     one accumulator has the same raters (columns). Batches may be empty.
@@ -322,7 +361,8 @@ def accumulate(
     >>> a.merge(b) == b.merge(a)
     True
     """
-    return Accumulator(function, n_replicates=n_replicates, rng=rng, **options)
+    long = {"item": item, "rater": rater, "rating": rating}
+    return Accumulator(function, n_replicates=n_replicates, rng=rng, **long, **options)
 
 
 def _has_rows(data: tuple[Any, ...]) -> bool:

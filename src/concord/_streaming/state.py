@@ -201,6 +201,22 @@ class ItemCounts:
         remap = np.concatenate([[0], pos + 1])  # code + 1, 0 = missing
         return counts, remap[self.raters.rows]
 
+    def on_raters(self, names: tuple[Any, ...]) -> ItemCounts:
+        """Return the table with its raters laid out on ``names``, which hold them all.
+
+        Long-form batches may bring raters not seen before: earlier items
+        had them missing (code 0 in the rater patterns).
+        """
+        if self.names == names:
+            return self
+        if self.raters is None:
+            return replace(self, names=names)
+        assert self.names is not None
+        at = [names.index(n) for n in self.names]
+        rows = np.zeros((self.raters.rows.shape[0], len(names)), dtype=self.raters.rows.dtype)
+        rows[:, at] = self.raters.rows
+        return replace(self, names=names, raters=patterns.Patterns(rows, self.raters.freq))
+
     def merge(self, other: ItemCounts, where: Where) -> ItemCounts:
         """Return the patterns of both batches, on their merged labels."""
         if self.names != other.names:
