@@ -7,6 +7,7 @@ the results they build.
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -112,19 +113,21 @@ def kappa_result(
     function in the warning (default: the coefficient's own).
     """
     func, pooled = pair.spec.name, pair.pooled
-    statistic, p_o, p_e = weighted_kappa_core(table, weighting.exact, pooled=pooled)
-    if np.isnan(statistic):
+    n = table.sum()
+    rows, cols = table.sum(axis=1), table.sum(axis=0)
+    statistic, p_o, p_e = weighted_kappa_core(
+        table, weighting.exact, pooled=pooled, split=weighting.split, margins=(rows, cols)
+    )
+    if math.isnan(statistic):
         warnings.warn(
             f"{caller or func} is undefined (nan) because the chance disagreement ΣW·E is 0: "
             f"{undefined_reason(table, labels)}.",
             UndefinedKappaWarning,
             stacklevel=3,
         )
-    n = table.sum()
-    rows, cols = table.sum(axis=1), table.sum(axis=0)
     if pooled:
         rows = cols = (rows + cols) / 2
-    expected = np.outer(rows, cols) / n
+    expected = rows[:, None] * cols[None, :] / n  # np.outer, without its checks
     return KappaResult(
         statistic=statistic,
         observed=table,

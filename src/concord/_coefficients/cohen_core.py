@@ -23,7 +23,12 @@ from concord._inference.resampling import Resampled
 
 
 def weighted_kappa_core(
-    table: np.ndarray, weights: np.ndarray, *, pooled: bool = False
+    table: np.ndarray,
+    weights: np.ndarray,
+    *,
+    pooled: bool = False,
+    split: _exact.Split | None = None,
+    margins: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[float, float, float]:
     """Return (κ, p_o, p_e) of a k×k table under k×k disagreement weights, rounded once.
 
@@ -38,18 +43,18 @@ def weighted_kappa_core(
     p_e = 1 − B / (n²·max W). κ is nan when B = 0. With ``pooled`` (Scott's
     pi) chance uses the pooled shares (r + c) / 2n for both raters, so B is
     Σ W_ij s_i s_j / 4 with s = r + c; everything is scaled by 4 to stay integral.
+    ``split`` is :func:`concord._common.exact.split` of ``weights``, when the
+    caller keeps it (named weights are resolved once per scale); ``margins``
+    the row and column totals of an int64 ``table``, when the caller has them.
     """
-    o = _exact.integers(table)
-    split = _exact.parts(weights) if o.dtype != object else None
-    if split is None:
+    o = table if margins is not None and table.dtype == np.int64 else _exact.integers(table)
+    if o.dtype != object and split is None:
+        split = _exact.split(weights)
+    if o.dtype == object or split is None:
         n, top, a, b = _object_sums(o, _exact.integers(weights), pooled)
     else:  # int64 while the sums fit (k² machine integers), Python ints for k totals
-        n = int(o.sum())
-        top = sum((int(p.flat[int(np.argmax(weights))]) << s for s, p in split), 0)
-        rows, cols = o.sum(axis=1), o.sum(axis=0)
-        a = _exact.weighted_total(split, o)
-        u, v = (rows + cols, rows + cols) if pooled else (rows, cols)
-        b = _exact.bilinear(u, split, v)
+        rows, cols = margins if o is table and margins is not None else (o.sum(1), o.sum(0))
+        n, top, a, b = _split_sums(o, split, pooled, rows, cols)
     scale = 4 if pooled else 1
     a *= scale
     statistic = _exact.ratio(b - n * a, b)
@@ -58,6 +63,19 @@ def weighted_kappa_core(
     p_o = _exact.ratio(scale * n * top - a, scale * n * top)
     p_e = _exact.ratio(scale * n * n * top - b, scale * n * n * top)
     return statistic, p_o, p_e
+
+
+def _split_sums(
+    o: np.ndarray, split: _exact.Split, pooled: bool, rows: np.ndarray, cols: np.ndarray
+) -> tuple[int, int, int, int]:
+    """Return (n, max W, A, B) of :func:`weighted_kappa_core` from the int64 parts of W."""
+    pieces, top, bound = split
+    n = int(rows.sum())
+    u, v = (rows + cols, rows + cols) if pooled else (rows, cols)
+    if len(pieces) == 1 and _exact.fits_int64(bound, 2 * n, 2 * n):
+        shift, w = pieces[0]  # the usual case: every sum is an int64, exactly
+        return n, top, int(np.vdot(w, o)) << shift, int(u @ w @ v) << shift
+    return n, top, _exact.weighted_total(pieces, o, bound), _exact.bilinear(u, pieces, v, bound)
 
 
 def _object_sums(o: np.ndarray, w: np.ndarray, pooled: bool) -> tuple[int, int, int, int]:

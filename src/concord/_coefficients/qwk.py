@@ -205,7 +205,7 @@ def _from_sums(n: int, sums: tuple[int, int, int, int, int]) -> float:
 def from_table(table: np.ndarray, labels: Labels) -> float:
     """κ of a confusion table: the statistic of ``cohen_kappa(weights="quadratic")``."""
     weighting = resolve("quadratic", labels, "quadratic_weighted_kappa")
-    statistic = weighted_kappa_core(table, weighting.exact)[0]
+    statistic = weighted_kappa_core(table, weighting.exact, split=weighting.split)[0]
     if np.isnan(statistic):
         _undefined()
     return statistic

@@ -87,25 +87,52 @@ def parts(x: np.ndarray) -> list[tuple[int, np.ndarray]] | None:
     return out
 
 
-def _bound(split: list[tuple[int, np.ndarray]]) -> int:
+# parts() of an array, its largest value as their integer, and bound() of the parts
+Split = tuple[list[tuple[int, np.ndarray]], int, int]
+
+
+def split(x: np.ndarray) -> Split | None:
+    """Return :func:`parts` of ``x`` with the two numbers every sum over them needs, or None."""
+    pieces = parts(x)
+    if pieces is None:
+        return None
+    at = int(np.argmax(x))
+    top = sum((int(p.flat[at]) << s for s, p in pieces), 0)
+    return pieces, top, bound(pieces)
+
+
+def bound(split: list[tuple[int, np.ndarray]]) -> int:
+    """Return the largest magnitude in any of the parts."""
     return max(int(np.abs(p).max(initial=0)) for _, p in split)
 
 
-def weighted_total(split: list[tuple[int, np.ndarray]], counts: np.ndarray) -> int:
-    """Return Σ x · counts exactly, x given by :func:`parts`, ``counts`` non-negative integers."""
+def weighted_total(
+    split: list[tuple[int, np.ndarray]], counts: np.ndarray, top: int | None = None
+) -> int:
+    """Return Σ x · counts exactly, x given by :func:`parts`, ``counts`` non-negative integers.
+
+    ``top`` is :func:`bound` of ``split``, when the caller has it.
+    """
     total = int(counts.sum())
-    if not fits_int64(_bound(split), total):
+    if not fits_int64(bound(split) if top is None else top, total):
         return sum((int((as_object(p) * as_object(counts)).sum()) << s for s, p in split), 0)
     return sum((int((p * counts).sum()) << s for s, p in split), 0)
 
 
-def bilinear(u: np.ndarray, split: list[tuple[int, np.ndarray]], v: np.ndarray) -> int:
+def bilinear(
+    u: np.ndarray, split: list[tuple[int, np.ndarray]], v: np.ndarray, top: int | None = None
+) -> int:
     """Return u · x · v exactly for non-negative integer vectors u, v and x given by :func:`parts`.
 
-    u · part stays in int64 (bounded by the part's bound times Σu); only its
-    final dot with v, k products, is taken in Python ints.
+    u · part stays in int64 (bounded by the part's bound times Σu); its final
+    dot with v, k products, too when bound · Σu · Σv fits, else in Python
+    ints. ``top`` is :func:`bound` of ``split``, when the caller has it.
     """
-    if not fits_int64(_bound(split), int(u.sum())):
+    top = bound(split) if top is None else top
+    su = int(u.sum())
+    if not fits_int64(top, su):
         return sum((int(as_object(u) @ as_object(p) @ as_object(v)) << s for s, p in split), 0)
+    if fits_int64(top, su, int(v.sum())):
+        return sum((int(u @ p @ v) << s for s, p in split), 0)
     column = as_object(v)
     return sum((int(as_object(u @ p) @ column) << s for s, p in split), 0)

@@ -15,7 +15,11 @@ at once): a script that counts a million pairs never waits for a compiler.
 Once loaded, they count every input on which they are at least as fast as
 numpy, so the per-pair cost has no step at the switch: tables from
 ``_NUMBA_MIN`` pairs, the five sums (whose kernel has no table to merge)
-from an eighth of it, rating matrices from 16 times it.
+from an eighth of it, rating matrices from 16 times it. Below those sizes a
+kernel still counts the pairs once it has run in this process on arrays of
+the same type (dtype, contiguity, writeability: numba's signature), since
+calling it then costs well under a microsecond, less than numpy's
+reductions; a signature it has never run would first be loaded or compiled.
 
 Set ``CONCORD_NUM_THREADS`` to bound the number of threads (default: all cores).
 """
@@ -60,20 +64,49 @@ def _pool() -> ThreadPoolExecutor:
 
 def _n_threads() -> int:
     env = os.environ.get("CONCORD_NUM_THREADS", "")
-    return max(1, int(env)) if env.isdigit() else max(1, min(os.cpu_count() or 1, 8))
+    return max(1, int(env)) if env.isdigit() else max(1, min(_cpu_count(), 8))
+
+
+@cache
+def _cpu_count() -> int:
+    return os.cpu_count() or 1  # 10 µs a call on some Linux containers: read once
+
+
+# numba signatures (see _signature) that a kernel has run on in this process
+_warm: set[tuple[Any, ...]] = set()
+
+
+def _signature(kind: str, a: np.ndarray, b: np.ndarray) -> tuple[Any, ...]:
+    """Return what numba compiles a kernel for: dtype, layout, writeability of each array."""
+    return (
+        kind,
+        a.dtype.char,
+        b.dtype.char,
+        a.flags.c_contiguous,
+        b.flags.c_contiguous,
+        a.flags.writeable,
+        b.flags.writeable,
+    )
 
 
 _counted = 0  # values counted by numpy while the kernels were not loaded
 
 
-def _engine(n: int, engine: Engine, weight: float = 1) -> ModuleType | None:
+def _engine(
+    n: int, engine: Engine, weight: float = 1, signature: tuple[Any, ...] | None = None
+) -> ModuleType | None:
     """Return the kernel module to use, or None for numpy.
 
-    ``weight`` scales ``n`` to the table kernel's units (``_SUMS``, ``_MATRIX``).
+    ``weight`` scales ``n`` to the table kernel's units (``_SUMS``, ``_MATRIX``);
+    a ``signature`` the kernels have run on takes them at any size.
     """
     global _counted
-    if engine == "numpy" or (engine == "auto" and n * weight < _NUMBA_MIN):
+    if engine == "numpy":
         return None
+    if engine == "auto" and n * weight < _NUMBA_MIN:
+        if signature is None or signature not in _warm:
+            return None
+        return _kernels()
     if engine == "auto" and _kernels.cache_info().currsize == 0:
         _counted += n
         if _counted < _LOAD_MIN:
@@ -87,7 +120,7 @@ def _engine(n: int, engine: Engine, weight: float = 1) -> ModuleType | None:
 def _map_slices(fn: Any, a: np.ndarray, b: np.ndarray, *args: Any) -> list[Any]:
     """Run ``fn(a[s], b[s], *args)`` on one slice per thread and return the results."""
     n = a.shape[0]
-    parts = min(_n_threads(), max(1, n // _THREAD_MIN))
+    parts = 1 if n < 2 * _THREAD_MIN else min(_n_threads(), n // _THREAD_MIN)
     if parts == 1:
         return [fn(a, b, *args)]
     step = -(-n // parts)
@@ -123,11 +156,15 @@ def pair_table(
     zero. Returns None when that range exceeds ``MAX_RANGE`` values.
     """
     a, b = _as_kernel_input(a), _as_kernel_input(b)
-    kernels = None if sample_weight is not None else _engine(a.shape[0], engine)
+    signature = _signature("table", a, b)
+    kernels = None if sample_weight is not None else _engine(a.shape[0], engine, 1, signature)
     if kernels is not None:
+        _warm.add(signature)
         window = _speculative_table(a, b, kernels)
         if window is not None:
             return window
+        if engine == "auto" and a.shape[0] < _NUMBA_MIN:
+            kernels = None  # a warm signature promises the window's kernels only
     lo, hi = _minmax(a, b, kernels)
     size = hi - lo + 1
     if size > MAX_RANGE:
@@ -136,8 +173,7 @@ def pair_table(
         return _numpy_table(a, b, sample_weight, lo, size), lo
     kernel = kernels.table_small if size <= 16 else kernels.table_direct
     parts = _map_slices(kernel, a, b, lo, size)
-    tables = [p[0] if size <= 16 else p for p in parts]
-    return np.sum(tables, axis=0), lo
+    return _added([p[0] if size <= 16 else p for p in parts]), lo
 
 
 def _speculative_table(
@@ -148,16 +184,27 @@ def _speculative_table(
     Ordinal scales are short, so the window almost always holds every value;
     if any value falls outside it, return None and let the caller find the range.
     """
-    head = slice(0, 1024)
-    lo = int(min(a[head].min(), b[head].min()))
-    spread = int(max(a[head].max(), b[head].max())) - lo
+    lo, hi = kernels.minmax(a[:1024], b[:1024])  # a microsecond; numpy's four reductions: six
+    lo, spread = int(lo), int(hi) - int(lo)
     if spread >= 16:
         return None
     lo -= (15 - spread) // 2
-    parts = _map_slices(kernels.table_small, a, b, lo, 16)
+    if a.dtype == b.dtype and a.dtype.itemsize == 1:
+        # byte lanes wrap modulo 256: a window inside the dtype's range cannot alias
+        info = np.iinfo(a.dtype)
+        lo = min(max(lo, int(info.min)), int(info.max) - 15)
+        window = np.uint8(lo & 255)
+        parts = _map_slices(kernels.table_bytes, a.view(np.uint8), b.view(np.uint8), window)
+    else:
+        parts = _map_slices(kernels.table_small, a, b, lo, 16)
     if any(p[1] for p in parts):
         return None
-    return np.sum([p[0] for p in parts], axis=0), lo
+    return _added([p[0] for p in parts]), lo
+
+
+def _added(tables: list[np.ndarray]) -> np.ndarray:
+    """Return the sum of the threads' tables (one thread's table as it is)."""
+    return tables[0] if len(tables) == 1 else np.sum(tables, axis=0)
 
 
 def _numpy_table(
@@ -186,7 +233,10 @@ def pair_moments(
     int64 sums would need tiny chunks.
     """
     a, b = _as_kernel_input(a), _as_kernel_input(b)
-    kernels = _engine(a.shape[0], engine, _SUMS)
+    signature = _signature("sums", a, b)
+    kernels = _engine(a.shape[0], engine, _SUMS, signature)
+    if kernels is not None:
+        _warm.add(signature)
     n = a.shape[0]
     small = a.dtype.itemsize <= 2 and b.dtype.itemsize <= 2 and n < 1 << 31
     if kernels is not None and small:

@@ -53,12 +53,9 @@ def labelled_table(
     Without declared labels the labels are the values used (bools when both
     raters' ratings are bool); declared ones must cover every value used.
     """
-    used = (dense.sum(axis=0) + dense.sum(axis=1)) > 0
-    as_label = bool if both_bool else int
     if declared is None:
-        idx = np.flatnonzero(used)
-        values = tuple(as_label(lo + i) for i in idx)
-        return PairTable(dense[np.ix_(idx, idx)], Labels(values, ordered=True))
+        return _found(dense, lo, both_bool)
+    used = (dense.sum(axis=0) + dense.sum(axis=1)) > 0
     pos = np.array([int(v) for v in declared], dtype=np.int64) - lo
     inside = (pos >= 0) & (pos < dense.shape[0])
     covered = np.zeros(dense.shape[0], dtype=bool)
@@ -71,3 +68,16 @@ def labelled_table(
     table = np.zeros((len(declared), len(declared)), dtype=dense.dtype)
     table[np.ix_(sel, sel)] = dense[np.ix_(pos[sel], pos[sel])]
     return PairTable(table, Labels(declared, ordered=True))
+
+
+def _found(dense: np.ndarray, lo: int, both_bool: bool) -> PairTable:
+    """Return the table of the values used, labelled by them."""
+    totals = (dense.sum(axis=0) + dense.sum(axis=1)).tolist()  # k numbers: Python is quicker
+    idx = [i for i, total in enumerate(totals) if total > 0]
+    first, last = idx[0], idx[-1]
+    if last - first + 1 == len(idx):  # no gap (the usual scale): a slice, no fancy index
+        table = dense[first : last + 1, first : last + 1].copy()
+    else:
+        table = dense[np.ix_(idx, idx)]
+    values = tuple(bool(lo + i) if both_bool else lo + i for i in idx)
+    return PairTable(table, Labels(values, ordered=True))

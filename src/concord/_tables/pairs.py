@@ -76,6 +76,10 @@ def _table(
 ) -> PairTable | None:
     declared = check_labels(labels, func)
     check_nan_policy(nan_policy, func)
+    if declared is None and sample_weight is None:
+        plain = _plain_table(rater1, rater2, engine)
+        if plain is not None:
+            return plain
     rater1, rater2 = paired(rater1, rater2, func)
     sample_weight = paired_weight(rater1, sample_weight, func)
     if any(counted_on_device(x) for x in (rater1, rater2, sample_weight)):
@@ -101,6 +105,23 @@ def _table(
     units = None if weight is None else _units(c1, c2, counted.labels, weight, func)
     table = counted.table if units is None else weighted_table(units, counted.labels.k)
     return PairTable(table, counted.labels, units, declared is not None)
+
+
+def _plain_table(rater1: Any, rater2: Any, engine: _count.Engine) -> PairTable | None:
+    """Count two plain numpy integer arrays of one length; return None for any other input.
+
+    The common case skips the general path's checks, each of which such
+    arrays pass (no missing value, no categories, nothing to pair by index),
+    and counts exactly as :func:`_integer_table` does.
+    """
+    if type(rater1) is not np.ndarray or type(rater2) is not np.ndarray:
+        return None
+    if rater1.ndim != 1 or rater1.shape != rater2.shape or rater1.shape[0] == 0:
+        return None
+    kinds = rater1.dtype.kind + rater2.dtype.kind
+    if kinds.strip("iub") or (np.uint64 in (rater1.dtype, rater2.dtype)):
+        return None  # uint64 may exceed int64: the general path checks
+    return _integer_table(rater1, rater2, None, "", engine)
 
 
 def _count_pairs(

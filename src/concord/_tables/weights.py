@@ -8,11 +8,12 @@ Gwet (2014) are ``1 − W / max W``; they are used internally only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from concord._common import exact as _exact
 from concord._common.errors import ForCli, check_option, param_error
 from concord._common.options import WEIGHTS
 from concord._data.labels import Labels, check_labels, spelled
@@ -30,12 +31,15 @@ class Weighting:
     custom weights as given. ``exact`` is proportional to ``matrix`` and is
     what the cores compute with: for linear and quadratic weights on integer
     scores it holds the integers |i − j| and (i − j)², so the arithmetic is
-    exact. Every statistic is invariant to that scale factor.
+    exact. Every statistic is invariant to that scale factor. ``split`` is
+    :func:`concord._common.exact.split` of ``exact`` where it is kept (the
+    named weights of integer labels, resolved once per scale; see :func:`resolve`).
     """
 
     name: str
     matrix: np.ndarray
     exact: np.ndarray
+    split: _exact.Split | None = field(default=None, compare=False, repr=False)
 
     def agreement(self) -> np.ndarray:
         """Return the agreement weights 1 − W / max W (all ones for a single category)."""
@@ -202,13 +206,39 @@ def resolve(weights: Any, labels: Labels, func: str) -> Weighting:
     """Turn the ``weights`` parameter into a :class:`Weighting` for these labels."""
     if weights is None:
         weights = "unweighted"
-    if isinstance(weights, str):
-        kind = check_option(func, "weights", weights, KINDS, expected=_EXPECTED)
+    if not isinstance(weights, str):
+        matrix = custom(weights, labels, func)
+        return Weighting("custom", matrix, matrix)
+    kind = check_option(func, "weights", weights, KINDS, expected=_EXPECTED)
+    keep = labels.k <= _KEEP_K and all(type(v) is int for v in labels.values)
+    kept = _KEPT.get((kind, labels.values)) if keep else None
+    if kept is None:
         raw = _raw(_scores(labels, kind, func), kind)
         exact = raw if kind in ("unweighted", "linear", "quadratic", "ordinal") else _scaled(raw)
-        return Weighting(kind, _scaled(raw), exact)
-    matrix = custom(weights, labels, func)
-    return Weighting("custom", matrix, matrix)
+        if not keep:
+            return Weighting(kind, _scaled(raw), exact)
+        kept = _kept((kind, labels.values), _scaled(raw), exact)
+    # a view of a read-only array cannot be made writeable: results may hand it out
+    return Weighting(kind, kept.matrix.view(), kept.exact, kept.split)
+
+
+# Named weights of small integer scales, kept per (kind, labels): the same
+# arrays each call, read-only. Only Python ints are keys, whose equality is
+# identity of value (1 == 1.0 == True would mix labels that score alike but
+# are shown differently).
+_KEPT: dict[tuple[str, tuple[Any, ...]], Weighting] = {}
+_KEEP_K = 64  # k² floats, three arrays: at most 100 KiB an entry
+_KEEP_MAX = 256
+
+
+def _kept(key: tuple[str, tuple[Any, ...]], matrix: np.ndarray, exact: np.ndarray) -> Weighting:
+    for array in (matrix, exact):
+        array.setflags(write=False)
+    if len(_KEPT) >= _KEEP_MAX:
+        _KEPT.clear()
+    kept = Weighting(key[0], matrix, exact, _exact.split(exact))
+    _KEPT[key] = kept
+    return kept
 
 
 def custom(weights: Any, labels: Labels, func: str) -> np.ndarray:
