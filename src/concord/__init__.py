@@ -13,6 +13,7 @@ from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
 from concord._coefficients.krippendorff import krippendorff_alpha
 from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_kappa
+from concord._coefficients.panel import agree
 from concord._coefficients.qwk import quadratic_weighted_kappa
 from concord._coefficients.raters import conger_kappa, light_kappa
 from concord._common.errors import UndefinedKappaWarning
@@ -26,6 +27,7 @@ from concord._results.agreement import (
 )
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.kappa import KappaResult
+from concord._results.panel import AgreementTable
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
@@ -39,6 +41,7 @@ from concord._version import __version__
 __all__ = [
     "Accumulator",
     "AgreementResult",
+    "AgreementTable",
     "CategoryCounts",
     "ComparisonResult",
     "ConfidenceInterval",
@@ -54,6 +57,7 @@ __all__ = [
     "UndefinedKappaWarning",
     "__version__",
     "accumulate",
+    "agree",
     "brennan_prediger",
     "cohen_kappa",
     "compare",

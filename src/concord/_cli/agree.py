@@ -38,18 +38,12 @@ def shared_weights(results: list[Any]) -> Any:
 
 
 def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
-    """Every multi-rater coefficient of the rater columns, with the options' weights."""
+    """Every multi-rater coefficient of the rater columns: :func:`concord.agree`'s table."""
     import concord
 
     labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
-    weights = opt.weights(o)
-    results = [f(frame, weights=weights, labels=labels) for f in family()]
-    level: Any = opt.alpha_level(o)
-    if level is None:
-        weighted = shared_weights(results)
-        level, labels = weighted.weights, list(weighted.labels)
-    results.append(concord.krippendorff_alpha(frame, level=level, labels=labels))
-    return results
+    table = concord.agree(frame, weights=opt.weights(o), level=opt.alpha_level(o), labels=labels)
+    return list(table.results)
 
 
 def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[list[Any], stream.Tally]:

@@ -27,12 +27,11 @@ F = Callable[..., Any]
 
 WEIGHTS = ("none", *vocabulary.WEIGHTS)
 LEVELS = ("auto", *vocabulary.LEVELS)
+
+
 # --level auto: the Krippendorff metric that matches --weights (interval δ² is
 # the quadratic weight, ratio δ² irrCAC's ratio weight); the other weights are
 # passed to alpha as its δ² matrix
-LEVEL_OF = {"none": "nominal", "quadratic": "interval", "ratio": "ratio"}
-
-
 def options(*decorators: F) -> Callable[[F], F]:
     """Combine option decorators into one."""
 
@@ -175,7 +174,7 @@ def weights(o: dict[str, Any]) -> str | None:
 def alpha_level(o: dict[str, Any]) -> str | None:
     """Krippendorff's level for --level; None for auto with weights that only a matrix matches."""
     level: str = o["level"]
-    return LEVEL_OF.get(o["weights"]) if level == "auto" else level
+    return vocabulary.LEVEL_OF_WEIGHTS.get(weights(o)) if level == "auto" else level
 
 
 def rater_pair_options(first: str, second: str) -> Callable[[F], F]:

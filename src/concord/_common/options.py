@@ -26,6 +26,14 @@ LEVELS: tuple[str, ...] = get_args(Level)
 NAN_POLICIES: tuple[str, ...] = get_args(NanPolicy)
 #: The confidence-interval methods of every result.
 INTERVAL_METHODS: tuple[str, ...] = get_args(IntervalMethod)
+#: Krippendorff's level that says what these weights say (Krippendorff 2011: nominal δ² is
+#: 1 − identity, interval δ² is the squared difference, ratio δ² is the ratio weights');
+#: other weights match no level, and α takes their matrix instead.
+LEVEL_OF_WEIGHTS: dict[str | None, str] = {
+    None: "nominal",
+    "quadratic": "interval",
+    "ratio": "ratio",
+}
 
 
 def check_nan_policy(value: Any, func: str) -> str:
