@@ -135,14 +135,21 @@ class Source:
             raise _fail(self.name, _one_column(names[0], self.opts.delimiter))
         return names
 
-    def tables(self, columns: list[str], bar: bool = False) -> Iterator[pa_Table]:
-        """Yield the columns' raw cells, the whole file at once or chunk by chunk."""
+    def tables(
+        self, columns: list[str], bar: bool = False, coded: bool = False
+    ) -> Iterator[pa_Table]:
+        """Yield the columns' raw cells, the whole file at once or chunk by chunk.
+
+        With ``coded``, CSV cells come dictionary-encoded (each distinct
+        cell's bytes once, and an index per row): smaller, and typed once
+        per distinct cell by :mod:`concord._cli.coded`.
+        """
         if self.opts.fmt == "excel":
             yield self._excel_table().select(columns)
         elif self.opts.fmt == "parquet":
             yield from self._parquet(columns, bar)
         else:
-            yield from self._csv(columns, bar)
+            yield from self._csv(columns, bar, coded)
 
     def sample(self, columns: list[str]) -> pa_Table:
         """Return the first ``SAMPLE_ROWS`` rows of the columns, whatever the chunk size."""
@@ -192,20 +199,21 @@ class Source:
             delimiter=self.opts.delimiter, newlines_in_values=True, invalid_row_handler=shape
         )
 
-    def _convert(self, columns: list[str]) -> Any:
+    def _convert(self, columns: list[str], coded: bool) -> Any:
         import pyarrow as pa
         import pyarrow.csv as pc
 
         # bytes, checked for the encoding afterwards, so that a bad cell can be named
+        kind = pa.dictionary(pa.int32(), pa.binary()) if coded else pa.binary()
         return pc.ConvertOptions(
-            column_types={c: pa.binary() for c in columns},
+            column_types=dict.fromkeys(columns, kind),
             include_columns=columns,
             null_values=[],
             strings_can_be_null=False,
             quoted_strings_can_be_null=False,
         )
 
-    def _csv(self, columns: list[str], bar: bool) -> Iterator[Any]:
+    def _csv(self, columns: list[str], bar: bool, coded: bool) -> Iterator[Any]:
         import pyarrow as pa
         import pyarrow.csv as pc
 
@@ -216,7 +224,7 @@ class Source:
                     self.path,
                     read_options=pc.ReadOptions(encoding=self.opts.encoding),
                     parse_options=self._parse(shape),
-                    convert_options=self._convert(columns),
+                    convert_options=self._convert(columns, coded),
                 )
             yield table
             return
@@ -229,7 +237,7 @@ class Source:
                         encoding=self.opts.encoding, block_size=_block_size(self.path, self.rows)
                     ),
                     parse_options=self._parse(shape),
-                    convert_options=self._convert(columns),
+                    convert_options=self._convert(columns, coded),
                 )
             size = None if self.path.endswith((".gz", ".bz2")) else os.path.getsize(self.path)
             yield from self._batches(reader, shape, source.tell if size else None, size, bar)
