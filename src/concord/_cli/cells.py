@@ -107,8 +107,8 @@ class Converter:
                 cells = cells.cast(pa.string())
             except pa.ArrowInvalid:
                 row = column.first(np.array([not _utf8(v) for v in cells.to_pylist()]))
-                raise self._bad_utf8(row, cells[int(column.codes[row])].as_py(), name) from None
-        return coded.Coded(self._missing(cells), column.codes)
+                raise self._bad_utf8(row, column.at(row), name) from None
+        return coded.Coded(self._missing(cells), column.parts)
 
     def _missing(self, cells: Any) -> Any:
         import pyarrow as pa
@@ -120,7 +120,7 @@ class Converter:
         return pc.if_else(missing, pa.scalar(None, pa.string()), cells)
 
     def _cell(self, column: str, index: int, values: Any) -> Cell:
-        text = values.text_at(index) if isinstance(values, coded.Coded) else values[index].as_py()
+        text = values.at(index) if isinstance(values, coded.Coded) else values[index].as_py()
         return Cell(self.offset + index + 2, column, str(text))
 
     def _typed(self, values: Any, name: str) -> tuple[str | None, Any]:

@@ -24,40 +24,62 @@ _LONG_INTEGER = r"^[+-]?0*[1-9][0-9]{15,}(?:\.0*)?$"
 
 @dataclass(frozen=True)
 class Coded:
-    """Distinct ``cells`` (pyarrow strings or bytes) and ``codes``, one per row (numpy).
+    """Distinct ``cells`` (pyarrow strings or bytes) and each row's entry among them.
 
-    The last entry of ``cells`` is null: the code of a row whose cell is null.
+    ``parts`` holds, for each block the parser read, its rows' indices into
+    the block's own dictionary and that dictionary's entries in ``cells``
+    (numpy arrays): the blocks' indices are used as they are, never
+    remapped or joined into one array (copies as large as the column). The
+    last entry of ``cells`` is null: the entry of a row whose cell is null.
     """
 
     cells: Any
-    codes: Any
+    parts: list[tuple[Any, Any]]
 
     def __len__(self) -> int:
-        return len(self.codes)
+        return sum(len(rows) for rows, _ in self.parts)
 
-    def text_at(self, row: int) -> str:
-        """Return the cell of a row, as text."""
-        return str(self.cells[int(self.codes[row])].as_py())
+    def at(self, row: int) -> Any:
+        """Return the cell of a row (str or bytes)."""
+        for rows, entries in self.parts:
+            if row < len(rows):
+                return self.cells[int(entries[rows[row]])].as_py()
+            row -= len(rows)
+        raise IndexError(row)
 
     def first(self, mask: Any) -> int:
         """Return the first row whose entry ``mask`` (numpy bool per entry) holds; -1 if none."""
         import numpy as np
 
-        if not len(self.codes) or not mask.any():
-            return -1
-        if mask[self.codes[0]]:  # the common case: the first row
-            return 0
-        hits = mask[self.codes]
-        row = int(np.argmax(hits))
-        return row if hits[row] else -1
+        offset = 0
+        for rows, entries in self.parts:
+            local = mask[entries]
+            if local.any():
+                hits = local[rows]
+                row = int(np.argmax(hits))
+                if hits[row]:
+                    return offset + row
+            offset += len(rows)
+        return -1
 
     def spread(self, values: Any) -> Any:
-        """Return per-row values from per-entry ``values`` (numpy)."""
-        return values[self.codes]
+        """Return per-row values from per-entry ``values`` (numpy), in one new array."""
+        import numpy as np
+
+        out = np.empty(len(self), dtype=values.dtype)
+        start = 0
+        for rows, entries in self.parts:
+            np.take(values[entries], rows, out=out[start : start + len(rows)])
+            start += len(rows)
+        return out
 
 
 def coded(values: Any, distinct: bool = True) -> Coded:
-    """Return a column of text or bytes (a pyarrow ChunkedArray, maybe dictionary) as Coded."""
+    """Return a column of text or bytes (a pyarrow ChunkedArray, maybe dictionary) as Coded.
+
+    The distinct cells are in order of first appearance in the column, as
+    each block's dictionary is in its own rows.
+    """
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -66,17 +88,27 @@ def coded(values: Any, distinct: bool = True) -> Coded:
         if pa.types.is_dictionary(values.type):
             values = values.cast(values.type.value_type)
         cells = pa.concat_arrays([*values.chunks, pa.nulls(1, values.type)])
-        return Coded(cells, np.arange(len(values), dtype=np.int64))
+        every = np.arange(len(cells), dtype=np.int64)
+        return Coded(cells, [(every[:-1], every)])
     if not pa.types.is_dictionary(values.type):
         values = pc.dictionary_encode(values)
-    values = values.unify_dictionaries()
-    if not values.num_chunks:
-        return Coded(pa.nulls(1, values.type.value_type), np.zeros(0, np.int32))
-    dictionary = values.chunk(0).dictionary
-    n = len(dictionary)
-    parts = [c.indices.fill_null(n).to_numpy(zero_copy_only=False) for c in values.chunks]
-    codes = parts[0] if len(parts) == 1 else np.concatenate(parts)
-    return Coded(pa.concat_arrays([dictionary, pa.nulls(1, dictionary.type)]), codes)
+    blocks = [c for c in values.chunks if len(c)]
+    value_type = values.type.value_type
+    # every block's dictionary, then a null: one dictionary encoding of them all
+    joined = pc.dictionary_encode(
+        pa.concat_arrays([*(c.dictionary for c in blocks), pa.nulls(1, value_type)])
+    )
+    cells = pa.concat_arrays([joined.dictionary, pa.nulls(1, value_type)])
+    ids = joined.indices.fill_null(len(joined.dictionary)).to_numpy(zero_copy_only=False)
+    parts, start = [], 0
+    for c in blocks:
+        n = len(c.dictionary)
+        entries, rows = ids[start : start + n], c.indices
+        if c.null_count:
+            entries, rows = np.append(entries, ids[-1]), rows.fill_null(n)
+        parts.append((rows.to_numpy(zero_copy_only=False), entries))
+        start += n
+    return Coded(cells, parts)
 
 
 def kinds(column: Coded, text: bool) -> dict[str, int]:
