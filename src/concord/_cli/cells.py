@@ -304,7 +304,7 @@ def whole(source: Source, groups: list[Group]) -> Any:
     """Return the groups' columns of the whole file as one DataFrame."""
     import pandas as pd
 
-    parts = list(frames(source, groups))
+    parts = list(frames(source, groups, bar=True))
     frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
     if not frame.shape[0]:  # as a chunked read says it
         raise _fail(source.name, "no rows to read.")
