@@ -26,9 +26,9 @@ from concord._cli import source as sources
 # --chunk-rows auto: stream files larger than this, in chunks of at most this many rows
 AUTO_BYTES = 100 << 20
 AUTO_ROWS = 1_000_000
-# ... and at most this much CSV text (the parser needs some 15× a block's bytes for a wide
+# ... and at most this much CSV text (the parser needs some 60× a 1 MiB block for a wide
 # file) or this many Parquet cells per chunk: the peak stays near 200 MiB whatever the width
-AUTO_CHUNK_BYTES = 4 << 20
+AUTO_CHUNK_BYTES = 1 << 20
 AUTO_CHUNK_CELLS = 2_000_000
 STREAMABLE = ("csv", "tsv", "parquet")
 
