@@ -61,7 +61,7 @@ def auto_rows(file: str, fmt: str) -> int:
         import pyarrow.parquet as pq
 
         try:
-            columns = pq.ParquetFile(file).metadata.num_columns
+            columns = int(pq.ParquetFile(file).metadata.num_columns)
         except Exception:  # not Parquet after all: reading it says so, naming the file
             return AUTO_ROWS
         return max(1_000, min(AUTO_ROWS, AUTO_CHUNK_CELLS // max(1, columns)))
