@@ -208,6 +208,45 @@ def cli_rows(quick: bool, repeat: int) -> tuple[list[list[str]], int]:
     return rows, chunk
 
 
+def wide_rows(quick: bool, repeat: int) -> list[list[str]]:
+    """Peak memory of the default chunk (no --chunk-rows) on a narrow and a wide CSV file.
+
+    Both files pass ``AUTO_BYTES``, so both stream with the default chunk,
+    which the file's bytes per row set (``concord._cli.stream.auto_rows``).
+    """
+    from concord._cli import stream
+
+    width_rows = [(2, 3 * 10**7), (200, 3 * 10**5)] if not quick else [(2, 10**5), (200, 10**3)]
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        for width, n in width_rows:
+            rng = np.random.default_rng(width)
+            truth = rng.integers(1, 6, n)
+            table = pa.table(
+                {
+                    f"r{i}": np.clip(truth + rng.choice([-1, 0, 0, 1], n), 1, 5).astype(np.int8)
+                    for i in range(width)
+                }
+            )
+            path = f"{d}/wide{width}.csv"
+            pc.write_csv(table, path)
+            del table
+            args = ["kappa", path, "--rater1", "r0", "--rater2", "r1"]
+            runs = [run_cli(args) for _ in range(repeat)]
+            seconds = [r[0] for r in runs]
+            peaks = [r[1] for r in runs]
+            row = [
+                f"{width} columns × {n:.0e} rows",
+                f"{os.path.getsize(path) / 2**20:,.0f}",
+                f"{stream.auto_rows(path, 'csv'):,}",
+                f"{statistics.median(seconds):.2f} s ({min(seconds):.2f}–{max(seconds):.2f})",
+                f"{statistics.median(peaks):,.0f} MiB ({min(peaks):,.0f}–{max(peaks):,.0f})",
+            ]
+            rows.append(row)
+            print(" | ".join(row), flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, one repeat")
@@ -221,6 +260,7 @@ def main() -> None:
     print(machine)
     acc = accumulator_rows(args.quick, repeat)
     cli, chunk = cli_rows(args.quick, 1 if args.quick else 3)
+    wide = wide_rows(args.quick, 1 if args.quick else 3)
     lines = [
         machine,
         "",
@@ -239,6 +279,13 @@ def main() -> None:
         "streamed rows/s | time ratio |",
         "|---|---|---|---|---|---|---|---|",
         *("| " + " | ".join(r) + " |" for r in cli),
+        "",
+        "The default chunk (no `--chunk-rows`) on a narrow and a wide CSV file: `concord kappa` "
+        "of two columns (median time, min–max; peak RSS, min–max)",
+        "",
+        "| file | MiB | default chunk rows | time | peak RSS |",
+        "|---|---|---|---|---|",
+        *("| " + " | ".join(r) + " |" for r in wide),
     ]
     if not args.no_write and not args.quick:
         RESULTS.write_text("\n".join(lines) + "\n")

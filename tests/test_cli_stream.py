@@ -145,9 +145,27 @@ def test_auto_streams_only_large_files(files, monkeypatch):
     options = {"input_format": None}
     assert _cli_stream.chunk_rows(str(files / "grades.csv"), options) == 0
     monkeypatch.setattr(_cli_stream, "AUTO_BYTES", 1_000)
-    assert _cli_stream.chunk_rows(str(files / "grades.csv"), options) == _cli_stream.AUTO_ROWS
+    auto = _cli_stream.chunk_rows(str(files / "grades.csv"), options)
+    assert auto == _cli_stream.auto_rows(str(files / "grades.csv"), "csv") > 0
     assert _cli_stream.chunk_rows("-", options) == 0
     assert _cli_stream.chunk_rows(str(files / "grades.csv"), {**options, "chunk_rows": 0}) == 0
+
+
+def test_the_default_chunk_narrows_with_the_width_of_the_file(tmp_path):
+    """The default chunk holds about AUTO_CHUNK_BYTES (1 MiB) of CSV text."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    narrow, wide = tmp_path / "narrow.csv", tmp_path / "wide.csv"
+    narrow.write_text("a,b\n" + "1,2\n" * 1000)  # 4 bytes a row: 1 MiB / 4 B = 262,144 rows
+    wide.write_text(",".join(f"r{i}" for i in range(200)) + "\n" + ("1," * 199 + "1\n") * 1000)
+    assert abs(_cli_stream.auto_rows(str(narrow), "csv") / ((1 << 20) // 4) - 1) < 0.01
+    # 400 bytes a row (200 cells "1," by hand): 1 MiB / 400 B = 2,621 rows (the header
+    # line counts in the mean length, within 1%)
+    assert abs(_cli_stream.auto_rows(str(wide), "csv") / ((1 << 20) // 400) - 1) < 0.01
+    table = pa.table({f"r{i}": [1] * 10 for i in range(200)})
+    pq.write_table(table, tmp_path / "wide.parquet")
+    assert _cli_stream.auto_rows(str(tmp_path / "wide.parquet"), "parquet") == 2_000_000 // 200
 
 
 def peak_rss_mib(*args):

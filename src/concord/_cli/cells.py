@@ -11,14 +11,13 @@ read a source through it.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import click
 
-from concord._cli import columns as cin
+from concord._cli import coded
 from concord._cli.source import NO_RATINGS, Options, Source, _fail, _Fault
 
 # --- the conversion: raw cells → rating columns, the same for every chunk ---------------------
@@ -48,12 +47,17 @@ class Group:
 
 @dataclass
 class Converter:
-    """Turn each chunk's raw cells into rating columns, remembering each group's type."""
+    """Turn each chunk's raw cells into rating columns, remembering each group's type.
+
+    Text columns go through :mod:`concord._cli.coded`: the cell rules run once
+    per distinct cell (``distinct=False``: once per row, the reference).
+    """
 
     path: str
     opts: Options
     groups: list[Group]
     offset: int = 0  # data rows converted so far
+    distinct: bool = True
 
     def __call__(self, table: Any) -> Any:
         """Return the chunk's rating columns as a DataFrame (float64 or Categorical)."""
@@ -70,41 +74,62 @@ class Converter:
                 clashes.append(clash)
                 continue
             for c, (kind, values) in cells.items():
-                out[c] = _to_pandas(kind, values, self._cell, c)
+                out[c] = _to_pandas(kind, values)
         if clashes:
             raise min(clashes, key=lambda f: f.row)
         self.offset += table.num_rows
-        return pd.DataFrame(out)
+        return pd.DataFrame(out, copy=False)  # no copy into one 2-D block
 
     def decode(self, table: Any) -> dict[str, Any]:
-        """Return the groups' columns with raw bytes decoded; fail at the first bad cell."""
-        import pyarrow as pa
-
+        """Return the groups' columns, text as :class:`Coded` cells; fail at the first bad cell."""
         decoded: dict[str, Any] = {}
         faults: list[_Fault] = []
         for group in self.groups:
             for c in group.columns:
                 values = table.column(c)
                 try:
-                    decoded[c] = (
-                        self._decoded(values, c) if pa.types.is_binary(values.type) else values
-                    )
+                    decoded[c] = self._coded(values, c) if _textual(values.type) else values
                 except _Fault as fault:
                     faults.append(fault)
         if faults:
             raise min(faults, key=lambda f: f.row)
         return decoded
 
+    def _coded(self, values: Any, name: str) -> coded.Coded:
+        """Decode, trim and mark missing the distinct cells of a text column."""
+        import numpy as np
+        import pyarrow as pa
+
+        column = coded.coded(values, self.distinct)
+        cells = column.cells
+        if not pa.types.is_string(cells.type):
+            try:
+                cells = cells.cast(pa.string())
+            except pa.ArrowInvalid:
+                row = column.first(np.array([not _utf8(v) for v in cells.to_pylist()]))
+                raise self._bad_utf8(row, column.at(row), name) from None
+        return coded.Coded(self._missing(cells), column.parts)
+
+    def _missing(self, cells: Any) -> Any:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        cells = pc.utf8_trim_whitespace(cells)
+        markers = pa.array(self.opts.na_values, pa.string())
+        missing = pc.or_(pc.equal(cells, ""), pc.is_in(cells, value_set=markers))
+        return pc.if_else(missing, pa.scalar(None, pa.string()), cells)
+
     def _cell(self, column: str, index: int, values: Any) -> Cell:
-        return Cell(self.offset + index + 2, column, str(values[index].as_py()))
+        text = values.at(index) if isinstance(values, coded.Coded) else values[index].as_py()
+        return Cell(self.offset + index + 2, column, str(text))
 
     def _typed(self, values: Any, name: str) -> tuple[str | None, Any]:
         """Classify one column: (kind, values) with kind number, text, bool, category or None."""
         import pyarrow as pa
 
-        t = values.type
-        if pa.types.is_binary(t) or pa.types.is_string(t) or pa.types.is_large_string(t):
-            return self._strings(values, name)
+        t = values.type if not isinstance(values, coded.Coded) else None
+        if t is None:
+            return "strings", values
         if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
             return "number", values
         if pa.types.is_boolean(t):
@@ -120,17 +145,12 @@ class Converter:
         )
 
     def _strings(self, values: Any, name: str) -> tuple[str | None, Any]:
-        """Decode, trim and mark missing; return the cells' kind (None: all missing)."""
+        """Decode, trim and mark missing every cell; return ("strings", cells)."""
         import pyarrow as pa
-        import pyarrow.compute as pc
 
         if not pa.types.is_string(values.type):
             values = self._decoded(values, name)
-        cells = pc.utf8_trim_whitespace(values)
-        markers = pa.array(self.opts.na_values, pa.string())
-        missing = pc.or_(pc.equal(cells, ""), pc.is_in(cells, value_set=markers))
-        cells = pc.if_else(missing, pa.scalar(None, pa.string()), cells)
-        return "strings", cells
+        return "strings", self._missing(values)
 
     def _decoded(self, values: Any, name: str) -> Any:
         import pyarrow as pa
@@ -139,14 +159,17 @@ class Converter:
             return values.cast(pa.string())
         except pa.ArrowInvalid:
             row = next(i for i, v in enumerate(values.to_pylist()) if not _utf8(v))
-            raise _Fault(
-                self.path,
-                f"row {self.offset + row + 2} of column {name!r} is not valid UTF-8 "
-                f"({values[row].as_py()[:30]!r}). Pass the file's encoding, "
-                "e.g. --encoding latin-1 (or cp1252).",
-                rank=1,
-                row=self.offset + row + 2,
-            ) from None
+            raise self._bad_utf8(row, values[row].as_py(), name) from None
+
+    def _bad_utf8(self, row: int, value: bytes, name: str) -> _Fault:
+        return _Fault(
+            self.path,
+            f"row {self.offset + row + 2} of column {name!r} is not valid UTF-8 "
+            f"({value[:30]!r}). Pass the file's encoding, "
+            "e.g. --encoding latin-1 (or cp1252).",
+            rank=1,
+            row=self.offset + row + 2,
+        )
 
     def _check_kind(self, group: Group, cells: dict[str, tuple[str | None, Any]]) -> None:
         """Settle the text columns' kinds; fail if the group mixes numbers and text.
@@ -185,21 +208,6 @@ def _utf8(v: bytes | None) -> bool:
     return True
 
 
-def _string_kinds(values: Any, text: bool) -> dict[str, int]:
-    """Return the index of the first number and of the first text cell (-1: none)."""
-    import pyarrow.compute as pc
-
-    if text:
-        return {"text": _first_valid(values)}
-    if _plain_integers(values) is not None:  # the common case, without a regex per cell
-        return {"number": _first_valid(values), "text": -1}
-    numeric = pc.match_substring_regex(values, f"^{cin.NUMBER}$")
-    return {
-        "number": pc.index(numeric, True).as_py(),
-        "text": pc.index(numeric, False).as_py(),
-    }
-
-
 def _first_valid(values: Any) -> int:
     import pyarrow.compute as pc
 
@@ -214,7 +222,7 @@ def _first_cells(
     firsts: list[tuple[int, int, str]] = []
     for pos, (kind, values) in enumerate(cells.values()):
         if kind == "strings":
-            kinds = _string_kinds(values, text)
+            kinds = coded.kinds(values, text)
             firsts += [(i, pos, k) for k, i in kinds.items() if i >= 0]
         elif kind is not None:
             index = _first_valid(values)
@@ -228,89 +236,41 @@ def _family(kind: str) -> str:
     return "text" if kind in ("text", "category") else "number"
 
 
-def _to_pandas(
-    kind: str | None, values: Any, cell: Callable[[str, int, Any], Cell], name: str
-) -> Any:
+def _to_pandas(kind: str | None, values: Any) -> Any:
     """One column as the library takes it: float64 with NaN, or a Categorical."""
     import numpy as np
     import pandas as pd
-    import pyarrow as pa
 
     if kind is None:
         return np.full(len(values), np.nan)
-    if kind in ("number",) and pa.types.is_string(values.type):
-        return _numbers(values)
-    if kind == "number" and pa.types.is_integer(values.type) and values.null_count:
+    if isinstance(values, coded.Coded):
+        return coded.numbers(values) if kind == "number" else coded.categorical(values)
+    if kind == "number" and values.null_count and str(values.type) in _NULLABLE:
         # a nullable integer column, not float64 with NaN: 2**53 + 1 stays itself
         return pd.array(values.to_pylist(), dtype=_NULLABLE[str(values.type)])
     if kind == "number":
         return values.to_pandas().to_numpy()
-    if kind == "text":
-        encoded = values.combine_chunks().dictionary_encode()
-        codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
-        categories = pd.Index(encoded.dictionary.to_pylist(), dtype=object)
-        return pd.Categorical.from_codes(codes, categories=categories)
     return values.to_pandas().array  # bools and Parquet categoricals keep their own type
 
 
 _NULLABLE = {f"{u}int{b}": f"{u.upper()}Int{b}" for u in ("", "u") for b in (8, 16, 32, 64)}
-# an integer written with more digits than float64 holds exactly (2**53 has 16)
-_LONG_INTEGER = r"^[+-]?0*[1-9][0-9]{15,}(?:\.0*)?$"
 
 
-def _plain_integers(values: Any) -> Any:
-    """Return the cells as int64 when every one is a decimal integer that fits, else None.
-
-    Arrow's cast parses a column of integers in one pass in C++, where the
-    regular expressions of :data:`concord._cli.columns.NUMBER` cost several.
-    It also reads hexadecimal ("0x10"), which concord reads as a word: a
-    column with an "x" goes the regular way.
-    """
+def _textual(t: Any) -> bool:
+    """Whether a column holds text to type: bytes or strings, or the CSV parser's dictionary."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    try:
-        integers = pc.cast(values, pa.int64())
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
-    # two exact searches: a case-insensitive one goes through a regular expression (20× slower)
-    if any(pc.any(pc.match_substring(values, x)).as_py() for x in "xX"):
-        return None
-    return integers
+    def text(u: Any) -> bool:
+        return bool(pa.types.is_binary(u) or pa.types.is_string(u) or pa.types.is_large_string(u))
 
-
-def _numbers(values: Any) -> Any:
-    """Numeric cells as float64, or as exact Python numbers when an integer is too long.
-
-    float64 holds every integer up to 2**53 = 9007199254740992; past that,
-    9007199254740993 would become 9007199254740992 and merge with it. A
-    chunk with such an integer keeps its integers as Python ints (the
-    library compares them exactly), cell by cell, so a chunked read agrees
-    with a whole one.
-    """
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    integers = _plain_integers(values)
-    if integers is not None and (pc.max(pc.abs(integers)).as_py() or 0) <= 2**53:
-        return pc.cast(integers, pa.float64()).to_numpy(zero_copy_only=False)
-    floats = pc.cast(values, pa.float64()).to_numpy(zero_copy_only=False)
-    if not pc.any(pc.match_substring_regex(values, _LONG_INTEGER)).as_py():
-        return floats
-    exact = np.array(floats, dtype=object)
-    integer = re.compile(r"[+-]?[0-9]+(?:\.0*)?")
-    for i, text in enumerate(values.to_pylist()):
-        if text is not None and integer.fullmatch(text):
-            exact[i] = int(text.split(".")[0])
-    return exact
+    return text(t) or (pa.types.is_dictionary(t) and pa.types.is_binary(t.value_type))
 
 
 def frames(source: Source, groups: list[Group], bar: bool = False) -> Iterator[Any]:
     """Yield the groups' columns as converted DataFrames, chunk by chunk (one if whole)."""
     columns = [c for g in groups for c in g.columns]
     convert = Converter(source.name, source.opts, groups)
-    tables = source.tables(columns, bar)
+    tables = source.tables(columns, bar, coded=True)
     for table in tables:
         try:
             frame = convert(table)
@@ -344,7 +304,7 @@ def whole(source: Source, groups: list[Group]) -> Any:
     """Return the groups' columns of the whole file as one DataFrame."""
     import pandas as pd
 
-    parts = list(frames(source, groups))
+    parts = list(frames(source, groups, bar=True))
     frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
     if not frame.shape[0]:  # as a chunked read says it
         raise _fail(source.name, "no rows to read.")

@@ -19,19 +19,23 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import click
 
 from concord._cli import columns as cin
-from concord._inference.intervals import progress
+from concord._inference.intervals import show_progress
 
 SAMPLE_ROWS = 1_000
 _HEADER_BLOCK = 1 << 20
 # the smallest CSV block streamed: a row must fit in one block
 MIN_BLOCK = 1 << 16
+# a whole CSV read shows its bar from this size, reading blocks of BAR_BLOCK bytes
+BAR_BYTES = 16 << 20
+BAR_BLOCK = 4 << 20
+BAR_DELAY = 1.0  # seconds before a bar is drawn
 NO_RATINGS = "has no ratings: every cell of the rater columns is empty (or an --na-values marker)."
 
 
@@ -135,14 +139,21 @@ class Source:
             raise _fail(self.name, _one_column(names[0], self.opts.delimiter))
         return names
 
-    def tables(self, columns: list[str], bar: bool = False) -> Iterator[pa_Table]:
-        """Yield the columns' raw cells, the whole file at once or chunk by chunk."""
+    def tables(
+        self, columns: list[str], bar: bool = False, coded: bool = False
+    ) -> Iterator[pa_Table]:
+        """Yield the columns' raw cells, the whole file at once or chunk by chunk.
+
+        With ``coded``, CSV cells come dictionary-encoded (each distinct
+        cell's bytes once, and an index per row): smaller, and typed once
+        per distinct cell by :mod:`concord._cli.coded`.
+        """
         if self.opts.fmt == "excel":
             yield self._excel_table().select(columns)
         elif self.opts.fmt == "parquet":
             yield from self._parquet(columns, bar)
         else:
-            yield from self._csv(columns, bar)
+            yield from self._csv(columns, bar, coded)
 
     def sample(self, columns: list[str]) -> pa_Table:
         """Return the first ``SAMPLE_ROWS`` rows of the columns, whatever the chunk size."""
@@ -192,76 +203,78 @@ class Source:
             delimiter=self.opts.delimiter, newlines_in_values=True, invalid_row_handler=shape
         )
 
-    def _convert(self, columns: list[str]) -> Any:
+    def _convert(self, columns: list[str], coded: bool) -> Any:
         import pyarrow as pa
         import pyarrow.csv as pc
 
         # bytes, checked for the encoding afterwards, so that a bad cell can be named
+        kind = pa.dictionary(pa.int32(), pa.binary()) if coded else pa.binary()
         return pc.ConvertOptions(
-            column_types={c: pa.binary() for c in columns},
+            column_types=dict.fromkeys(columns, kind),
             include_columns=columns,
             null_values=[],
             strings_can_be_null=False,
             quoted_strings_can_be_null=False,
         )
 
-    def _csv(self, columns: list[str], bar: bool) -> Iterator[Any]:
+    def _csv(self, columns: list[str], bar: bool, coded: bool) -> Iterator[Any]:
         import pyarrow as pa
         import pyarrow.csv as pc
 
         shape = _Shape()
-        if not self.rows:
+        size = None if self.path.endswith((".gz", ".bz2")) else os.path.getsize(self.path)
+        # a whole read with a bar reads block by block, so that the bar moves
+        shown = bar and (self.rows > 0 or (size or 0) >= BAR_BYTES) and show_progress()
+        if not self.rows and not shown:
             with self._arrow_errors(shape):
                 table = pc.read_csv(
                     self.path,
                     read_options=pc.ReadOptions(encoding=self.opts.encoding),
                     parse_options=self._parse(shape),
-                    convert_options=self._convert(columns),
+                    convert_options=self._convert(columns, coded),
                 )
             yield table
             return
+        per_row, longest = _row_bytes(self.path)
+        block = (
+            _block_size(per_row, longest, self.rows) if self.rows else max(BAR_BLOCK, 2 * longest)
+        )
         source = pa.input_stream(self.path)
         try:
             with self._arrow_errors(shape):
                 reader = pc.open_csv(
                     source,
-                    read_options=pc.ReadOptions(
-                        encoding=self.opts.encoding, block_size=_block_size(self.path, self.rows)
-                    ),
+                    read_options=pc.ReadOptions(encoding=self.opts.encoding, block_size=block),
                     parse_options=self._parse(shape),
-                    convert_options=self._convert(columns),
+                    convert_options=self._convert(columns, coded),
                 )
-            size = None if self.path.endswith((".gz", ".bz2")) else os.path.getsize(self.path)
-            yield from self._batches(reader, shape, source.tell if size else None, size, bar)
+            total = int(size / per_row) if size else None
+            with _bar(total, self.name, shown) as progress_bar:
+                batches = self._batches(reader, shape, progress_bar)
+                if self.rows:
+                    yield from batches
+                else:
+                    yield pa.concat_tables([reader.schema.empty_table(), *batches])
         finally:
             source.close()
 
-    def _batches(
-        self,
-        reader: Any,
-        shape: _Shape,
-        position: Callable[[], int] | None,
-        total: int | None,
-        bar: bool,
-    ) -> Iterator[Any]:
-        """Yield the reader's batches as tables, with a progress bar of bytes (or rows)."""
+    def _batches(self, reader: Any, shape: _Shape, bar: Any) -> Iterator[Any]:
+        """Yield the reader's batches as tables, counting their rows on the bar."""
         import pyarrow as pa
 
-        name = os.path.basename(self.name)
-        unit = "B" if position is not None else "row"
-        with progress(total or 0, f"reading {name}", unit=unit, worth=bar) as shown:
-            done = 0
-            it = iter(reader)
-            while True:
-                with self._arrow_errors(shape):
-                    batch = next(it, None)
-                if batch is None:
-                    return
-                if shown is not None:
-                    now = position() if position is not None else done + batch.num_rows
-                    shown.update(now - done)
-                    done = now
-                yield pa.Table.from_batches([batch])
+        it, done = iter(reader), 0
+        while True:
+            with self._arrow_errors(shape):
+                batch = next(it, None)
+            if batch is None:
+                if bar is not None:  # the total was an estimate from the first lines
+                    bar.total = done
+                    bar.refresh()
+                return
+            done += batch.num_rows
+            if bar is not None:
+                bar.update(batch.num_rows)
+            yield pa.Table.from_batches([batch])
 
     @contextlib.contextmanager
     def _arrow_errors(self, shape: _Shape | None = None) -> Iterator[None]:
@@ -320,8 +333,7 @@ class Source:
                 return
             total = int(file.metadata.num_rows)
             batches = file.iter_batches(batch_size=self.rows, columns=columns)
-            name = os.path.basename(self.name)
-            with progress(total, f"reading {name}", unit="row", worth=bar) as shown:
+            with _bar(total, self.name, bar and show_progress()) as shown:
                 for batch in batches:
                     if shown is not None:
                         shown.update(batch.num_rows)
@@ -408,11 +420,8 @@ def _excel_strings(name: str, path: str) -> Any:
     )
 
 
-def _block_size(path: str, rows: int) -> int:
-    """Bytes per CSV block for about ``rows`` rows, from the length of the first lines.
-
-    A row must fit in a block: blocks are at least twice the longest line seen.
-    """
+def _row_bytes(path: str) -> tuple[float, int]:
+    """Return the mean and the longest length of the first lines of a CSV file, in bytes."""
     sample = b""
     if not path.endswith((".gz", ".bz2")):
         with open(path, "rb") as f:
@@ -420,7 +429,37 @@ def _block_size(path: str, rows: int) -> int:
     lines = sample.split(b"\n")
     per_row = len(sample) / (len(lines) - 1) if len(lines) > 2 else 64
     longest = max(map(len, lines)) if len(lines) > 1 else 2 * len(sample)
+    return per_row, longest
+
+
+def _block_size(per_row: float, longest: int, rows: int) -> int:
+    """Bytes per CSV block for about ``rows`` rows: a row must fit, so twice the longest line."""
     return int(min(max(per_row * rows, MIN_BLOCK, 2 * longest), 1 << 30))
+
+
+@contextlib.contextmanager
+def _bar(total: int | None, name: str, shown: bool) -> Iterator[Any]:
+    """Yield a tqdm bar of rows read, drawn after a second (a fast read shows none), or None."""
+    bar = None
+    if shown:
+        try:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(
+                total=total,
+                desc=f"reading {os.path.basename(name)}",
+                unit="rows",
+                unit_scale=True,
+                leave=False,
+                delay=BAR_DELAY,
+            )
+        except ImportError:  # pragma: no cover - tqdm is optional
+            bar = None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _spool_stdin() -> str:

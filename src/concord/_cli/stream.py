@@ -23,9 +23,13 @@ from concord._cli import columns as cin
 from concord._cli import inputs as inputs
 from concord._cli import source as sources
 
-# --chunk-rows auto: stream files larger than this, in chunks of this many rows
+# --chunk-rows auto: stream files larger than this, in chunks of at most this many rows
 AUTO_BYTES = 100 << 20
 AUTO_ROWS = 1_000_000
+# ... and at most this much CSV text (the parser needs some 60× a 1 MiB block for a wide
+# file) or this many Parquet cells per chunk: the peak stays near 200 MiB whatever the width
+AUTO_CHUNK_BYTES = 1 << 20
+AUTO_CHUNK_CELLS = 2_000_000
 STREAMABLE = ("csv", "tsv", "parquet")
 
 
@@ -36,7 +40,7 @@ def chunk_rows(file: str, o: dict[str, Any]) -> int:
     long = any(o.get(k) is not None for k in ("item", "rater", "rating"))
     if rows is None:  # auto: stream large wide-form files
         big = file != "-" and os.path.isfile(file) and os.path.getsize(file) > AUTO_BYTES
-        rows = AUTO_ROWS if big and fmt in STREAMABLE and not long else 0
+        rows = auto_rows(file, fmt) if big and fmt in STREAMABLE and not long else 0
     if rows and fmt not in STREAMABLE:
         raise click.UsageError(
             f"--chunk-rows streams CSV, TSV and Parquet files; {file} is {fmt}. "
@@ -49,6 +53,20 @@ def chunk_rows(file: str, o: dict[str, Any]) -> int:
             "concord.dask, which gathers each item's ratings first."
         )
     return rows
+
+
+def auto_rows(file: str, fmt: str) -> int:
+    """Rows per chunk for a file of this width: ``AUTO_ROWS``, fewer for wide rows."""
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            columns = int(pq.ParquetFile(file).metadata.num_columns)
+        except Exception:  # not Parquet after all: reading it says so, naming the file
+            return AUTO_ROWS
+        return max(1_000, min(AUTO_ROWS, AUTO_CHUNK_CELLS // max(1, columns)))
+    per_row, _ = sources._row_bytes(file)
+    return max(1_000, min(AUTO_ROWS, int(AUTO_CHUNK_BYTES / per_row)))
 
 
 @dataclass
