@@ -119,9 +119,9 @@ def test_coefficients_by_name_or_function_in_the_order_given() -> None:
     table = concord.agree(m, coefficients=["krippendorff_alpha", concord.gwet_ac])
     assert table.coefficients == ("krippendorff_alpha", "gwet_ac")
     assert concord.agree(m, coefficients="fleiss_kappa").coefficients == ("fleiss_kappa",)
-    with pytest.raises(ValueError, match="'coefficients' parameter of agree.*Got 'cohen_kappa'"):
+    with pytest.raises(ValueError, match=r"'coefficients' parameter of agree.*Got 'cohen_kappa'"):
         concord.agree(m, coefficients=["cohen_kappa"])
-    with pytest.raises(ValueError, match="each coefficient once. Got 'gwet_ac'"):
+    with pytest.raises(ValueError, match=r"each coefficient once\. Got 'gwet_ac'"):
         concord.agree(m, coefficients=["gwet_ac", concord.gwet_ac])
     with pytest.raises(ValueError, match="at least one coefficient"):
         concord.agree(m, coefficients=[])
