@@ -110,7 +110,7 @@ def _bootstrap(
     estimate: tuple[float, float, float],
     method: str,
 ) -> Inference:
-    """The difference's inference with its bootstrap sampler (formed on first use).
+    """Return the difference's inference with its bootstrap sampler (formed on first use).
 
     Its range is that of a difference: [lower₂ − 1, 1 − lower₁] for coefficients in [lower, 1].
     """

@@ -43,7 +43,7 @@ def _locate(rows: np.ndarray, units: np.ndarray) -> np.ndarray:
 
 
 def _sampler(result: Any, func: str) -> Resampled:
-    """The result's own bootstrap sampler (formed now if it waits for first use)."""
+    """Return the result's own bootstrap sampler (formed now if it waits for first use)."""
     sampler = result._inferred().sampler
     sampler = getattr(sampler, "sampler", sampler)  # raters_core.OnDemand
     if not isinstance(sampler, Resampled):
@@ -72,7 +72,7 @@ def _units(c: Coefficient, data: tuple[Any, ...], result: Any, sampler: Any) -> 
 def paired_sampler(
     c: Coefficient, sides: tuple[tuple[Any, ...], tuple[Any, ...]], results: tuple[Any, Any]
 ) -> PairedSampler:
-    """The joint sampler of two sides rated on the same items, row for row."""
+    """Return the joint sampler of two sides rated on the same items, row for row."""
     samplers = [_sampler(r, "compare") for r in results]
     units = [_units(c, d, r, s) for d, r, s in zip(sides, results, samplers, strict=True)]
     if units[0].shape != units[1].shape:
@@ -90,5 +90,5 @@ def paired_sampler(
 
 
 def independent_sampler(results: tuple[Any, Any]) -> IndependentSampler:
-    """The sampler of a difference of two independent samples."""
+    """Return the sampler of a difference of two independent samples."""
     return IndependentSampler(_sampler(results[0], "compare"), _sampler(results[1], "compare"))
