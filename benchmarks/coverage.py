@@ -655,7 +655,8 @@ def paired_study(replications: int, n_resamples: int, seed: int) -> list[str]:
                     hits[j] += low <= true <= high
             ratio = math.sqrt(np.mean(np.square(ses))) / float(np.std(estimates, ddof=1))
             cells = [f"{100 * h / replications:.1f}%" for h in hits]
-            lines.append(f"| {name} | {n} | {true:.4f} | {ratio:.3f} | " + " | ".join(cells) + " |")
+            head = f"| {name} | {n} | {true:.4f} | {ratio:.3f} | "
+            lines.append(head + " | ".join(cells) + " |")
     return lines
 
 

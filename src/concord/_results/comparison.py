@@ -57,8 +57,8 @@ class ComparisonResult:
     paired: bool
     confidence_level: float = 0.95
     method: str = "t"
-    n_resamples: int = 9999
-    rng: Any = field(default=None, repr=False)
+    _n_resamples: int = field(default=9999, repr=False)
+    _rng: Any = field(default=None, repr=False)
     _inference: Deferred | None = field(default=None, repr=False, compare=False)
 
     def confidence_interval(
@@ -97,8 +97,8 @@ class ComparisonResult:
             return self._inferred().interval(
                 level,
                 chosen,
-                self.n_resamples if n_resamples is None else n_resamples,
-                self.rng if rng is None else rng,
+                self._n_resamples if n_resamples is None else n_resamples,
+                self._rng if rng is None else rng,
                 func,
             )
         df = self.df if math.isfinite(self.df) else 0
