@@ -205,6 +205,13 @@ def compare(
     >>> r = concord.compare(concord.fleiss_kappa, ratings1, ratings2)
     >>> round(r.difference, 6), round(r.standard_error, 7), round(r.pvalue, 8)
     (0.339184, 0.1574322, 0.04910569)
+
+    The paired bootstrap redraws the items of both sides jointly: compared
+    with itself, every resample's difference is 0.
+
+    >>> concord.compare(concord.fleiss_kappa, ratings1, ratings1).confidence_interval(
+    ...     method="bootstrap-bca", rng=1)
+    ConfidenceInterval(low=0.0, high=0.0)
     """
     if groups is not None:
         raise NotImplementedError("compare: groups= is not available yet; compare whole samples.")
