@@ -33,6 +33,7 @@ INTS = [1, 2, 3, 4, 5]  # ordered ratings: the scale weights read the values
 NOT_COEFFICIENTS = {
     "Accumulator": "class: the state of accumulate()",
     "AgreementResult": "result class",
+    "AgreementTable": "result class of agree: several coefficients of one panel",
     "CategoryCounts": "input: an items x categories count table",
     "ComparisonResult": "result class of compare",
     "ConfidenceInterval": "result class",
@@ -48,6 +49,7 @@ NOT_COEFFICIENTS = {
     "UndefinedKappaWarning": "warning class",
     "__version__": "version string",
     "accumulate": "takes a coefficient and returns its accumulator",
+    "agree": "runs the coefficients of many raters on one panel (an AgreementTable)",
     "compare": "takes a coefficient and compares it on two sets of ratings",
     "cross_validated_kappa": "cut points: cross-validated κ of optimize_thresholds",
     "grouped_kappa": "combines κ of several groups",

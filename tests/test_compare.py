@@ -31,6 +31,7 @@ TESTS = {
     "pa": concord.percent_agreement,
 }
 FILES = {"readme": "ratings", "missing": "missing", "two": "two"}
+LEVELS = {None: "nominal", "quadratic": "interval", "linear": "ordinal"}
 
 
 def _panel(dataset: str, side: int) -> pd.DataFrame:
@@ -68,6 +69,48 @@ def test_against_pairedcac(case: dict) -> None:
     assert r.pvalue == pytest.approx(case["pvalue"], rel=1e-9)
 
 
+ALPHA_CASES = [
+    c
+    for c in PAIRED["cases"]
+    if c["test"] == "alpha" and c["dataset"] != "missing" and c["weights"] != "linear"
+]
+
+
+@pytest.mark.parametrize(
+    "case", ALPHA_CASES, ids=[f"{c['dataset']}-{c['weights']}" for c in ALPHA_CASES]
+)
+def test_alpha_against_pairedcac(case: dict) -> None:
+    # pairedCAC's ttest.alpha (tests/reference/r/pairedcac_values.json). Its alpha.linear.i
+    # puts ε = 1/Σ m_i of krippen.alpha.dist into the terms, α* − α = (1 − ε)(α*' − α'),
+    # while alpha's own SE follows irrCAC 1.4's krippen.alpha.raw (α*' − α'), which the
+    # terms square-sum to: on complete data (every item rated m times, so ε is the same on
+    # both sides) pairedCAC's SE is exactly (1 − ε) times concord's. Its "missing" cases
+    # have no SE (the sides have different numbers of pairable items: NA in R) and its
+    # linear weights are no Krippendorff metric; quadratic weights are the interval metric.
+    one, two = _panel(case["dataset"], 1), _panel(case["dataset"], 2)
+    level = LEVELS[None if case["weights"] == "unweighted" else case["weights"]]
+    r = concord.compare(concord.krippendorff_alpha, one, two, level=level)
+    epsilon = 1 / one.notna().to_numpy().sum()
+    assert r.first.statistic == pytest.approx(case["coeff1"], rel=1e-12)
+    assert r.second.statistic == pytest.approx(case["coeff2"], rel=1e-12)
+    assert r.difference == pytest.approx(case["difference"], rel=1e-11)
+    assert r.standard_error * (1 - epsilon) == pytest.approx(case["standard_error"], rel=1e-11)
+    assert r.df == case["n"] - 1
+
+
+def test_light_of_two_raters_is_cohen() -> None:
+    # Light's kappa of two raters is Cohen's; its terms have Gwet's n (n − 1) where
+    # Cohen's influence terms have n² (as for Conger's above)
+    one, two = _panel("two", 1), _panel("two", 2)
+    light = concord.compare(concord.light_kappa, one, two)
+    cohen = concord.compare(concord.cohen_kappa, (one.R1, one.R2), (two.R1, two.R2))
+    assert cohen.difference == pytest.approx(light.difference, rel=1e-13)
+    n = len(one)
+    assert cohen.standard_error * math.sqrt(n / (n - 1)) == pytest.approx(
+        light.standard_error, rel=1e-12
+    )
+
+
 def _options(function, data, given):  # type: ignore[no-untyped-def]
     bound = inspect.signature(function).bind(*data, **given)
     bound.apply_defaults()
@@ -89,6 +132,8 @@ def test_terms_square_sum_is_the_variance(c, weights, population) -> None:  # ty
         x[:, 0] = np.where(np.isnan(x).all(axis=1), 1.0, x[:, 0])
         data = (x,)
     given = {"weights": weights, "population_size": population}
+    if "level" in c.options:  # Krippendorff's alpha: a metric, not weights
+        given = {"level": LEVELS[weights], "population_size": population}
     result = c.function(*data, **given)
     u = c.terms(data, _options(c.function, data, given))
     assert u.shape[0] == data[0].shape[0]
@@ -234,13 +279,9 @@ def test_later_round_options_refused() -> None:
     x = _panel("readme", 1)
     with pytest.raises(NotImplementedError, match="groups"):
         concord.compare(concord.fleiss_kappa, x, x, groups=[0] * 15)
-    with pytest.raises(NotImplementedError, match="bootstrap-bca"):
-        concord.compare(concord.fleiss_kappa, x, x, method="bootstrap-bca")
-    r = concord.compare(concord.fleiss_kappa, x, x)
-    with pytest.raises(NotImplementedError, match="bootstrap-percentile"):
-        r.confidence_interval(method="bootstrap-percentile")
+    wide = np.arange(900.0).reshape(300, 3)  # 900 values: the continuous alpha engine
     with pytest.raises(NotImplementedError, match="paired=False"):
-        concord.compare(concord.krippendorff_alpha, x, x)
+        concord.compare(concord.krippendorff_alpha, wide, wide, level="interval")
     with pytest.raises(TypeError, match='weights="quadratic"'):
         concord.compare(concord.quadratic_weighted_kappa, ([1, 2], [1, 2]), ([1, 2], [1, 2]))
 

@@ -13,6 +13,7 @@ Unpaired (independent samples): √(SE₁² + SE₂²) with Welch–Satterthwait
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 from collections.abc import Callable
@@ -20,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from concord._coefficients.compare_boot import independent_sampler, paired_sampler
 from concord._coefficients.registry import Coefficient, entry
 from concord._common.errors import param_error
-from concord._inference.intervals import normal_pvalue, t_sf
+from concord._inference.intervals import Inference, normal_pvalue, t_sf
 from concord._results.comparison import ComparisonResult, HomogeneityResult, check_method
 
 _FUNC = "compare"
@@ -100,6 +102,31 @@ def _welch(first: Any, second: Any) -> tuple[float, float]:
     return math.sqrt(v1 + v2), df
 
 
+def _bootstrap(
+    c: Coefficient,
+    sides: tuple[tuple[Any, ...], tuple[Any, ...]],
+    results: tuple[Any, Any],
+    paired: bool,
+    estimate: tuple[float, float, float],
+    method: str,
+) -> Inference:
+    """Return the difference's inference with its bootstrap sampler (formed on first use).
+
+    Its range is that of a difference: [lower₂ − 1, 1 − lower₁] for coefficients in [lower, 1].
+    """
+    difference, se, df = estimate
+    (low1, high1), (low2, high2) = (r._inferred().bounds for r in results)
+    sampler = paired_sampler(c, sides, results) if paired else independent_sampler(results)
+    return Inference(
+        difference,
+        se,
+        round(df) if math.isfinite(df) else 0,
+        (low2 - high1, high2 - low1),
+        method,
+        sampler,
+    )
+
+
 def compare(
     function: Callable[..., Any],
     first: Any,
@@ -132,10 +159,15 @@ def compare(
         Not available yet.
     confidence_level : float, default 0.95
         The default level of the result's interval.
-    method : {None, "t", "wald"}
-        The default interval method (None: "t"). The bootstrap methods are not available yet.
-    n_resamples, rng
-        For the bootstrap methods (not available yet).
+    method : {None, "t", "wald", "bootstrap-percentile", "bootstrap-bca"}
+        The default interval method (None: "t"). The paired bootstrap redraws
+        the items jointly, one multinomial draw over the joint patterns of
+        both sides, never each side on its own; unpaired, each sample is
+        redrawn on its own.
+    n_resamples : int, default 9999
+        Bootstrap resamples.
+    rng : None, int or numpy.random.Generator
+        Seed of the bootstrap; the same seed gives the same interval.
     **options
         The function's own options (weights, labels, ...), applied to both sides.
 
@@ -173,6 +205,13 @@ def compare(
     >>> r = concord.compare(concord.fleiss_kappa, ratings1, ratings2)
     >>> round(r.difference, 6), round(r.standard_error, 7), round(r.pvalue, 8)
     (0.339184, 0.1574322, 0.04910569)
+
+    The paired bootstrap redraws the items of both sides jointly: compared
+    with itself, every resample's difference is 0.
+
+    >>> concord.compare(concord.fleiss_kappa, ratings1, ratings1).confidence_interval(
+    ...     method="bootstrap-bca", rng=1)
+    ConfidenceInterval(low=0.0, high=0.0)
     """
     if groups is not None:
         raise NotImplementedError("compare: groups= is not available yet; compare whole samples.")
@@ -200,7 +239,24 @@ def compare(
         p = 2 * t_sf(abs(t), df) if math.isfinite(df) and df > 0 else normal_pvalue(t)
     else:  # the same coefficient on both sides: nothing differs
         t, p = (0.0, 1.0) if difference == 0 else (float("nan"), float("nan"))
-    return ComparisonResult(r1, r2, difference, se, t, df, p, paired, confidence_level, chosen)
+    inference = functools.partial(
+        _bootstrap, c, (d1, d2), (r1, r2), paired, (difference, se, df), chosen
+    )
+    return ComparisonResult(
+        r1,
+        r2,
+        difference,
+        se,
+        t,
+        df,
+        p,
+        paired,
+        confidence_level,
+        chosen,
+        n_resamples,
+        rng,
+        inference,
+    )
 
 
 def homogeneity(*results: Any) -> HomogeneityResult:

@@ -26,6 +26,7 @@ from concord._coefficients import krippendorff_continuous as continuous
 from concord._coefficients.gwet import undefined
 from concord._coefficients.krippendorff_core import (
     CoincidenceSampler,
+    alpha_terms,
     alpha_variance,
     coincidences,
     distances,
@@ -42,6 +43,7 @@ from concord._inference.design import standard_error
 from concord._inference.intervals import Deferred, Inference, deferred
 from concord._results.agreement import KrippendorffResult
 from concord._results.spec import Spec
+from concord._tables.item_rows import item_counts
 from concord._tables.item_table import Items
 from concord._tables.items import batch_items, item_data
 from concord._tables.patterns import distinct
@@ -437,3 +439,22 @@ def _decomposed(
         None,
         inference,
     )
+
+
+def item_terms(data: tuple[Any, ...], options: dict[str, Any]) -> np.ndarray:
+    """Per-item terms of alpha, items in order: Σ u_i² is its variance (the ``terms`` hook)."""
+    func = ALPHA.name
+    result = krippendorff_alpha(data[0], **options)
+    sampler = result._inferred().sampler
+    if not isinstance(sampler, CoincidenceSampler):
+        raise NotImplementedError(
+            f"{func}: compare() does not pair continuous alpha (more than {_DENSE_MAX} "
+            "categories) yet; pass paired=False."
+        )
+    top = float(sampler.delta.max()) if sampler.delta.size else 0.0
+    agreement = 1 - sampler.delta / top if top > 0 else np.ones_like(sampler.delta)
+    # the count form follows irrCAC's krippen.alpha.dist, raw ratings krippen.alpha.raw
+    counts = item_data(data[0], options["labels"], func).names is None
+    population = check_population(options["population_size"], func)
+    rows = item_counts(data[0], result.labels, func)
+    return alpha_terms(rows, agreement, population, counts=counts)

@@ -167,6 +167,22 @@ def krippendorff_items(
     n = float(freq.sum())
     if n < 2 or pe == 1:
         return float("nan")
+    linear, center = _alpha_linear(freq, m, agree, chance, pe, counts=counts)
+    f = fraction(n_rated, population)
+    return (1 - f) * float(freq @ (linear - center) ** 2) / (n * (n - 1))
+
+
+def _alpha_linear(
+    freq: np.ndarray,
+    m: np.ndarray,
+    agree: np.ndarray,
+    chance: np.ndarray,
+    pe: float,
+    *,
+    counts: bool,
+) -> tuple[np.ndarray, float]:
+    """Return α*_i of each pairable item and their centre (see :func:`krippendorff_items`)."""
+    n = float(freq.sum())
     mean_m = float(freq @ m) / n
     epsilon = 1 / float(freq @ m)
     pa_item = agree / (mean_m * (m - 1))
@@ -183,5 +199,34 @@ def krippendorff_items(
         pe_i = chance / mean_m - pe * spread
         slope = 2 * (1 - center)
     linear = (pa_i - pe) / (1 - pe) - slope * (pe_i - pe) / (1 - pe)
+    return linear, center
+
+
+def alpha_terms(
+    rows: np.ndarray, agreement: np.ndarray, population: float | None, *, counts: bool
+) -> np.ndarray:
+    """Per-item terms u_i of alpha, items in order (``rows``: their category counts).
+
+    u_i = (α*_i − α') √((1 − f) / (n'' (n'' − 1))) for the n'' pairable items
+    and 0 for the others, so Σ u_i² is :func:`alpha_variance`'s variance and
+    :func:`concord.compare` can pair them item by item (Gwet 2016; pairedCAC's
+    ``alpha.linear.i`` and ``ttest.alpha``).
+    """
+    t = terms(Patterns(rows, np.ones(rows.shape[0], dtype=np.int64)), agreement)
+    keep = t.pairable
+    out = np.zeros(rows.shape[0])
+    n = float(keep.sum())
+    n_rated = int((t.m >= 1).sum())
+    if n < 2:
+        return np.full(rows.shape[0], np.nan)
+    pi = (t.freq[keep] @ t.rows[keep]) / float(t.freq[keep] @ t.m[keep])
+    pe = float(pi @ agreement @ pi)
+    if pe == 1:
+        return np.full(rows.shape[0], np.nan)
+    pi_weighted = (agreement @ pi + agreement.T @ pi) / 2
+    linear, center = _alpha_linear(
+        t.freq[keep], t.m[keep], t.agree[keep], t.rows[keep] @ pi_weighted, pe, counts=counts
+    )
     f = fraction(n_rated, population)
-    return (1 - f) * float(freq @ (linear - center) ** 2) / (n * (n - 1))
+    out[keep] = (linear - center) * np.sqrt((1 - f) / (n * (n - 1)))
+    return out

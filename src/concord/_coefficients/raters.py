@@ -22,12 +22,13 @@ from concord._coefficients.raters_core import (
     chance_conger,
     conger_terms,
     conger_variance,
+    light_influence,
     light_variance,
 )
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
 from concord._data.long import long_ratings
-from concord._inference.design import standard_error
+from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._inference.resampling import Resampled
 from concord._results.agreement import AgreementResult, LightResult
@@ -347,3 +348,33 @@ def conger_item_terms(data: tuple[Any, ...], options: dict[str, Any]) -> np.ndar
     return conger_terms(
         codes, by_rater, weighting.agreement(), float(pe), core.coefficient(s.pa, pe), population
     )
+
+
+def light_item_terms(data: tuple[Any, ...], options: dict[str, Any]) -> np.ndarray:
+    """Per-item terms of Light's kappa, items in order (the registry's ``terms`` hook).
+
+    u_i = (Ψ_i − Ψ̄) √((1 − f) / (n (n − 1))), Ψ the linearised mean of the
+    pairwise kappas of :func:`light_variance`, so Σ u_i² is its variance.
+    """
+    func = LIGHT.name
+    population = check_population(options["population_size"], func)
+    items = item_data(data[0], options["labels"], func, need_raters=True)
+    weighting = resolve(options["weights"], items.labels, func)
+    result = light_result(items, weighting, population)
+    assert items.names is not None
+    pairs = [
+        (g, h, r.observed, r.observed_agreement, r.chance_agreement, r.statistic)
+        for (g, h), r in zip(
+            itertools.combinations(range(len(items.names)), 2),
+            result.pairwise.values(),
+            strict=True,
+        )
+    ]
+    codes = item_codes(data[0], items.labels.values, func)
+    n = codes.shape[0]
+    psi = light_influence(codes, n, pairs, weighting.agreement())
+    if psi is None or n < 2 or not pairs:
+        return np.full(n, np.nan)
+    f = fraction(n, population)
+    out: np.ndarray = (psi - psi.mean()) * np.sqrt((1 - f) / (n * (n - 1)))
+    return out

@@ -213,13 +213,30 @@ def light_variance(
     Cohen's kappa). The mean over P pairs has Ψ_i = (1/P) Σ_pairs (n / n_gh) ψ_i
     over the pairs that rated item i, and var = Σ_i Ψ_i² / (n (n − 1)).
     """
-    codes = raters.rows
     freq = raters.freq.astype(np.float64)
     n = int(freq.sum())
+    psi = light_influence(raters.rows, n, pairs, agreement)
+    if psi is None or n < 2 or not pairs:
+        return float("nan")
+    f = fraction(n, population)
+    center = float(freq @ psi) / n
+    return (1 - f) * float(freq @ (psi - center) ** 2) / (n * (n - 1))
+
+
+def light_influence(
+    codes: np.ndarray,
+    n: int,
+    pairs: list[tuple[int, int, np.ndarray, float, float, float]],
+    agreement: np.ndarray,
+) -> np.ndarray | None:
+    """Ψ of each row of rater codes (+1, 0 = missing) of n items (see :func:`light_variance`).
+
+    None where a pair's kappa is undefined.
+    """
     psi = np.zeros(codes.shape[0])
     for g, h, table, p_o, p_e, kappa in pairs:
         if not math.isfinite(kappa) or p_e == 1:
-            return float("nan")
+            return None
         both = (codes[:, g] > 0) & (codes[:, h] > 0)
         a, b = codes[both, g] - 1, codes[both, h] - 1
         n_gh = float(table.sum())
@@ -227,11 +244,7 @@ def light_variance(
         pe_i = ((agreement @ cols)[a] + (rows @ agreement)[b]) / 2
         item = (agreement[a, b] - p_o - 2 * (1 - kappa) * (pe_i - p_e)) / (1 - p_e)
         psi[both] += (n / n_gh) * item / len(pairs)
-    if n < 2 or not pairs:
-        return float("nan")
-    f = fraction(n, population)
-    center = float(freq @ psi) / n
-    return (1 - f) * float(freq @ (psi - center) ** 2) / (n * (n - 1))
+    return psi
 
 
 def conger_terms(

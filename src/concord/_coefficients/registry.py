@@ -197,6 +197,7 @@ REGISTRY: tuple[Coefficient, ...] = (
         raters.light_from_counts,
         (raters_core.LightSampler,),
         raters_core.light_variance,
+        terms=raters.light_item_terms,
     ),
     _shares(gwet.GWET, gwet.gwet_ac),
     _shares(gwet.BRENNAN_PREDIGER, gwet.brennan_prediger),
@@ -209,6 +210,7 @@ REGISTRY: tuple[Coefficient, ...] = (
         (krippendorff_core.CoincidenceSampler, continuous.ContinuousSampler),
         krippendorff_core.alpha_variance,
         check_counts=krippendorff.check_counts,
+        terms=krippendorff.item_terms,
     ),
 )
 

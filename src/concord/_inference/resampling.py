@@ -116,3 +116,91 @@ class PoissonReplicates:
         tables = np.zeros((self.tables.shape[0], size), dtype=self.tables.dtype)
         tables[:, index] = self.tables
         return PoissonReplicates(tables)
+
+
+def joint_patterns(
+    first: np.ndarray, second: np.ndarray, size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct (first, second) unit pairs of paired items and how often each occurs.
+
+    ``first`` and ``second`` give each item's unit on each side (−1: the item
+    is not in that side's table, e.g. a rating omitted); ``size`` is how many
+    units each side has. Returns the two sides' unit of each joint pattern
+    and its frequency: the table a paired bootstrap redraws as one multinomial.
+    """
+    width = size[1] + 1
+    codes = (first.astype(np.int64) + 1) * width + (second.astype(np.int64) + 1)
+    if (size[0] + 1) * width <= _CHUNK:
+        freq = np.bincount(codes)
+        present = np.flatnonzero(freq)
+        freq = freq[present]
+    else:
+        present, freq = np.unique(codes, return_counts=True)
+    return present // width - 1, present % width - 1, freq.astype(np.int64)
+
+
+def _marginal(counts: np.ndarray, index: np.ndarray, size: int) -> np.ndarray:
+    """Sum the joint counts (B, J) onto one side's ``size`` units (index −1: dropped)."""
+    order = np.argsort(index, kind="stable")
+    ordered = index[order]
+    keep = ordered >= 0
+    order, ordered = order[keep], ordered[keep]
+    starts = np.searchsorted(ordered, np.arange(size))  # every unit holds an item
+    out: np.ndarray = np.add.reduceat(counts[:, order], starts, axis=1)
+    return out
+
+
+@dataclass(frozen=True)
+class PairedSampler(Resampled):
+    """Paired bootstrap of a difference: the items are redrawn jointly, never side by side.
+
+    Resampling n paired items is one multinomial draw over their joint
+    patterns (which unit of each side's table an item falls in); each
+    side's float twin evaluates the marginal of that draw, so a replicate
+    costs O(joint patterns), not O(items). The statistic is second − first.
+    """
+
+    first: Resampled
+    second: Resampled
+    index: tuple[np.ndarray, np.ndarray]  # each joint pattern's unit on each side
+    freq: np.ndarray
+
+    def statistic(self, counts: np.ndarray) -> np.ndarray:
+        sides = []
+        for sampler, index in zip((self.first, self.second), self.index, strict=True):
+            size = sampler.frequencies().size
+            sides.append(sampler.statistic(_marginal(counts, index, size)))
+        out: np.ndarray = sides[1] - sides[0]
+        return out
+
+    def frequencies(self) -> np.ndarray:
+        return self.freq
+
+
+@dataclass(frozen=True)
+class IndependentSampler:
+    """Bootstrap of a difference of independent samples: each side redrawn on its own."""
+
+    first: Resampled
+    second: Resampled
+
+    def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        first = self.first.replicates(n_resamples, rng)
+        out: np.ndarray = self.second.replicates(n_resamples, rng) - first
+        return out
+
+    def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
+        """Both sides' leave-one-out values of the difference, each centred on its own mean.
+
+        Centring each sample on its own jackknife mean makes the pooled
+        acceleration Σ d³ / (6 (Σ d²)^1.5) the two-sample one (Efron &
+        Tibshirani 1993, §14.3, with the (n − 1) factors of equal samples).
+        """
+        out, counts = [], []
+        for sampler, sign in ((self.first, -1.0), (self.second, 1.0)):
+            theta, count = sampler.jackknife()
+            keep = np.isfinite(theta)
+            mean = np.sum(count[keep] * theta[keep]) / np.sum(count[keep])
+            out.append(sign * (theta - mean))
+            counts.append(count)
+        return np.concatenate(out), np.concatenate(counts)

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from concord._inference.intervals import ConfidenceInterval, _analytic, _level
+from concord._inference.intervals import (
+    ConfidenceInterval,
+    Deferred,
+    Inference,
+    _analytic,
+    _level,
+)
+
+BOOTSTRAP = ("bootstrap-percentile", "bootstrap-bca")
 
 
 @dataclass(frozen=True, repr=False)
@@ -35,7 +43,8 @@ class ComparisonResult:
     confidence_level : float
         The default level of :meth:`confidence_interval`.
     method : str
-        The default interval method: "t" or "wald".
+        The default interval method: "t", "wald", "bootstrap-percentile" or
+        "bootstrap-bca".
     """
 
     first: Any
@@ -48,24 +57,64 @@ class ComparisonResult:
     paired: bool
     confidence_level: float = 0.95
     method: str = "t"
+    _n_resamples: int = field(default=9999, repr=False)
+    _rng: Any = field(default=None, repr=False)
+    _inference: Deferred | None = field(default=None, repr=False, compare=False)
 
     def confidence_interval(
-        self, confidence_level: float | None = None, *, method: str | None = None
+        self,
+        confidence_level: float | None = None,
+        *,
+        method: str | None = None,
+        n_resamples: int | None = None,
+        rng: Any = None,
     ) -> ConfidenceInterval:
-        """Confidence interval of the difference: "t" (Student's t, ``df``) or "wald" (normal).
+        """Confidence interval of the difference.
 
-        The bootstrap methods ("bootstrap-percentile", "bootstrap-bca") are not written yet.
+        Parameters
+        ----------
+        confidence_level : float, optional
+            Default: the result's ``confidence_level``.
+        method : {"t", "wald", "bootstrap-percentile", "bootstrap-bca"}, optional
+            "t": Student's t on ``df``; "wald": normal; the bootstrap methods
+            redraw the items (paired: jointly, one multinomial draw over the
+            joint patterns of both sides; unpaired: each sample on its own)
+            and recompute both coefficients. Default: the result's ``method``.
+        n_resamples, rng : optional
+            For the bootstrap; default: the values given to :func:`concord.compare`.
+            The same seed gives the same interval.
+
+        Returns
+        -------
+        ConfidenceInterval
         """
+        func = "confidence_interval"
         level = _level(
-            self.confidence_level if confidence_level is None else confidence_level,
-            "confidence_interval",
+            self.confidence_level if confidence_level is None else confidence_level, func
         )
-        chosen = check_method(self.method if method is None else method, "confidence_interval")
+        chosen = check_method(self.method if method is None else method, func)
+        if chosen in BOOTSTRAP:
+            return self._inferred().interval(
+                level,
+                chosen,
+                self._n_resamples if n_resamples is None else n_resamples,
+                self._rng if rng is None else rng,
+                func,
+            )
         df = self.df if math.isfinite(self.df) else 0
         if self.standard_error == 0:  # identical sides: the interval is the point
             return ConfidenceInterval(self.difference, self.difference)
         low, high = _analytic(chosen, self.difference, self.standard_error, df, level)  # type: ignore[arg-type]
         return ConfidenceInterval(low, high)
+
+    def _inferred(self) -> Inference:
+        inference = self._inference
+        if inference is None:
+            raise NotImplementedError("this ComparisonResult was built without a bootstrap")
+        if not isinstance(inference, Inference):
+            inference = inference()
+            object.__setattr__(self, "_inference", inference)  # cache: the field itself
+        return inference
 
     def explain(self) -> str:
         """Say in words what was compared, the difference, its interval and its test."""
@@ -97,16 +146,12 @@ class ComparisonResult:
 
 
 def check_method(method: str, func: str) -> str:
-    """Return an analytic interval method; the bootstrap ones are not written yet."""
-    if method in ("t", "wald"):
+    """Return the interval method of a difference: "t", "wald" or a bootstrap method."""
+    if method in ("t", "wald", *BOOTSTRAP):
         return method
-    if method in ("bootstrap-percentile", "bootstrap-bca"):
-        raise NotImplementedError(
-            f"{func}: method={method!r} is not available yet; use method='t' or 'wald'."
-        )
     from concord._common.errors import param_error
 
-    param_error(func, "method", "'t' or 'wald'", method)
+    param_error(func, "method", "'t', 'wald', 'bootstrap-percentile' or 'bootstrap-bca'", method)
 
 
 @dataclass(frozen=True, repr=False)
