@@ -101,11 +101,15 @@ def test_thresholds_cross_validation_and_groups():
         {"set": [1, 1, 1, 2, 2, 2], "a": [1, 2, 3, 2, 3, 4], "b": [1, 2, 2, 2, 4, 4]}
     )
     g = concord.grouped_kappa(frame, by="set", rater1="a", rater2="b")
-    # grouped_kappa's docstring: 2/3 and 4/5, Fisher-z mean 0.7406
+    # grouped_kappa's docstring: 2/3 and 4/5, Fisher-z mean 0.7406; the interval is the
+    # result's own confidence_interval() (tests/test_grouped.py checks it by hand)
+    low, high = g.confidence_interval()
     assert g.summary() == (
         "The Fisher-z mean of Cohen's κ with quadratic weights over 2 groups of set was 0.74 "
-        "(group values 0.67 to 0.80; n = 6 pairs), substantial agreement on the Landis–Koch scale."
+        f"(95% CI {decimal(low)} to {decimal(high)}, Fisher's z; group values 0.67 to 0.80; "
+        "n = 6 pairs), substantial agreement on the Landis–Koch scale."
     )
+    assert g.summary().count("95% CI 0.29 to 0.92") == 1
     for result in (best, cv, g):
         assert html.escape(result.summary(), quote=True) in result._repr_html_()
 

@@ -238,8 +238,11 @@ class FoldsSentence:
 class GroupedSentence:
     """``summary()`` of per-group kappas: their Fisher-z mean, range and reading."""
 
-    def summary(self, *, digits: int = 2) -> str:
-        """Return the Fisher-z mean of the group kappas as one sentence (APA style)."""
+    def summary(self, confidence_level: float = 0.95, *, digits: int = 2) -> str:
+        """Return the Fisher-z mean of the group kappas as one sentence (APA style).
+
+        With its Fisher-z interval (:meth:`GroupedKappaResult.confidence_interval`).
+        """
         result: Any = self
         groups = list(result.results.values())
         first = groups[0]
@@ -251,10 +254,17 @@ class GroupedSentence:
             if finite.size
             else ""
         )
+        low, high = result.confidence_interval(confidence_level)
+        interval = (
+            f"{level(confidence_level)} CI {decimal(low, digits)} to {decimal(high, digits)}, "
+            "Fisher's z; "
+            if math.isfinite(low) and math.isfinite(high)
+            else ""
+        )
         n = sum(g.n for g in groups)
         head = (
             f"The Fisher-z mean of {lower_first(_subject(spec, first.weighting, False))} over "
             f"{len(groups)} groups of {result.by} was {decimal(result.statistic, digits)} "
-            f"({spread}n = {_text.number(n)} pairs)"
+            f"({interval}{spread}n = {_text.number(n)} pairs)"
         )
         return head + _reading(result.statistic, spec)
