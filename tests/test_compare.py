@@ -232,8 +232,6 @@ def test_interval_methods() -> None:
 
 def test_later_round_options_refused() -> None:
     x = _panel("readme", 1)
-    with pytest.raises(NotImplementedError, match="groups"):
-        concord.compare(concord.fleiss_kappa, x, x, groups=[0] * 15)
     with pytest.raises(NotImplementedError, match="bootstrap-bca"):
         concord.compare(concord.fleiss_kappa, x, x, method="bootstrap-bca")
     r = concord.compare(concord.fleiss_kappa, x, x)

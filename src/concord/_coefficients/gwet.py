@@ -14,11 +14,13 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients import agreement_core as core
+from concord._coefficients.clustered import with_groups
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population, describe
 from concord._data.labels import Labels
@@ -84,13 +86,22 @@ BRENNAN_PREDIGER = Member(
 
 
 def _gwet_family(
-    member: Member, ratings: Any, weights: Any, labels: Any, population_size: Any
+    member: Member,
+    ratings: Any,
+    weights: Any,
+    labels: Any,
+    population_size: Any,
+    groups: Any = None,
 ) -> AgreementResult:
     """Validate the ratings and compute a coefficient of the family (see :func:`from_items`)."""
     func = member.spec.name
     population = check_population(population_size, func)
     items = item_data(ratings, labels, func)
-    return from_items(member, items, resolve(weights, items.labels, func), population)
+    result = from_items(member, items, resolve(weights, items.labels, func), population)
+    options = {"weights": weights, "labels": labels, "population_size": population_size}
+    rows = partial(item_counts, ratings, items.labels.values, func)
+    terms = partial(item_terms, member, (ratings,), options)
+    return with_groups(result, groups, ratings, func, rows, terms)
 
 
 def from_items(
@@ -231,6 +242,7 @@ def percent_agreement(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    groups: Any = None,
 ) -> AgreementResult:
     r"""Percent agreement among any number of raters, with missing ratings.
 
@@ -255,6 +267,7 @@ def percent_agreement(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${groups}
 
     Returns
     -------
@@ -277,7 +290,7 @@ def percent_agreement(
     >>> concord.percent_agreement(ratings).statistic  # (1 + 1/3 + 1) / 3
     0.7777777777777778
     """
-    return _gwet_family(PERCENT, ratings, weights, labels, population_size)
+    return _gwet_family(PERCENT, ratings, weights, labels, population_size, groups)
 
 
 @fill
@@ -288,6 +301,7 @@ def fleiss_kappa(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    groups: Any = None,
 ) -> FleissResult:
     r"""Fleiss' kappa for any number of raters, with missing ratings.
 
@@ -313,6 +327,7 @@ def fleiss_kappa(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${groups}
 
     Returns
     -------
@@ -350,7 +365,7 @@ def fleiss_kappa(
     >>> r.statistic
     0.3856655290102389
     """
-    result = _gwet_family(FLEISS, ratings, weights, labels, population_size)
+    result = _gwet_family(FLEISS, ratings, weights, labels, population_size, groups)
     assert isinstance(result, FleissResult)
     return result
 
@@ -363,6 +378,7 @@ def gwet_ac(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    groups: Any = None,
 ) -> AgreementResult:
     r"""Gwet's AC1 (unweighted) or AC2 (weighted) for any number of raters.
 
@@ -383,6 +399,7 @@ def gwet_ac(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${groups}
 
     Returns
     -------
@@ -406,7 +423,7 @@ def gwet_ac(
     >>> r.name, round(r.statistic, 4)
     ("Gwet's AC1", 0.5)
     """
-    return _gwet_family(GWET, ratings, weights, labels, population_size)
+    return _gwet_family(GWET, ratings, weights, labels, population_size, groups)
 
 
 @fill
@@ -417,6 +434,7 @@ def brennan_prediger(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    groups: Any = None,
 ) -> AgreementResult:
     r"""Brennan & Prediger's coefficient (Randolph's free-marginal kappa), any number of raters.
 
@@ -438,6 +456,7 @@ def brennan_prediger(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${groups}
 
     Returns
     -------
@@ -464,7 +483,7 @@ def brennan_prediger(
     >>> round(concord.brennan_prediger(ratings, labels=[1, 2, 3]).statistic, 4)  # q = 3
     0.6667
     """
-    return _gwet_family(BRENNAN_PREDIGER, ratings, weights, labels, population_size)
+    return _gwet_family(BRENNAN_PREDIGER, ratings, weights, labels, population_size, groups)
 
 
 def item_terms(member: Member, data: tuple[Any, ...], options: dict[str, Any]) -> np.ndarray:

@@ -18,11 +18,13 @@ Two engines compute the same value:
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients import krippendorff_continuous as continuous
+from concord._coefficients.clustered import with_groups
 from concord._coefficients.gwet import undefined
 from concord._coefficients.krippendorff_core import (
     CoincidenceSampler,
@@ -41,6 +43,7 @@ from concord._inference.design import standard_error
 from concord._inference.intervals import Deferred, Inference, deferred
 from concord._results.agreement import KrippendorffResult
 from concord._results.spec import Spec
+from concord._tables.item_rows import item_counts
 from concord._tables.item_table import Items
 from concord._tables.items import batch_items, item_data
 from concord._tables.patterns import distinct
@@ -101,6 +104,7 @@ def krippendorff_alpha(
     level: Any = "nominal",
     labels: Any = None,
     population_size: float | None = None,
+    groups: Any = None,
 ) -> KrippendorffResult:
     r"""Krippendorff's alpha for any number of raters, missing ratings and any metric.
 
@@ -133,6 +137,7 @@ def krippendorff_alpha(
     labels : sequence, optional
         The ordered categories (values).
     ${population_size}
+    ${groups}
 
     Returns
     -------
@@ -199,7 +204,9 @@ def krippendorff_alpha(
     items = item_data(
         ratings, labels, func, dense_limit=_DENSE_MAX, continuous=is_continuous(level)
     )
-    return alpha_result(items, level, population)
+    result = alpha_result(items, level, population)
+    rows = partial(item_counts, ratings, items.labels.values, func)
+    return with_groups(result, groups, ratings, func, rows)
 
 
 def count_limit(level: Any) -> int | None:

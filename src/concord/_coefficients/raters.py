@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients import agreement_core as core
+from concord._coefficients.clustered import with_groups
 from concord._coefficients.cohen import COHEN, kappa_result
 from concord._coefficients.gwet import assemble, undefined
 from concord._coefficients.raters_core import (
@@ -72,6 +74,7 @@ def conger_kappa(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    groups: Any = None,
 ) -> AgreementResult:
     r"""Conger's kappa: Cohen's kappa generalised to any number of raters.
 
@@ -94,6 +97,7 @@ def conger_kappa(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${groups}
 
     Returns
     -------
@@ -124,7 +128,11 @@ def conger_kappa(
     func = CONGER.name
     population = check_population(population_size, func)
     items = item_data(ratings, labels, func, need_raters=True, codes_only=True)
-    return conger_result(items, resolve(weights, items.labels, func), population)
+    result = conger_result(items, resolve(weights, items.labels, func), population)
+    options = {"weights": weights, "labels": labels, "population_size": population_size}
+    rows = partial(item_codes, ratings, items.labels.values, func)
+    terms = partial(conger_item_terms, (ratings,), options)
+    return with_groups(result, groups, ratings, func, rows, terms)
 
 
 def conger_result(items: Items, weighting: Weighting, population: float | None) -> AgreementResult:
@@ -203,6 +211,7 @@ def light_kappa(
     weights: Any = None,
     labels: Any = None,
     population_size: float | None = None,
+    groups: Any = None,
 ) -> LightResult:
     r"""Light's kappa: the mean of Cohen's kappa over every pair of raters.
 
@@ -224,6 +233,7 @@ def light_kappa(
     labels : sequence, optional
         The ordered categories.
     ${population_size}
+    ${groups}
 
     Returns
     -------
@@ -258,7 +268,9 @@ def light_kappa(
     func = LIGHT.name
     population = check_population(population_size, func)
     items = item_data(ratings, labels, func, need_raters=True)
-    return light_result(items, resolve(weights, items.labels, func), population)
+    result = light_result(items, resolve(weights, items.labels, func), population)
+    rows = partial(item_codes, ratings, items.labels.values, func)
+    return with_groups(result, groups, ratings, func, rows)
 
 
 def light_result(items: Items, weighting: Weighting, population: float | None) -> LightResult:

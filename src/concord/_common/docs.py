@@ -32,6 +32,15 @@ population_size : float, optional
         The size N of the population the items were drawn from: the
         variance is multiplied by 1 − n/N, as irrCAC's ``N``. Default:
         infinite (no correction).""",
+    "groups": """\
+groups : array-like, optional
+        One cluster label per item (row), such as the patient of each
+        slide: the clusters, not the items, are then the independent units
+        of ``standard_error``, ``pvalue`` (t on C − 1 df),
+        ``confidence_interval()`` and ``bootstrap()``, which resamples
+        clusters (README, "Clustered items"). A pandas Series pairs with
+        the items by index label. One item per cluster gives the result
+        without ``groups``.""",
     "gwet_se": """\
 ``standard_error`` is Gwet's (2014) design-based SE, conditional on the
     raters, from the raw-ratings formulas of R irrCAC (each item's linearised
