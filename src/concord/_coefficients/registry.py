@@ -79,7 +79,8 @@ class Coefficient:
         in order, whose squares sum to its variance; :func:`concord.compare`
         pairs them item by item (Gwet 2016). None where not yet written.
     options : tuple of str
-        The function's keyword-only options, in signature order.
+        The function's keyword-only options, in signature order (``groups``,
+        per-item cluster labels, is data, not an option).
     """
 
     spec: Spec
@@ -97,7 +98,8 @@ class Coefficient:
 
     def __post_init__(self) -> None:
         params = inspect.signature(self.function).parameters.values()
-        keyword = tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY)
+        # groups= labels items, as the data do: not an option a stream or the CLI carries
+        keyword = tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY and p.name != "groups")
         object.__setattr__(self, "options", keyword)
 
     @property
