@@ -276,9 +276,6 @@ def test_interval_methods() -> None:
 
 
 def test_later_round_options_refused() -> None:
-    x = _panel("readme", 1)
-    with pytest.raises(NotImplementedError, match="groups"):
-        concord.compare(concord.fleiss_kappa, x, x, groups=[0] * 15)
     wide = np.arange(900.0).reshape(300, 3)  # 900 values: the continuous alpha engine
     with pytest.raises(NotImplementedError, match="paired=False"):
         concord.compare(concord.krippendorff_alpha, wide, wide, level="interval")

@@ -41,7 +41,8 @@ def test_entry_matches_the_function(c):
     assert getattr(concord, c.name) is c.function and c.function.__name__ == c.name
     assert entry(c.function) is c and by_name(c.name) is c
     params = inspect.signature(c.function).parameters.values()
-    kw = tuple(p.name for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY)
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    kw = tuple(p.name for p in params if p.kind is keyword and p.name != "groups")  # data
     positional = [p for p in params if p.kind is inspect.Parameter.POSITIONAL_ONLY]
     # every multi-rater function takes the long form (issue 14): item=, rater=, rating=,
     # which say how the ratings are laid out and are not options of the coefficient

@@ -10,11 +10,13 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients import agreement_core
+from concord._coefficients.clustered import cell_rows, with_groups
 from concord._coefficients.cohen_core import (
     TableSampler,
     fce,
@@ -177,6 +179,7 @@ def _one_shot(
     sample_weight: Any,
     nan_policy: str,
     population_size: Any,
+    groups: Any = None,
 ) -> KappaResult:
     """Validate and count two raters' ratings, then compute the result (cohen_kappa, scott_pi)."""
     func = pair.spec.name
@@ -190,9 +193,23 @@ def _one_shot(
     )
     weighting = resolve(weights, counted.labels, func)
     population = check_population(population_size, func)
-    return kappa_result(
+    result = kappa_result(
         counted.table, counted.labels, weighting, pair, population=population, units=counted.units
     )
+    if groups is None:
+        return result
+    if sample_weight is not None:
+        raise NotImplementedError(f"{func}: groups= with sample_weight is not available yet.")
+    values = counted.labels.values
+    rows = partial(_cells, rater1, rater2, values, func)
+    options = {"weights": weights, "labels": labels, "nan_policy": nan_policy}
+    options["population_size"] = population_size
+    terms = partial(pair_item_terms, pair, (rater1, rater2), options)
+    return with_groups(result, groups, rater1, func, rows, terms, corrected=pair.pooled)
+
+
+def _cells(rater1: Any, rater2: Any, labels: tuple[Any, ...], func: str) -> np.ndarray:
+    return cell_rows(pair_codes(rater1, rater2, labels, func), len(labels))
 
 
 @fill
@@ -206,6 +223,7 @@ def cohen_kappa(
     sample_weight: Any = None,
     nan_policy: str = "raise",
     population_size: float | None = None,
+    groups: Any = None,
 ) -> KappaResult:
     r"""Cohen's kappa of two raters, unweighted or weighted.
 
@@ -245,6 +263,7 @@ def cohen_kappa(
         What to do with a missing rating (NaN, None, pd.NA): raise, or drop
         the pairs in which either rating is missing.
     ${population_size}
+    ${groups}
 
     Returns
     -------
@@ -317,7 +336,7 @@ def cohen_kappa(
     0.47368421052631576
     """
     return _one_shot(
-        COHEN, rater1, rater2, weights, labels, sample_weight, nan_policy, population_size
+        COHEN, rater1, rater2, weights, labels, sample_weight, nan_policy, population_size, groups
     )
 
 
@@ -331,6 +350,7 @@ def scott_pi(
     labels: Any = None,
     nan_policy: str = "raise",
     population_size: float | None = None,
+    groups: Any = None,
 ) -> KappaResult:
     r"""Scott's pi of two raters: kappa with chance from the raters' pooled shares.
 
@@ -355,6 +375,7 @@ def scott_pi(
     nan_policy : {"raise", "omit"}
         As in :func:`cohen_kappa`.
     ${population_size}
+    ${groups}
 
     Returns
     -------
@@ -383,7 +404,9 @@ def scott_pi(
     >>> concord.cohen_kappa([1, 1, 2, 2], [1, 2, 2, 2]).statistic
     0.5
     """
-    return _one_shot(SCOTT, rater1, rater2, weights, labels, None, nan_policy, population_size)
+    return _one_shot(
+        SCOTT, rater1, rater2, weights, labels, None, nan_policy, population_size, groups
+    )
 
 
 def pair_item_terms(pair: Pair, data: tuple[Any, ...], options: dict[str, Any]) -> np.ndarray:

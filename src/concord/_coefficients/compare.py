@@ -21,9 +21,12 @@ from typing import Any
 
 import numpy as np
 
+from concord._coefficients.clustered import clusters_of
+from concord._coefficients.cohen_core import fce
 from concord._coefficients.compare_boot import independent_sampler, paired_sampler
 from concord._coefficients.registry import Coefficient, entry
 from concord._common.errors import param_error
+from concord._inference.clusters import cluster_variance, singletons, t_df
 from concord._inference.intervals import Inference, normal_pvalue, t_sf
 from concord._results.comparison import ComparisonResult, HomogeneityResult, check_method
 
@@ -74,7 +77,11 @@ def _options(c: Coefficient, data: tuple[Any, ...], given: dict[str, Any]) -> di
 
 
 def _paired(
-    c: Coefficient, d1: tuple[Any, ...], d2: tuple[Any, ...], options: dict[str, Any]
+    c: Coefficient,
+    d1: tuple[Any, ...],
+    d2: tuple[Any, ...],
+    options: dict[str, Any],
+    groups: Any = None,
 ) -> tuple[float, float]:
     """SE and df of the paired difference, from the per-item terms of both sides."""
     assert c.terms is not None
@@ -90,7 +97,30 @@ def _paired(
             fix="Pass paired=False for independent samples.",
         )
     d = u2 - u1
+    if groups is not None:
+        clusters = clusters_of(groups, d1[0], _FUNC)
+        if not singletons(clusters):
+            # Cohen's terms carry the delta method's n², the others Gwet's n (n − 1)
+            corrected = c.variance is not fce
+            var = cluster_variance(d, clusters, corrected)
+            return float(np.sqrt(var)), float(t_df(clusters))
     return float(np.sqrt(np.sum((d - d.mean()) ** 2))), float(d.shape[0] - 1)
+
+
+def _side_groups(groups: Any, paired: bool) -> tuple[Any, Any]:
+    """Each side's cluster labels: one sequence paired, a pair of sequences unpaired."""
+    if groups is None or paired:
+        return groups, groups
+    if not isinstance(groups, tuple) or len(groups) != 2:
+        param_error(
+            _FUNC,
+            "groups",
+            "a tuple (groups of first, groups of second) when paired=False",
+            groups,
+            exc=TypeError,
+            fix="Independent samples have their own clusters: pass groups=(g1, g2).",
+        )
+    return groups[0], groups[1]
 
 
 def _welch(first: Any, second: Any) -> tuple[float, float]:
@@ -109,14 +139,22 @@ def _bootstrap(
     paired: bool,
     estimate: tuple[float, float, float],
     method: str,
+    clustered: bool = False,
 ) -> Inference:
     """Return the difference's inference with its bootstrap sampler (formed on first use).
 
     Its range is that of a difference: [lower₂ − 1, 1 − lower₁] for coefficients in [lower, 1].
+    Clustered items have no sampler yet: the samplers here redraw items, not clusters.
     """
     difference, se, df = estimate
     (low1, high1), (low2, high2) = (r._inferred().bounds for r in results)
-    sampler = paired_sampler(c, sides, results) if paired else independent_sampler(results)
+    sampler = (
+        None
+        if clustered
+        else paired_sampler(c, sides, results)
+        if paired
+        else independent_sampler(results)
+    )
     return Inference(
         difference,
         se,
@@ -155,8 +193,14 @@ def compare(
         True: both sides rate the same items, row for row, and the SE uses
         the covariance of the per-item linearised terms (Gwet 2016). False:
         independent samples; the SEs combine without covariance.
-    groups : None
-        Not available yet.
+    groups : array-like or tuple, optional
+        Cluster labels, one per item (such as the patient of each slide):
+        the clusters, not the items, are the independent units. Paired: one
+        sequence for the shared items; the per-item differences of the
+        terms are summed within clusters (see :func:`fleiss_kappa`'s
+        ``groups``) and t has C − 1 df. Unpaired: ``(groups_first,
+        groups_second)``, each side's clustered SE, combined as without
+        clusters. One item per cluster gives the result without ``groups``.
     confidence_level : float, default 0.95
         The default level of the result's interval.
     method : {None, "t", "wald", "bootstrap-percentile", "bootstrap-bca"}
@@ -213,8 +257,6 @@ def compare(
     ...     method="bootstrap-bca", rng=1)
     ConfidenceInterval(low=0.0, high=0.0)
     """
-    if groups is not None:
-        raise NotImplementedError("compare: groups= is not available yet; compare whole samples.")
     chosen = check_method("t" if method is None else method, _FUNC)
     c = entry(function, _FUNC)
     if not c.returns_result:
@@ -230,17 +272,24 @@ def compare(
         raise NotImplementedError(
             f"compare: paired comparison of {c.name} is not available yet; pass paired=False."
         )
+    if groups is not None and chosen.startswith("bootstrap"):
+        raise NotImplementedError(
+            f"compare: method={chosen!r} with groups= is not available yet (its bootstrap would "
+            "redraw items, not clusters); use method='t', the clustered linearised SE."
+        )
     d1, d2 = _sides(c, first, second)
-    r1, r2 = function(*d1, **options), function(*d2, **options)
+    g1, g2 = _side_groups(groups, paired)
+    r1 = function(*d1, **options) if g1 is None else function(*d1, groups=g1, **options)
+    r2 = function(*d2, **options) if g2 is None else function(*d2, groups=g2, **options)
     difference = r2.statistic - r1.statistic
-    se, df = _paired(c, d1, d2, options) if paired else _welch(r1, r2)
+    se, df = _paired(c, d1, d2, options, groups) if paired else _welch(r1, r2)
     if se > 0:
         t = difference / se
         p = 2 * t_sf(abs(t), df) if math.isfinite(df) and df > 0 else normal_pvalue(t)
     else:  # the same coefficient on both sides: nothing differs
         t, p = (0.0, 1.0) if difference == 0 else (float("nan"), float("nan"))
     inference = functools.partial(
-        _bootstrap, c, (d1, d2), (r1, r2), paired, (difference, se, df), chosen
+        _bootstrap, c, (d1, d2), (r1, r2), paired, (difference, se, df), chosen, groups is not None
     )
     return ComparisonResult(
         r1,

@@ -14,15 +14,17 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients import agreement_core as core
+from concord._coefficients.clustered import with_groups
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population, describe
 from concord._data.labels import Labels
-from concord._data.long import long_ratings
+from concord._data.long import long_groups
 from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._results.agreement import AgreementResult, FleissResult
@@ -91,12 +93,18 @@ def _gwet_family(
     labels: Any,
     population_size: Any,
     long: tuple[Any, Any, Any],
+    groups: Any = None,
 ) -> AgreementResult:
     """Validate the ratings and compute a coefficient of the family (see :func:`from_items`)."""
     func = member.spec.name
     population = check_population(population_size, func)
-    items = item_data(long_ratings(ratings, long, func), labels, func)
-    return from_items(member, items, resolve(weights, items.labels, func), population)
+    ratings, groups = long_groups(ratings, long, groups, func)
+    items = item_data(ratings, labels, func)
+    result = from_items(member, items, resolve(weights, items.labels, func), population)
+    options = {"weights": weights, "labels": labels, "population_size": population_size}
+    rows = partial(item_counts, ratings, items.labels.values, func)
+    terms = partial(item_terms, member, (ratings,), options)
+    return with_groups(result, groups, ratings, func, rows, terms)
 
 
 def from_items(
@@ -240,6 +248,7 @@ def percent_agreement(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    groups: Any = None,
 ) -> AgreementResult:
     r"""Percent agreement among any number of raters, with missing ratings.
 
@@ -265,6 +274,7 @@ def percent_agreement(
         The ordered categories.
     ${population_size}
     ${long_form}
+    ${groups}
 
     Returns
     -------
@@ -287,7 +297,9 @@ def percent_agreement(
     >>> concord.percent_agreement(ratings).statistic  # (1 + 1/3 + 1) / 3
     0.7777777777777778
     """
-    return _gwet_family(PERCENT, ratings, weights, labels, population_size, (item, rater, rating))
+    return _gwet_family(
+        PERCENT, ratings, weights, labels, population_size, (item, rater, rating), groups
+    )
 
 
 @fill
@@ -301,6 +313,7 @@ def fleiss_kappa(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    groups: Any = None,
 ) -> FleissResult:
     r"""Fleiss' kappa for any number of raters, with missing ratings.
 
@@ -327,6 +340,7 @@ def fleiss_kappa(
         The ordered categories.
     ${population_size}
     ${long_form}
+    ${groups}
 
     Returns
     -------
@@ -364,7 +378,9 @@ def fleiss_kappa(
     >>> r.statistic
     0.3856655290102389
     """
-    result = _gwet_family(FLEISS, ratings, weights, labels, population_size, (item, rater, rating))
+    result = _gwet_family(
+        FLEISS, ratings, weights, labels, population_size, (item, rater, rating), groups
+    )
     assert isinstance(result, FleissResult)
     return result
 
@@ -380,6 +396,7 @@ def gwet_ac(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    groups: Any = None,
 ) -> AgreementResult:
     r"""Gwet's AC1 (unweighted) or AC2 (weighted) for any number of raters.
 
@@ -401,6 +418,7 @@ def gwet_ac(
         The ordered categories.
     ${population_size}
     ${long_form}
+    ${groups}
 
     Returns
     -------
@@ -424,7 +442,9 @@ def gwet_ac(
     >>> r.name, round(r.statistic, 4)
     ("Gwet's AC1", 0.5)
     """
-    return _gwet_family(GWET, ratings, weights, labels, population_size, (item, rater, rating))
+    return _gwet_family(
+        GWET, ratings, weights, labels, population_size, (item, rater, rating), groups
+    )
 
 
 @fill
@@ -438,6 +458,7 @@ def brennan_prediger(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    groups: Any = None,
 ) -> AgreementResult:
     r"""Brennan & Prediger's coefficient (Randolph's free-marginal kappa), any number of raters.
 
@@ -460,6 +481,7 @@ def brennan_prediger(
         The ordered categories.
     ${population_size}
     ${long_form}
+    ${groups}
 
     Returns
     -------
@@ -487,7 +509,7 @@ def brennan_prediger(
     0.6667
     """
     return _gwet_family(
-        BRENNAN_PREDIGER, ratings, weights, labels, population_size, (item, rater, rating)
+        BRENNAN_PREDIGER, ratings, weights, labels, population_size, (item, rater, rating), groups
     )
 
 

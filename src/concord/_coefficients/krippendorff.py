@@ -18,11 +18,13 @@ Two engines compute the same value:
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients import krippendorff_continuous as continuous
+from concord._coefficients.clustered import with_groups
 from concord._coefficients.gwet import undefined
 from concord._coefficients.krippendorff_core import (
     CoincidenceSampler,
@@ -37,7 +39,7 @@ from concord._common.docs import fill
 from concord._common.errors import ForCli, check_population, param_error
 from concord._common.options import check_level
 from concord._data.labels import Labels, spelled
-from concord._data.long import long_ratings
+from concord._data.long import long_groups
 from concord._data.matrix import RatingMatrix
 from concord._inference.design import standard_error
 from concord._inference.intervals import Deferred, Inference, deferred
@@ -110,6 +112,7 @@ def krippendorff_alpha(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    groups: Any = None,
 ) -> KrippendorffResult:
     r"""Krippendorff's alpha for any number of raters, missing ratings and any metric.
 
@@ -143,6 +146,7 @@ def krippendorff_alpha(
         The ordered categories (values).
     ${population_size}
     ${long_form}
+    ${groups}
 
     Returns
     -------
@@ -206,11 +210,13 @@ def krippendorff_alpha(
     """
     func = ALPHA.name
     population = check_population(population_size, func)
-    ratings = long_ratings(ratings, (item, rater, rating), func)
+    ratings, groups = long_groups(ratings, (item, rater, rating), groups, func)
     items = item_data(
         ratings, labels, func, dense_limit=_DENSE_MAX, continuous=is_continuous(level)
     )
-    return alpha_result(items, level, population)
+    result = alpha_result(items, level, population)
+    rows = partial(item_counts, ratings, items.labels.values, func)
+    return with_groups(result, groups, ratings, func, rows)
 
 
 def count_limit(level: Any) -> int | None:

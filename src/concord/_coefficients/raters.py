@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients import agreement_core as core
+from concord._coefficients.clustered import with_groups
 from concord._coefficients.cohen import COHEN, kappa_result
 from concord._coefficients.gwet import assemble, undefined
 from concord._coefficients.raters_core import (
@@ -27,7 +29,7 @@ from concord._coefficients.raters_core import (
 )
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
-from concord._data.long import long_ratings
+from concord._data.long import long_groups
 from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._inference.resampling import Resampled
@@ -77,6 +79,7 @@ def conger_kappa(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    groups: Any = None,
 ) -> AgreementResult:
     r"""Conger's kappa: Cohen's kappa generalised to any number of raters.
 
@@ -100,6 +103,7 @@ def conger_kappa(
         The ordered categories.
     ${population_size}
     ${long_form}
+    ${groups}
 
     Returns
     -------
@@ -129,9 +133,13 @@ def conger_kappa(
     """
     func = CONGER.name
     population = check_population(population_size, func)
-    ratings = long_ratings(ratings, (item, rater, rating), func)
+    ratings, groups = long_groups(ratings, (item, rater, rating), groups, func)
     items = item_data(ratings, labels, func, need_raters=True, codes_only=True)
-    return conger_result(items, resolve(weights, items.labels, func), population)
+    result = conger_result(items, resolve(weights, items.labels, func), population)
+    options = {"weights": weights, "labels": labels, "population_size": population_size}
+    rows = partial(item_codes, ratings, items.labels.values, func)
+    terms = partial(conger_item_terms, (ratings,), options)
+    return with_groups(result, groups, ratings, func, rows, terms)
 
 
 def conger_result(items: Items, weighting: Weighting, population: float | None) -> AgreementResult:
@@ -213,6 +221,7 @@ def light_kappa(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    groups: Any = None,
 ) -> LightResult:
     r"""Light's kappa: the mean of Cohen's kappa over every pair of raters.
 
@@ -235,6 +244,7 @@ def light_kappa(
         The ordered categories.
     ${population_size}
     ${long_form}
+    ${groups}
 
     Returns
     -------
@@ -268,9 +278,11 @@ def light_kappa(
     """
     func = LIGHT.name
     population = check_population(population_size, func)
-    ratings = long_ratings(ratings, (item, rater, rating), func)
+    ratings, groups = long_groups(ratings, (item, rater, rating), groups, func)
     items = item_data(ratings, labels, func, need_raters=True)
-    return light_result(items, resolve(weights, items.labels, func), population)
+    result = light_result(items, resolve(weights, items.labels, func), population)
+    rows = partial(item_codes, ratings, items.labels.values, func)
+    return with_groups(result, groups, ratings, func, rows)
 
 
 def light_result(items: Items, weighting: Weighting, population: float | None) -> LightResult:

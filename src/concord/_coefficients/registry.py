@@ -81,7 +81,8 @@ class Coefficient:
         pairs them item by item (Gwet 2016). None where not yet written.
     options : tuple of str
         The function's keyword-only options, in signature order (not the long
-        form's ``item``, ``rater`` and ``rating``).
+        form's ``item``, ``rater`` and ``rating``, nor ``groups``: they say how
+        the data are laid out, and per-item cluster labels are data).
     """
 
     spec: Spec
@@ -99,9 +100,10 @@ class Coefficient:
 
     def __post_init__(self) -> None:
         params = inspect.signature(self.function).parameters.values()
-        # item=, rater=, rating= say how the ratings are laid out (long form), not how
-        # the coefficient is computed: they are not options an accumulator keeps
-        keyword = tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY and p.name not in LONG)
+        # item=, rater=, rating= say how the ratings are laid out (long form) and groups=
+        # labels items, as the data do: not options an accumulator or the CLI carries
+        data = (*LONG, "groups")
+        keyword = tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY and p.name not in data)
         object.__setattr__(self, "options", keyword)
 
     @property

@@ -41,6 +41,16 @@ item, rater, rating : column name, optional
         of first appearance). A missing item or rater, or a second rating of
         an item by one rater, is an error naming its row; a missing rating
         is missing.""",
+    "groups": """\
+groups : array-like, optional
+        One cluster label per item (row), such as the patient of each
+        slide: the clusters, not the items, are then the independent units
+        of ``standard_error``, ``pvalue`` (t on C − 1 df),
+        ``confidence_interval()`` and ``bootstrap()``, which resamples
+        clusters (README, "Clustered items"). A pandas Series pairs with
+        the items by index label. With the long form, name the column that
+        holds each item's cluster. One item per cluster gives the result
+        without ``groups``.""",
     "gwet_se": """\
 ``standard_error`` is Gwet's (2014) design-based SE, conditional on the
     raters, from the raw-ratings formulas of R irrCAC (each item's linearised

@@ -99,6 +99,48 @@ def long_ratings(ratings: Any, names: tuple[Any, Any, Any], func: str) -> Any:
     return ratings if given is None else pivot(ratings, given, func)
 
 
+def long_groups(
+    ratings: Any, names: tuple[Any, Any, Any], groups: Any, func: str
+) -> tuple[Any, Any]:
+    """Return the ratings as :func:`long_ratings` does, and ``groups`` one label per item.
+
+    In the long form ``groups`` names a column of the table (a cluster label on
+    each row, the same on every row of an item), which is read per item in
+    the pivot's item order; a sequence given with the long form is refused,
+    since the pivot's order of items is not the user's.
+    """
+    given = keys(func, *names)
+    if given is None:
+        return ratings, groups
+    wide = pivot(ratings, given, func)
+    if groups is None:
+        return wide, None
+    if not isinstance(groups, str | int):
+        param_error(
+            func,
+            "groups",
+            "the name of a column of the long table (each item's cluster) with the long form",
+            groups,
+            fix="Add the cluster label as a column and pass its name.",
+        )
+    import pandas as pd
+
+    (item, label), _ = table_columns(ratings, (given[0], groups), func, ("item", "groups"))
+    pairs = pd.DataFrame({"item": np.asarray(item), "group": np.asarray(label)}).drop_duplicates()
+    twice = pairs["item"].duplicated()
+    if twice.any():
+        who = pairs["item"][twice].iloc[0]
+        param_error(
+            func,
+            "groups",
+            "a column with one cluster per item",
+            f"item {_python_scalar(who)!r} in two clusters",
+            raw=True,
+            fix="An item's rows must all carry its one cluster label.",
+        )
+    return wide, pairs.set_index("item")["group"].reindex(list(wide.items)).to_numpy()
+
+
 def table_columns(
     data: Any, names: Sequence[Any], func: str, keys: Sequence[str] = LONG
 ) -> tuple[list[Any], Any]:
