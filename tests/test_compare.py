@@ -276,6 +276,13 @@ def test_interval_methods() -> None:
 
 
 def test_later_round_options_refused() -> None:
+    x = _panel("readme", 1)
+    clusters = np.repeat(np.arange(5), 3)
+    with pytest.raises(NotImplementedError, match="with groups= is not available yet"):
+        concord.compare(concord.fleiss_kappa, x, x, groups=clusters, method="bootstrap-bca")
+    r = concord.compare(concord.fleiss_kappa, x, x, groups=clusters)
+    with pytest.raises(NotImplementedError, match="has no bootstrap"):
+        r.confidence_interval(method="bootstrap-percentile")
     wide = np.arange(900.0).reshape(300, 3)  # 900 values: the continuous alpha engine
     with pytest.raises(NotImplementedError, match="paired=False"):
         concord.compare(concord.krippendorff_alpha, wide, wide, level="interval")
