@@ -193,14 +193,21 @@ def compare(
         )
     d1, d2 = _sides(c, first, second)
     r1, r2 = function(*d1, **options), function(*d2, **options)
-    difference = r2.statistic - r1.statistic
     se, df = _paired(c, d1, d2, options) if paired else _welch(r1, r2)
+    return finish(r1, r2, se, df, paired, confidence_level, chosen)
+
+
+def finish(
+    r1: Any, r2: Any, se: float, df: float, paired: bool, level: float, method: str
+) -> ComparisonResult:
+    """Return the comparison of two results, given the SE and df of their difference."""
+    difference = r2.statistic - r1.statistic
     if se > 0:
         t = difference / se
         p = 2 * t_sf(abs(t), df) if math.isfinite(df) and df > 0 else normal_pvalue(t)
     else:  # the same coefficient on both sides: nothing differs
         t, p = (0.0, 1.0) if difference == 0 else (float("nan"), float("nan"))
-    return ComparisonResult(r1, r2, difference, se, t, df, p, paired, confidence_level, chosen)
+    return ComparisonResult(r1, r2, difference, se, t, df, p, paired, level, method)
 
 
 def homogeneity(*results: Any) -> HomogeneityResult:

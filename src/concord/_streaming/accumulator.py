@@ -12,14 +12,17 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
+from concord._coefficients.compare import compare
 from concord._coefficients.registry import Coefficient, by_name, entry
 from concord._common.errors import param_error
+from concord._results.comparison import ComparisonResult
 from concord._streaming import dispatch as stream
 from concord._streaming import options as checks
+from concord._streaming.comparison import ComparisonAccumulator, comparison
 from concord._streaming.state import ItemCounts, PairCounts, Where
 
 
@@ -231,6 +234,18 @@ def _stream_of(rng: np.random.Generator | None) -> str | None:
     return hashlib.blake2b(state, digest_size=16).hexdigest()
 
 
+@overload
+def accumulate(
+    function: Callable[..., ComparisonResult],
+    /,
+    *,
+    n_replicates: int | None = None,
+    rng: Any = None,
+    **options: Any,
+) -> ComparisonAccumulator: ...
+
+
+@overload
 def accumulate(
     function: Callable[..., Any],
     /,
@@ -238,7 +253,17 @@ def accumulate(
     n_replicates: int | None = None,
     rng: Any = None,
     **options: Any,
-) -> Accumulator:
+) -> Accumulator: ...
+
+
+def accumulate(
+    function: Callable[..., Any],
+    /,
+    *,
+    n_replicates: int | None = None,
+    rng: Any = None,
+    **options: Any,
+) -> Accumulator | ComparisonAccumulator:
     """Return an accumulator that computes ``function`` over data arriving in batches.
 
     The accumulator keeps only the count table the coefficient is computed
@@ -251,7 +276,10 @@ def accumulate(
         :func:`cohen_kappa`, :func:`scott_pi`, :func:`quadratic_weighted_kappa`,
         :func:`fleiss_kappa`, :func:`conger_kappa`, :func:`light_kappa`,
         :func:`brennan_prediger`, :func:`gwet_ac`, :func:`krippendorff_alpha`
-        or :func:`percent_agreement`.
+        or :func:`percent_agreement`. Or :func:`compare`, with
+        ``function=`` the coefficient and ``paired=``: the accumulator keeps
+        each side's table and their joint pattern table, and ``update(first,
+        second)`` takes a batch of each side as :func:`compare` takes them.
     n_replicates : int, optional
         Keep this many Poisson bootstrap replicates of the table: each
         batch's table gets one Poisson draw per cell (or pattern) and
@@ -322,6 +350,15 @@ def accumulate(
     >>> a.merge(b) == b.merge(a)
     True
     """
+    if function is compare:
+        if n_replicates is not None or rng is not None:
+            param_error(
+                "accumulate",
+                "n_replicates",
+                "None for a comparison: its stream keeps no Poisson replicates",
+                n_replicates,
+            )
+        return comparison(Accumulator, **options)
     return Accumulator(function, n_replicates=n_replicates, rng=rng, **options)
 
 
