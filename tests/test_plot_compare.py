@@ -40,3 +40,20 @@ def test_draws_three_rows_and_a_zero_line():
 def test_refuses_other_results():
     with pytest.raises(TypeError, match="a ComparisonResult"):
         ComparisonDisplay.from_result(concord.cohen_kappa([1, 2, 1], [1, 2, 2]))
+
+
+def test_report_comparison_section_renders_and_escapes():
+    from concord.report import to_html
+
+    truth, a, b = (
+        [1, 2, 3, 3, 2, 1, 2, 3, 1],
+        [1, 2, 3, 2, 2, 1, 3, 3, 1],
+        [1, 2, 3, 3, 2, 1, 2, 2, 2],
+    )
+    r = concord.compare(concord.cohen_kappa, (truth, a), (truth, b))
+    page = to_html(r.first, comparisons={"<model b> vs a": r}, plots=True)
+    assert '<section id="comparisons">' in page and "<h2>Comparison</h2>" in page
+    assert "&lt;model b&gt; vs a" in page and "<model b>" not in page
+    assert f"{r.difference:.4f}" in page and "second − first" in page
+    assert "Both estimates and their difference" in page
+    assert '<section id="comparisons">' not in to_html(r.first, plots=False)

@@ -42,7 +42,8 @@ def _form(o: dict[str, Any]) -> tuple[list[str], list[str], str]:
             )
         if len(raters) != 2:
             raise click.UsageError(
-                f"--raters needs exactly two columns, e.g. --raters model_a,model_b; got {len(raters)}."
+                "--raters needs exactly two columns, e.g. --raters model_a,model_b; "
+                f"got {len(raters)}."
             )
         name = o["coefficient"] or "cohen_kappa"
         if name not in TWO:
@@ -134,16 +135,17 @@ def interpretation(result: Any, a: str, b: str, truth: bool) -> str:
     level = f"{round(100 * result.confidence_level, 6):g}%"
     more, less = (b, a) if d >= 0 else (a, b)
     what = "agrees with the truth" if truth else "agrees"
+    alpha = f"{round(100 * (1 - result.confidence_level), 6):g}%"
     verdict = "significant" if result.pvalue < 1 - result.confidence_level else "not significant"
     return (
         f"{more} {what} more than {less} by {abs(d):.2f} ({level} CI {low:.2f} to {high:.2f} "
         f"for {b} − {a}); t = {result.statistic:.2f} on {result.df:g} df, "
-        f"p = {result.pvalue:.3g} ({verdict} at {round(100 * (1 - result.confidence_level), 6):g}%)."
+        f"p = {result.pvalue:.3g} ({verdict} at {alpha})."
     )
 
 
 def _rows(r: dict[str, Any]) -> list[dict[str, Any]]:
-    """The markdown and CSV rows: first, second, difference."""
+    """Return the Markdown and CSV rows: first, second, difference."""
     d = r["difference"]
     keep = ("statistic", "standard_error", "confidence_level", "ci_low", "ci_high", "pvalue")
     rows = [
@@ -184,18 +186,22 @@ def _markdown(rows: list[dict[str, Any]]) -> str:
     return str(pd.DataFrame(shown).to_markdown(index=False, disable_numparse=True))
 
 
+def _estimate(s: dict[str, Any], key: str) -> str:
+    """Return "value (SE se, 95% CI low to high)"."""
+    level = f"{round(100 * s['confidence_level'], 6):g}%"
+    return (
+        f"{rec.number(s[key])} (SE {rec.number(s['standard_error'])}, "
+        f"{level} CI {rec.number(s['ci_low'])} to {rec.number(s['ci_high'])})"
+    )
+
+
 def _text(file: str, r: dict[str, Any]) -> str:
-    d, level = r["difference"], f"{round(100 * r['difference']['confidence_level'], 6):g}%"
+    d = r["difference"]
     lines = [f"{file}: {r['coefficient']}, paired on {r['items']} items"]
     for side in ("first", "second"):
-        s = r[side]
-        lines.append(
-            f"  {side:<7} {s['raters']}: {rec.number(s['statistic'])} (SE {rec.number(s['standard_error'])}, "
-            f"{round(100 * s['confidence_level'], 6):g}% CI {rec.number(s['ci_low'])} to {rec.number(s['ci_high'])})"
-        )
+        lines.append(f"  {side:<7} {r[side]['raters']}: {_estimate(r[side], 'statistic')}")
     lines.append(
-        f"  difference (second − first): {rec.number(d['estimate'])} (SE {rec.number(d['standard_error'])}, "
-        f"{level} CI {rec.number(d['ci_low'])} to {rec.number(d['ci_high'])}), "
+        f"  difference (second − first): {_estimate(d, 'estimate')}, "
         f"t = {rec.number(d['statistic'])}, df = {d['df']:g}, p = {d['pvalue']:.4g}"
     )
     return "\n".join([*lines, "", r["interpretation"]])
