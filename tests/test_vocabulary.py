@@ -67,7 +67,7 @@ def test_each_tuple_is_its_literal_type():
 
 
 def test_the_cli_offers_the_library_names():
-    assert set(choices("--weights")) == {"kappa", "agree", "thresholds", "report"}
+    assert set(choices("--weights")) == {"kappa", "agree", "compare", "thresholds", "report"}
     for offered in choices("--weights").values():
         assert offered == ("none", *vocabulary.WEIGHTS)
     assert set(choices("--level")) == {"agree", "report"}
@@ -76,7 +76,7 @@ def test_the_cli_offers_the_library_names():
     assert set(choices("--nan-policy")) == {"kappa", "report"}
     for offered in choices("--nan-policy").values():
         assert offered == vocabulary.NAN_POLICIES
-    assert set(choices("--ci-method")) == {"kappa", "agree", "report"}
+    assert set(choices("--ci-method")) == {"kappa", "agree", "compare", "report"}
     for offered in choices("--ci-method").values():
         assert offered == vocabulary.INTERVAL_METHODS
 

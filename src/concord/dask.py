@@ -24,11 +24,12 @@ from dask.base import compute as _compute
 from dask.base import is_dask_collection, tokenize
 from dask.delayed import Delayed, delayed
 
+from concord._coefficients.compare import compare
 from concord._coefficients.registry import Coefficient, entry
 from concord._common.errors import describe, param_error
 from concord._data.columns import listing
 from concord._data.long import pivot
-from concord._streaming.accumulator import Accumulator, accumulate
+from concord._streaming.accumulator import accumulate
 
 __all__ = ["accumulator", "compute"]
 
@@ -48,6 +49,7 @@ class _Spec:
     weighted: bool = False
     long: tuple[Any, Any, Any] | None = None
     raters: tuple[Any, ...] = ()
+    split: int | None = None  # compare: the first side's columns; the second's follow
 
 
 def compute(
@@ -79,7 +81,10 @@ def compute(
         (two raters), :func:`~concord.fleiss_kappa`, :func:`~concord.conger_kappa`,
         :func:`~concord.light_kappa`, :func:`~concord.brennan_prediger`,
         :func:`~concord.gwet_ac`, :func:`~concord.krippendorff_alpha`,
-        :func:`~concord.percent_agreement` (many raters).
+        :func:`~concord.percent_agreement` (many raters). Or
+        :func:`~concord.compare` with ``function=`` and two collections,
+        first and second (paired: rows are items), each a DataFrame or 2-D
+        Array of one column per rater (two for a two-rater function).
     *data : dask DataFrame, Series or Array
         Two raters: a dask DataFrame of two columns or an array of shape
         (n, 2), or two dask Series or 1-D arrays, as ``cohen_kappa(rater1,
@@ -202,6 +207,9 @@ def accumulator(
     >>> b.result().statistic == concord.gwet_ac(x.compute()).statistic
     True
     """
+    if function is compare:
+        accumulate(compare, n_replicates=n_replicates, rng=rng, **options)  # options fail here
+        return _comparison(data, split_every, options)
     coef = entry(function, _FUNC)
     name = coef.name
     accumulate(function, n_replicates=n_replicates, rng=rng, **options)  # options fail here
@@ -453,8 +461,64 @@ def _tree(level: list[Delayed], split_every: int, token: str) -> Delayed:
     return level[0]
 
 
-def _count(spec: _Spec, seed: Any, *parts: Any) -> Accumulator:
+def _comparison(data: tuple[Any, ...], split_every: int, options: dict[str, Any]) -> Delayed:
+    """compare: two collections of one DataFrame (or arrays of one row chunks), side by side."""
+    if len(data) != 2 or not all(getattr(x, "ndim", 0) == 2 for x in data):
+        param_error(
+            _FUNC,
+            "data",
+            "two dask DataFrames or 2-D Arrays for compare, first and second, "
+            "one column per rater (two for a two-rater function)",
+            f"{len(data)} arguments",
+            raw=True,
+            exc=TypeError,
+        )
+    first, second = data
+    if all(isinstance(x, da.Array) for x in data):
+        joined = da.concatenate(_aligned_rows(first, second), axis=1)  # type: ignore[no-untyped-call]
+    else:
+        import dask.dataframe as dd
+
+        parts = [x.rename(columns=lambda c, s=s: (s, c)) for s, x in enumerate(data)]
+        joined = dd.concat(parts, axis=1)  # type: ignore[no-untyped-call]
+    spec = _Spec(compare, dict(options), None, False, split=int(first.shape[1]))
+    blocks = _blocks([_whole_rows(joined)])
+    token = tokenize("compare", options, split_every, joined)
+    counted = [
+        delayed(_count, pure=True)(spec, None, *block, dask_key_name=(f"concord-count-{token}", i))
+        for i, block in enumerate(blocks)
+    ]
+    return _tree(counted, int(split_every), token)
+
+
+def _aligned_rows(first: Any, second: Any) -> list[Any]:
+    if first.shape[0] != second.shape[0]:
+        param_error(
+            _FUNC,
+            "data",
+            "arrays of one length",
+            f"shapes {first.shape} and {second.shape}",
+            raw=True,
+        )
+    return [first, second.rechunk(first.chunks[0])]
+
+
+def _sides(spec: _Spec, part: Any) -> tuple[Any, Any]:
+    """Split a partition of both sides; a two-rater side becomes (rater1, rater2)."""
+    assert spec.split is not None
+    table = part if isinstance(part, np.ndarray) else part.to_numpy()
+    sides = table[:, : spec.split], table[:, spec.split :]
+    if entry(spec.options["function"]).arity == 2:
+        return tuple((np.ascontiguousarray(s[:, 0]), np.ascontiguousarray(s[:, 1])) for s in sides)  # type: ignore[return-value]
+    if isinstance(part, np.ndarray):
+        return sides
+    return part.iloc[:, : spec.split], part.iloc[:, spec.split :]
+
+
+def _count(spec: _Spec, seed: Any, *parts: Any) -> Any:
     """Count one partition (block) into a fresh accumulator: the chunk task."""
+    if spec.split is not None:
+        return accumulate(compare, **spec.options).update(*_sides(spec, parts[0]))
     acc = accumulate(spec.function, n_replicates=spec.n_replicates, rng=seed, **spec.options)
     if spec.long is not None:
         parts = (_wide(parts[0], spec.long, spec.raters, spec.pair),)
@@ -498,6 +562,6 @@ def _wide(part: Any, long: tuple[Any, Any, Any], raters: tuple[Any, ...], pair: 
     return wide.reindex(columns=list(raters))
 
 
-def _merge(*accumulators: Accumulator) -> Accumulator:
+def _merge(*accumulators: Any) -> Any:
     """Add ``split_every`` accumulators (a pure merge): the combine task."""
-    return functools.reduce(Accumulator.merge, accumulators)
+    return functools.reduce(lambda a, b: a.merge(b), accumulators)

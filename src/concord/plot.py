@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BootstrapDisplay",
+    "ComparisonDisplay",
     "ContributionsDisplay",
     "ExpectedMatrixDisplay",
     "ForestDisplay",
@@ -403,4 +404,79 @@ class ForestDisplay:
         methods = ", ".join(dict.fromkeys(self.methods))
         level = f"{100 * self.confidence_level:g}%"
         self.ax_.set_xlabel(f"estimate and {level} confidence interval ({methods})")
+        return self
+
+
+@dataclass(eq=False, repr=False)
+class ComparisonDisplay:
+    """A comparison: both estimates with their intervals, and the difference with its own.
+
+    Three rows of a forest plot, against a zero line: the first and second
+    coefficients (each with its own default interval) and their difference,
+    second − first, with the comparison's paired (or unpaired) interval.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The rows: "first", "second", "second − first", or the names given.
+    statistics : numpy.ndarray
+        The two estimates and the difference.
+    intervals : tuple of ConfidenceInterval
+    confidence_level : float
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import concord
+    >>> truth, a, b = [1, 2, 3, 3, 2, 1, 2, 3], [1, 2, 3, 2, 2, 1, 3, 3], [1, 2, 3, 3, 2, 1, 2, 2]
+    >>> r = concord.compare(concord.cohen_kappa, (truth, a), (truth, b))
+    >>> d = ComparisonDisplay.from_result(r, names=("model a", "model b")).plot()
+    >>> d.names
+    ('model a', 'model b', 'model b − model a')
+    >>> matplotlib.pyplot.close(d.figure_)
+    """
+
+    names: tuple[str, ...]
+    statistics: np.ndarray
+    intervals: tuple[ConfidenceInterval, ...]
+    confidence_level: float
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The value written beside each row: "estimate [low, high]"."""
+        return tuple(
+            _plotting.value_text(s, ci)
+            for s, ci in zip(self.statistics, self.intervals, strict=True)
+        )
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Any,
+        /,
+        *,
+        names: tuple[str, str] | None = None,
+        confidence_level: float = 0.95,
+    ) -> ComparisonDisplay:
+        """Build the display from a :class:`~concord.ComparisonResult` (``names``: the sides')."""
+        func = "ComparisonDisplay.from_result"
+        difference = _plotting.need(result, "difference", "a ComparisonResult", func)
+        one, two = names if names is not None else ("first", "second")
+        intervals = (
+            result.first.confidence_interval(confidence_level),
+            result.second.confidence_interval(confidence_level),
+            result.confidence_interval(confidence_level),
+        )
+        stats = np.array(
+            [result.first.statistic, result.second.statistic, difference], dtype=np.float64
+        )
+        return cls((one, two, f"{two} − {one}"), stats, intervals, float(confidence_level))
+
+    def plot(self, ax: Axes | None = None, **style: Any) -> ComparisonDisplay:
+        """Draw and return the display; ``style`` goes to the estimates' ``Axes.plot``."""
+        self.figure_, self.ax_ = _plotting.axes(ax, (6.4, 2.8))
+        _plotting.forest(self.ax_, self.names, self.statistics, self.intervals, self.texts, style)
+        self.ax_.axhline(1.5, color="0.75", linewidth=0.8)  # the difference apart from the two
+        level = f"{100 * self.confidence_level:g}%"
+        self.ax_.set_xlabel(f"estimate and {level} confidence interval; difference second − first")
         return self

@@ -144,6 +144,40 @@ def _data(data: Any, results: list[Any]) -> dict[str, Any] | None:
     return summary
 
 
+def _comparisons(given: Any, level: float, plots: bool) -> list[dict[str, Any]]:
+    """Return the "Comparison" section's entries: a title, the rows, the explanation, a figure."""
+    if given is None:
+        return []
+    named = list(given.items()) if isinstance(given, Mapping) else None
+    if named is None:
+        named = [(f"{getattr(c.first, 'name', 'coefficient')}", c) for c in _named(given)]
+    out = []
+    for title, c in named:
+        low, high = c.confidence_interval(level)
+        rows = [
+            {"": side, "value": rec.number(r.statistic), "SE": rec.number(r.standard_error)}
+            for side, r in (("first", c.first), ("second", c.second))
+        ]
+        rows.append(
+            {
+                "": "second − first",
+                "value": rec.number(c.difference),
+                "SE": rec.number(c.standard_error),
+                f"{100 * level:g}% CI": f"[{rec.number(low)}, {rec.number(high)}]",
+                "t": rec.number(c.statistic),
+                "df": f"{c.df:g}",
+                "p": rec.pvalue(c.pvalue),
+            }
+        )
+        figure = None
+        if plots:
+            from concord.plot import ComparisonDisplay
+
+            figure = _svg(ComparisonDisplay.from_result(c, confidence_level=level))
+        out.append({"title": title, "rows": rows, "explanation": c.explain(), "figure": figure})
+    return out
+
+
 def to_html(
     results: Any,
     /,
@@ -156,6 +190,7 @@ def to_html(
     n_resamples: int = 2000,
     rng: Any = 0,
     plots: bool = True,
+    comparisons: Any = None,
 ) -> str:
     """Return a self-contained HTML report of agreement results.
 
@@ -176,6 +211,9 @@ def to_html(
         ``result.confidence_interval`` (default: each coefficient's method).
     plots : bool
         Include the plots (needs matplotlib).
+    comparisons : ComparisonResult, sequence or mapping of name to one, optional
+        :func:`concord.compare` results, for a "Comparison" section: both
+        estimates, the difference with its SE, interval and test, and a plot.
 
     Returns
     -------
@@ -226,6 +264,7 @@ def to_html(
             for r, row in zip(shown, rows, strict=True)
         ],
         forest=Markup(forest) if forest else None,
+        comparisons=_comparisons(comparisons, confidence_level, plots),
         markup=Markup,
         version=__version__,
         python=platform.python_version(),

@@ -22,6 +22,7 @@ from typing import Any
 import click
 
 from concord._cli.agree import agree
+from concord._cli.compare import compare
 from concord._cli.kappa import kappa
 from concord._cli.report import report
 from concord._cli.terminal import encoding, fitted
@@ -87,7 +88,7 @@ def main() -> None:
 
 def _register() -> None:
     """Add the commands, one module each."""
-    for command in (kappa, agree, thresholds, report):
+    for command in (kappa, agree, compare, thresholds, report):
         main.add_command(command)
 
 

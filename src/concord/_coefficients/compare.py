@@ -281,30 +281,38 @@ def compare(
     g1, g2 = _side_groups(groups, paired)
     r1 = function(*d1, **options) if g1 is None else function(*d1, groups=g1, **options)
     r2 = function(*d2, **options) if g2 is None else function(*d2, groups=g2, **options)
-    difference = r2.statistic - r1.statistic
     se, df = _paired(c, d1, d2, options, groups) if paired else _welch(r1, r2)
+    estimate = (r2.statistic - r1.statistic, se, df)
+    inference = functools.partial(
+        _bootstrap, c, (d1, d2), (r1, r2), paired, estimate, chosen, groups is not None
+    )
+    return finish(r1, r2, se, df, paired, confidence_level, chosen, (n_resamples, rng, inference))
+
+
+def finish(
+    r1: Any,
+    r2: Any,
+    se: float,
+    df: float,
+    paired: bool,
+    level: float,
+    method: str,
+    bootstrap: tuple[int, Any, Any] = (9999, None, None),
+) -> ComparisonResult:
+    """Return the comparison of two results, given the SE and df of their difference.
+
+    ``bootstrap`` is (n_resamples, rng, the deferred inference with its sampler); a
+    stream's comparison has no sampler (None), so its bootstrap intervals are refused.
+    """
+    difference = r2.statistic - r1.statistic
     if se > 0:
         t = difference / se
         p = 2 * t_sf(abs(t), df) if math.isfinite(df) and df > 0 else normal_pvalue(t)
     else:  # the same coefficient on both sides: nothing differs
         t, p = (0.0, 1.0) if difference == 0 else (float("nan"), float("nan"))
-    inference = functools.partial(
-        _bootstrap, c, (d1, d2), (r1, r2), paired, (difference, se, df), chosen, groups is not None
-    )
+    n_resamples, rng, inference = bootstrap
     return ComparisonResult(
-        r1,
-        r2,
-        difference,
-        se,
-        t,
-        df,
-        p,
-        paired,
-        confidence_level,
-        chosen,
-        n_resamples,
-        rng,
-        inference,
+        r1, r2, difference, se, t, df, p, paired, level, method, n_resamples, rng, inference
     )
 
 

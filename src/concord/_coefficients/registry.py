@@ -27,6 +27,7 @@ from concord._coefficients import (
     agreement_core,
     cohen,
     cohen_core,
+    compare_terms,
     gwet,
     krippendorff,
     krippendorff_core,
@@ -96,6 +97,7 @@ class Coefficient:
     check_counts: Callable[[dict[str, Any], int], None] | None = None
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     terms: Callable[[tuple[Any, ...], dict[str, Any]], Any] | None = None
+    pattern_terms: compare_terms.PatternTerms | None = None
     options: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -146,6 +148,7 @@ def _shares(member: gwet.Member, function: Callable[..., Any]) -> Coefficient:
         (agreement_core.PatternSampler,),
         agreement_core.variance,
         terms=_p(gwet.item_terms, member),
+        pattern_terms=compare_terms.items(member),
     )
 
 
@@ -159,6 +162,7 @@ REGISTRY: tuple[Coefficient, ...] = (
         (cohen_core.TableSampler,),
         cohen_core.fce,
         terms=_p(cohen.pair_item_terms, cohen.COHEN),
+        pattern_terms=compare_terms.pairs(cohen.COHEN),
     ),
     Coefficient(
         cohen.SCOTT.spec,
@@ -169,6 +173,7 @@ REGISTRY: tuple[Coefficient, ...] = (
         (cohen_core.TableSampler,),
         agreement_core.variance,
         terms=_p(cohen.pair_item_terms, cohen.SCOTT),
+        pattern_terms=compare_terms.pairs(cohen.SCOTT),
     ),
     Coefficient(
         qwk.SPEC,
@@ -190,6 +195,7 @@ REGISTRY: tuple[Coefficient, ...] = (
         (raters_core.CongerSampler,),
         raters_core.conger_variance,
         terms=raters.conger_item_terms,
+        pattern_terms=compare_terms.CONGER,
     ),
     Coefficient(
         raters.LIGHT,

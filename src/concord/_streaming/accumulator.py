@@ -12,15 +12,18 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
+from concord._coefficients.compare import compare
 from concord._coefficients.registry import Coefficient, by_name, entry
 from concord._common.errors import param_error
 from concord._data.long import LONG
+from concord._results.comparison import ComparisonResult
 from concord._streaming import dispatch as stream
 from concord._streaming import options as checks
+from concord._streaming.comparison import ComparisonAccumulator, comparison
 from concord._streaming.long import LongForm
 from concord._streaming.state import ItemCounts, PairCounts, Where
 
@@ -260,6 +263,18 @@ def _stream_of(rng: np.random.Generator | None) -> str | None:
     return hashlib.blake2b(state, digest_size=16).hexdigest()
 
 
+@overload
+def accumulate(
+    function: Callable[..., ComparisonResult],
+    /,
+    *,
+    n_replicates: int | None = None,
+    rng: Any = None,
+    **options: Any,
+) -> ComparisonAccumulator: ...
+
+
+@overload
 def accumulate(
     function: Callable[..., Any],
     /,
@@ -270,7 +285,20 @@ def accumulate(
     rater: Any = None,
     rating: Any = None,
     **options: Any,
-) -> Accumulator:
+) -> Accumulator: ...
+
+
+def accumulate(
+    function: Callable[..., Any],
+    /,
+    *,
+    n_replicates: int | None = None,
+    rng: Any = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    **options: Any,
+) -> Accumulator | ComparisonAccumulator:
     """Return an accumulator that computes ``function`` over data arriving in batches.
 
     The accumulator keeps only the count table the coefficient is computed
@@ -283,7 +311,10 @@ def accumulate(
         :func:`cohen_kappa`, :func:`scott_pi`, :func:`quadratic_weighted_kappa`,
         :func:`fleiss_kappa`, :func:`conger_kappa`, :func:`light_kappa`,
         :func:`brennan_prediger`, :func:`gwet_ac`, :func:`krippendorff_alpha`
-        or :func:`percent_agreement`.
+        or :func:`percent_agreement`. Or :func:`compare`, with
+        ``function=`` the coefficient and ``paired=``: the accumulator keeps
+        each side's table and their joint pattern table, and ``update(first,
+        second)`` takes a batch of each side as :func:`compare` takes them.
     n_replicates : int, optional
         Keep this many Poisson bootstrap replicates of the table: each
         batch's table gets one Poisson draw per cell (or pattern) and
@@ -361,6 +392,22 @@ def accumulate(
     >>> a.merge(b) == b.merge(a)
     True
     """
+    if function is compare:
+        if n_replicates is not None or rng is not None:
+            param_error(
+                "accumulate",
+                "n_replicates",
+                "None for a comparison: its stream keeps no Poisson replicates",
+                n_replicates,
+            )
+        if any(v is not None for v in (item, rater, rating)):
+            param_error(
+                "accumulate",
+                "item",
+                "None for a comparison: its batches are the two sides' ratings",
+                item,
+            )
+        return comparison(Accumulator, **options)
     long = {"item": item, "rater": rater, "rating": rating}
     return Accumulator(function, n_replicates=n_replicates, rng=rng, **long, **options)
 

@@ -65,11 +65,16 @@ def check_engine(coef: Coefficient, options: dict[str, Any], k: int) -> None:
         coef.check_counts(options, k)
 
 
+def counted(state: State) -> Any:
+    """Return the merged table as the core takes it: a PairTable, or Items."""
+    if isinstance(state, PairCounts):
+        return PairTable(state.table(), state.labels, state.units())
+    return state.items()
+
+
 def result(coef: Coefficient, options: dict[str, Any], state: State) -> Any:
     """Compute the one-shot function's result from the merged table."""
-    if isinstance(state, PairCounts):
-        return coef.core(PairTable(state.table(), state.labels, state.units()), options)
-    return coef.core(state.items(), options)
+    return coef.core(counted(state), options)
 
 
 def empty(coef: Coefficient, options: dict[str, Any], only_missing: bool = False) -> NoReturn:
