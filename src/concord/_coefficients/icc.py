@@ -251,8 +251,17 @@ def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) ->
     return sums_of(x, names, integral)
 
 
+def checked(options: dict[str, Any]) -> dict[str, Any]:
+    """Validate an accumulator's options as :func:`icc` does."""
+    func = ICC.name
+    model, type, unit = _form(options["model"], options["type"], options["unit"], func)
+    level = _level(options["confidence_level"], func)
+    r0 = _r0(options["r0"], func)
+    return {**options, "type": type, "confidence_level": level, "r0": r0}
+
+
 def from_counts(sums: Sums, options: dict[str, Any]) -> IccResult:
     """The ICC of a stream's merged sums."""
     o = options
-    form = _form(o["model"], o["type"], o["unit"], ICC.name)
+    form = (o["model"], o["type"], o["unit"])
     return icc_result(sums, form, o["confidence_level"], o["r0"], None)

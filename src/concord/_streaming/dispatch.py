@@ -13,12 +13,13 @@ from typing import Any, NoReturn, Protocol
 
 import numpy as np
 
+from concord._coefficients.icc_core import Sums
 from concord._coefficients.registry import Coefficient
 from concord._common.errors import param_error
 from concord._streaming.state import ItemCounts, PairCounts
 from concord._tables.pair_table import PairTable
 
-State = PairCounts | ItemCounts
+State = PairCounts | ItemCounts | Sums
 
 
 def batch(
@@ -35,6 +36,13 @@ def batch(
         return None
     if isinstance(counted, PairTable):
         return PairCounts.of(counted, draws)
+    if isinstance(counted, Sums):  # continuous scores: the sums are the state
+        if draws is not None:
+            raise NotImplementedError(
+                f"{coef.name}'s accumulator keeps sums, not items: it has no Poisson "
+                "replicates. Leave n_replicates out; the F interval needs none."
+            )
+        return counted
     return ItemCounts.of(counted, draws)
 
 
@@ -69,6 +77,8 @@ def result(coef: Coefficient, options: dict[str, Any], state: State) -> Any:
     """Compute the one-shot function's result from the merged table."""
     if isinstance(state, PairCounts):
         return coef.core(PairTable(state.table(), state.labels, state.units()), options)
+    if isinstance(state, Sums):
+        return coef.core(state, options)
     return coef.core(state.items(), options)
 
 
