@@ -77,7 +77,9 @@ def test_psych_icc(key: str) -> None:
         low, high = r.confidence_interval()
         if name == "ICC2k":  # psych: Spearman-Brown of ICC(A,1)'s bounds; irr: McGraw & Wong's
             k = x.shape[1]
-            low, high = (k * b / (1 + (k - 1) * b) for b in r.form(*PSYCH["ICC2"]).confidence_interval())
+            low, high = (
+                k * b / (1 + (k - 1) * b) for b in r.form(*PSYCH["ICC2"]).confidence_interval()
+            )
         want = [ref[c][i] for c in ("icc", "f", "df1", "df2", "p", "low", "high")]
         got = [r.statistic, r.f_statistic, r.df1, r.df2, r.pvalue, low, high]
         assert got == pytest.approx(want, rel=1e-11, abs=1e-13)
@@ -172,5 +174,7 @@ def test_merge_is_one_shot_bit_for_bit(draw: st.DataObject) -> None:
     one = concord.icc(x, **options)
     acc = concord.accumulate(concord.icc, **options).update(x[:cut]).update(x[cut:])
     merged = acc.result()
-    assert merged.statistic == one.statistic or (np.isnan(one.statistic) and np.isnan(merged.statistic))
+    assert merged.statistic == one.statistic or (
+        np.isnan(one.statistic) and np.isnan(merged.statistic)
+    )
     assert merged._anova == one._anova  # the same fractions

@@ -45,7 +45,7 @@ def icc(
     rater: Any = None,
     rating: Any = None,
 ) -> IccResult:
-    r"""The intraclass correlation of continuous or long ordinal ratings, complete or not.
+    r"""Return the intraclass correlation of continuous or long ordinal ratings, complete or not.
 
     The forms of R irr's ``icc`` (McGraw & Wong 1996), with Shrout & Fleiss'
     (1979) names:
@@ -169,7 +169,7 @@ def _r0(value: Any, func: str) -> float:
 
 
 def ratings_matrix(ratings: Any, func: str) -> tuple[np.ndarray, tuple[Any, ...], bool]:
-    """The ratings as a 2-D numeric array (NaN missing), rater names, and whether integral."""
+    """Return the 2-D numeric ratings (NaN missing), the rater names, whether integral."""
     names: tuple[Any, ...] | None = None
     if isinstance(ratings, Wide):
         names, ratings = ratings.raters, ratings.numeric
@@ -189,7 +189,9 @@ def ratings_matrix(ratings: Any, func: str) -> tuple[np.ndarray, tuple[Any, ...]
     if x.dtype.kind in "iu":
         return x, names, True
     if np.isinf(x).any():
-        param_error(func, "ratings", "finite numbers or NaN (missing)", "infinite values", raw=True)
+        param_error(
+            func, "ratings", "finite numbers or NaN (missing)", "infinite values", raw=True
+        )
     present = x[~np.isnan(x)]
     if present.size == 0:
         param_error(func, "ratings", "at least one rating", "only missing ratings", raw=True)
@@ -202,7 +204,7 @@ def _numeric(ratings: Any, func: str) -> np.ndarray:
     if x.dtype.kind in "biuf":
         return x.astype(np.float64) if x.dtype.kind == "f" else x
     if x.dtype.kind == "O":
-        x = np.where(np.equal(x, None), np.nan, x)
+        x = np.where(x == np.array(None), np.nan, x)
     try:
         return np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError):
@@ -212,7 +214,7 @@ def _numeric(ratings: Any, func: str) -> np.ndarray:
 def icc_result(
     sums: Sums, form: tuple[str, str, str], level: float, r0: float, sampler: Any
 ) -> IccResult:
-    """The ICC of one form from the sums (one-shot and accumulators)."""
+    """Return the ICC of one form from the sums (one-shot and accumulators)."""
     table = anova(sums)
     if table.n_items < 2 or table.n_raters < 2:
         param_error(
@@ -245,7 +247,9 @@ def icc_result(
 
 def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> Sums | None:
     """Count one batch of a stream into sums, as :func:`icc` does."""
-    x, names, integral = ratings_matrix(data[0], ICC.name) if np.size(data[0]) else (None, (), True)
+    x, names, integral = (
+        ratings_matrix(data[0], ICC.name) if np.size(data[0]) else (None, (), True)
+    )
     if x is None or not (~np.isnan(np.asarray(x, dtype=np.float64))).any():
         return None
     return sums_of(x, names, integral)
@@ -254,14 +258,14 @@ def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) ->
 def checked(options: dict[str, Any]) -> dict[str, Any]:
     """Validate an accumulator's options as :func:`icc` does."""
     func = ICC.name
-    model, type, unit = _form(options["model"], options["type"], options["unit"], func)
+    _, type, _ = _form(options["model"], options["type"], options["unit"], func)
     level = _level(options["confidence_level"], func)
     r0 = _r0(options["r0"], func)
     return {**options, "type": type, "confidence_level": level, "r0": r0}
 
 
 def from_counts(sums: Sums, options: dict[str, Any]) -> IccResult:
-    """The ICC of a stream's merged sums."""
+    """Return the ICC of a stream's merged sums."""
     o = options
     form = (o["model"], o["type"], o["unit"])
     return icc_result(sums, form, o["confidence_level"], o["r0"], None)

@@ -74,7 +74,7 @@ class Sums:
         by_size = dict(self.by_size)
         for m, parts in other.by_size.items():
             mine = by_size.get(m)
-            by_size[m] = parts if mine is None else tuple(a + b for a, b in zip(mine, parts))  # type: ignore[assignment]
+            by_size[m] = parts if mine is None else _added(mine, parts)
         return Sums(
             self.names,
             self.square + other.square,
@@ -106,9 +106,16 @@ class Sums:
         if self.square != other.square or not _equal(self.rater_sums, other.rater_sums):
             return False
         return all(
-            all(_equal(np.asarray(x), np.asarray(y)) for x, y in zip(p, other.by_size[m]))
+            all(
+                _equal(np.asarray(x), np.asarray(y))
+                for x, y in zip(p, other.by_size[m], strict=True)
+            )
             for m, p in self.by_size.items()
         )
+
+
+def _added(a: tuple[Any, ...], b: tuple[Any, ...]) -> Any:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
 def _equal(a: np.ndarray, b: np.ndarray) -> bool:
@@ -156,10 +163,10 @@ def _chunk(x: np.ndarray, names: tuple[Any, ...], integral: bool, big: bool) -> 
         else:
             pick = k == m
             keep, tm = rated[pick], t[pick]
-        c = int(keep.shape[0])
+        c, r = int(np.shape(keep)[0]), int(np.shape(keep)[-1])
         if keep.all():  # complete rows: every rater rated each item
-            b = np.full(keep.shape[1], tm.sum())
-            cc = np.full((keep.shape[1],) * 2, c)
+            b = np.full(r, tm.sum())
+            cc = np.full((r, r), c)
         else:
             as_int = keep.astype(dtype)
             b, cc = tm @ as_int, keep.T.astype(np.int64) @ keep.astype(np.int64)
@@ -178,7 +185,7 @@ def _vec(v: np.ndarray, integral: bool) -> np.ndarray:
 
 
 def anova(sums: Sums) -> Anova:
-    """The exact ANOVA of the sums (fractions on integer scores, else floats)."""
+    """Return the exact ANOVA of the sums (fractions on integer scores, else floats)."""
     one: Any = Fraction(1) if sums.exact else 1.0
     r = len(sums.names)
     n = big_n = k2 = 0
@@ -211,7 +218,7 @@ def build(
     c: Any,
     n_raters: Any,
 ) -> Anova:
-    """The ANOVA from the sums; rater arrays on the last axis (batched floats in the twin).
+    """Return the ANOVA from the sums; rater arrays on the last axis (batched floats in the twin).
 
     A rater with no rating (n_j = 0, only in a resample) must come with S_j = 0
     and n_j replaced by 1, so that its mean is 0 and adds nothing.
@@ -262,7 +269,7 @@ class ItemSampler:
         return np.hstack([head, x, m, m * (t / k)[:, None], pair])
 
     def statistic(self, counts: np.ndarray) -> np.ndarray:
-        """The ICC for each row of item counts, shape (B, n_items)."""
+        """Return the ICC for each row of item counts, shape (B, n_items)."""
         total = 0
         for start in range(0, self.x.shape[0], _CHUNK):
             rows = slice(start, start + _CHUNK)
@@ -275,7 +282,15 @@ class ItemSampler:
         c = f[:, 5 + 3 * r :].reshape(-1, r, r)
         with np.errstate(divide="ignore", invalid="ignore"):
             anova = build(
-                f[:, 0], f[:, 1], f[:, 2], f[:, 3], s, np.where(nj > 0, nj, 1.0), f[:, 4], b, c,
+                f[:, 0],
+                f[:, 1],
+                f[:, 2],
+                f[:, 3],
+                s,
+                np.where(nj > 0, nj, 1.0),
+                f[:, 4],
+                b,
+                c,
                 (nj > 0).sum(axis=1),
             )
             return np.asarray(coefficient(anova, *self.form), dtype=np.float64)
@@ -284,7 +299,7 @@ class ItemSampler:
         return np.ones(self.x.shape[0])
 
     def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        """The ICC on ``n_resamples`` multinomial redraws of the items."""
+        """Return the ICC on ``n_resamples`` multinomial redraws of the items."""
         from concord._inference.resampling import Resampled
 
         return Resampled.replicates(self, n_resamples, rng)  # type: ignore[arg-type]

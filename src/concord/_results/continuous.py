@@ -203,11 +203,12 @@ class IccResult:
         Shrout & Fleiss (1979), Table 2: 6 targets, 4 judges; ICC(2,1) = .29.
 
         >>> import concord
-        >>> x = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+        >>> x = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8],
+        ...      [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
         >>> print(concord.icc(x).explain())  # doctest: +ELLIPSIS
         ICC(A,1) = ICC(2,1), two-way, absolute agreement, single rating: n = 6 items, k = 4 raters
         ...
-        ICC = (MSR − MSE) / (MSR + (k − 1)·MSE + k/n·(MSC − MSE)) = 0.2898
+        ICC = (MSR − MSE) / (MSR + (k − 1)·MSE + k/n·(MSC − MSE)) = 0.289764
         ...
         """
         from concord._results.icc_text import explain
@@ -245,7 +246,7 @@ class IccForms:
         return out
 
     def to_frame(self) -> Any:
-        """The records as a pandas DataFrame, indexed by form."""
+        """Return the records as a pandas DataFrame, indexed by form."""
         import pandas as pd
 
         return pd.DataFrame(self.to_dict()).set_index("form")

@@ -46,7 +46,7 @@ MCGRAW_WONG = {
 
 
 def key(model: str, type: str, unit: str) -> tuple[str, str]:
-    """The form's key in the name tables: the one-way model has a single type."""
+    """Return the form's key in the name tables: the one-way model has a single type."""
     return ("oneway" if model == "oneway" else type, unit)
 
 
@@ -71,9 +71,9 @@ class Anova:
         Between raters Σ S_j²/n_j − T²/N, the residual, and Σx² − T²/N.
     """
 
-    n_items: int
-    n_raters: int
-    n_ratings: int
+    n_items: Any
+    n_raters: Any
+    n_ratings: Any
     k0: Any
     ss_items: Any
     ss_within: Any
@@ -83,15 +83,15 @@ class Anova:
     ss_total: Any
 
     @property
-    def df_items(self) -> int:
+    def df_items(self) -> Any:
         return self.n_items - 1
 
     @property
-    def df_within(self) -> int:
+    def df_within(self) -> Any:
         return self.n_ratings - self.n_items
 
     @property
-    def df_raters(self) -> int:
+    def df_raters(self) -> Any:
         return self.n_raters - 1
 
     @property
@@ -120,7 +120,7 @@ def _ratio(a: Any, b: Any) -> Any:
 
 
 def coefficient(anova: Anova, model: str, type: str, unit: str) -> Any:
-    """The ICC of one form from the mean squares (McGraw & Wong 1996, Tables 4 and 5)."""
+    """Return the ICC of one form from the mean squares (McGraw & Wong 1996, Tables 4 and 5)."""
     ms = anova.mean_squares()
     k0, n = anova.k0, anova.n_items
     if model == "oneway":
@@ -161,7 +161,7 @@ def _agreement_ab(anova: Anova, rho: float, unit: str) -> tuple[float, float]:
 
 
 def f_test(anova: Anova, model: str, type: str, unit: str, r0: float) -> tuple[float, ...]:
-    """The F statistic for H0: ICC = r0, and its two degrees of freedom (McGraw & Wong 1996)."""
+    """Return F for H0: ICC = r0 and its two degrees of freedom (McGraw & Wong 1996)."""
     ms = {name: float(v) for name, v in anova.mean_squares().items()}
     k0 = float(anova.k0)
     if model == "twoway" and type == "agreement":

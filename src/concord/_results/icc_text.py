@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from concord._common.text import number
 from concord._results import interpret as _scales
-
-if TYPE_CHECKING:
-    from concord._results.continuous import IccResult
 
 _FORMULA = {
     ("oneway", "single"): "(MSR − MSW) / (MSR + (k − 1)·MSW)",
@@ -28,7 +25,7 @@ _WORDS = {
 }
 
 
-def explain(r: IccResult) -> str:
+def explain(r: Any) -> str:
     """Return the text of :meth:`IccResult.explain`."""
     from concord._results.icc_anova import key
 

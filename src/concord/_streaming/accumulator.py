@@ -16,13 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from concord._coefficients.icc_core import Sums
 from concord._coefficients.registry import Coefficient, by_name, entry
 from concord._common.errors import param_error
 from concord._data.long import LONG
 from concord._streaming import dispatch as stream
 from concord._streaming import options as checks
 from concord._streaming.long import LongForm
-from concord._coefficients.icc_core import Sums
 from concord._streaming.state import ItemCounts, PairCounts, Where
 
 
