@@ -41,6 +41,7 @@ NOT_COEFFICIENTS = {
     "FleissResult": "result class",
     "GroupedKappaResult": "result class of grouped_kappa",
     "HomogeneityResult": "result class of homogeneity",
+    "IccResult": "result class of icc",
     "KappaResult": "result class",
     "KrippendorffResult": "result class",
     "LightResult": "result class",
@@ -174,7 +175,11 @@ def _variants(c: Coefficient) -> list[Variant]:
     return out
 
 
-VARIANTS = [v for c in REGISTRY for v in _variants(c)]
+# The generic tests rate categories (WORDS, INTS as labels). The intraclass correlation
+# takes continuous scores and keeps sums, not count tables: tests/test_icc.py gives it
+# the same checks (merge equals one shot bit for bit, float twin equals the exact value).
+CATEGORICAL = [c for c in REGISTRY if c.table != "sums"]
+VARIANTS = [v for c in CATEGORICAL for v in _variants(c)]
 RESULTS = [v for v in VARIANTS if v.coefficient.returns_result]
 
 

@@ -11,6 +11,7 @@ import pytest
 import concord
 from concord._coefficients.registry import REGISTRY, by_name, entry
 from tests.registry import (
+    CATEGORICAL,
     DEFINED_ON_ONE_CATEGORY,
     NOT_COEFFICIENTS,
     SAMPLE_SIZE_CORRECTED,
@@ -31,9 +32,11 @@ def test_registry_is_all_of_the_public_coefficients():
 def test_registry_is_in_the_public_order():
     # the order of the README's table and of concord agree's rows: the two-rater
     # coefficients first, then those of many raters, Krippendorff's alpha last
+    # then the intraclass correlation of continuous scores
     tables = [c.table for c in REGISTRY]
-    pairs = tables.count("pairs")
-    assert tables[:pairs] == ["pairs"] * pairs and tables[-1] == "coincidences"
+    pairs, sums = tables.count("pairs"), tables.count("sums")
+    assert tables[:pairs] == ["pairs"] * pairs and tables[-1 - sums] == "coincidences"
+    assert tables[len(tables) - sums :] == ["sums"] * sums
 
 
 @pytest.mark.parametrize("c", REGISTRY, ids=NAMES)
@@ -50,7 +53,7 @@ def test_entry_matches_the_function(c):
     assert (c.arity == 1) == (set(long) <= set(kw))
     assert c.options == tuple(k for k in kw if k not in long)
     assert c.arity == len(positional) == (2 if c.table == "pairs" else 1)
-    assert c.table in {"pairs", "items", "raters", "coincidences"}
+    assert c.table in {"pairs", "items", "raters", "coincidences", "sums"}
     assert c.takes_sample_weight == ("sample_weight" in kw)
     assert c.returns_result == (c.default_interval is not None)
     returned = inspect.signature(c.function).return_annotation
@@ -75,8 +78,9 @@ def test_the_hand_listed_facts_name_registered_coefficients():
 
 def test_every_coefficient_has_variants_for_each_option():
     # what the invariance, accumulator and bootstrap tests run: every coefficient, every
-    # scale value, declared labels and the options that change the input
-    for c in REGISTRY:
+    # scale value, declared labels and the options that change the input (the
+    # categorical coefficients: tests/registry.py, CATEGORICAL)
+    for c in CATEGORICAL:
         mine = [v.options for v in VARIANTS if v.coefficient is c]
         assert {} in mine
         for option in ("labels", "nan_policy", "min_rating"):

@@ -11,6 +11,7 @@ imported lazily, where they are used.
 from concord._coefficients.cohen import cohen_kappa, scott_pi
 from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
+from concord._coefficients.icc import icc
 from concord._coefficients.krippendorff import krippendorff_alpha
 from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_kappa
 from concord._coefficients.panel import agree
@@ -26,6 +27,7 @@ from concord._results.agreement import (
     LightResult,
 )
 from concord._results.comparison import ComparisonResult, HomogeneityResult
+from concord._results.continuous import IccResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
 from concord._streaming.accumulator import Accumulator, accumulate
@@ -49,6 +51,7 @@ __all__ = [
     "FleissResult",
     "GroupedKappaResult",
     "HomogeneityResult",
+    "IccResult",
     "KappaResult",
     "KrippendorffResult",
     "LightResult",
@@ -67,6 +70,7 @@ __all__ = [
     "grouped_kappa",
     "gwet_ac",
     "homogeneity",
+    "icc",
     "krippendorff_alpha",
     "light_kappa",
     "mean_kappa",

@@ -29,6 +29,8 @@ from concord._coefficients import (
     cohen_core,
     compare_terms,
     gwet,
+    icc,
+    icc_core,
     krippendorff,
     krippendorff_core,
     qwk,
@@ -40,7 +42,7 @@ from concord._common.errors import param_error
 from concord._data.long import LONG
 from concord._results.spec import Spec
 
-Table = Literal["pairs", "items", "raters", "coincidences"]
+Table = Literal["pairs", "items", "raters", "coincidences", "sums"]
 
 
 @dataclass(frozen=True)
@@ -53,10 +55,11 @@ class Coefficient:
         Its name, display name, default interval and scale, range and explain text.
     function : callable
         The public function.
-    table : {"pairs", "items", "raters", "coincidences"}
+    table : {"pairs", "items", "raters", "coincidences", "sums"}
         The count table a stream keeps: the k×k pair table, the item
-        patterns, the patterns of who rated what, or the item patterns from
-        which Krippendorff's coincidences come.
+        patterns, the patterns of who rated what, the item patterns from
+        which Krippendorff's coincidences come, or the additive sums of
+        continuous scores (the intraclass correlation).
     batch : callable
         ``batch(data, options, sample_weight)``: validate and count one batch
         of a stream; None when it holds nothing to count.
@@ -219,6 +222,15 @@ REGISTRY: tuple[Coefficient, ...] = (
         krippendorff_core.alpha_variance,
         check_counts=krippendorff.check_counts,
         terms=krippendorff.item_terms,
+    ),
+    Coefficient(
+        icc.ICC,
+        icc.icc,
+        "sums",
+        icc.count,
+        icc.from_counts,
+        (icc_core.ItemSampler,),
+        check_options=icc.checked,
     ),
 )
 

@@ -60,6 +60,16 @@ SCALES: dict[str, tuple[tuple[str, float, bool], ...]] = {
         ("tentative", 0.8, False),
         ("acceptable", _INF, True),
     ),
+    # Koo, T. K. & Li, M. Y. (2016). A guideline of selecting and reporting intraclass
+    # correlation coefficients for reliability research. J. Chiropractic Medicine 15(2),
+    # 155-163. doi:10.1016/j.jcm.2016.02.012: below .5 poor, .5-.75 moderate,
+    # .75-.9 good, above .9 excellent.
+    "koo-li": (
+        ("poor", 0.5, False),
+        ("moderate", 0.75, False),
+        ("good", 0.9, True),
+        ("excellent", _INF, True),
+    ),
 }
 
 
@@ -81,6 +91,7 @@ SOURCES = {
     "altman": "Altman 1991",
     "cicchetti": "Cicchetti 1994",
     "krippendorff": "Krippendorff 2004",
+    "koo-li": "Koo & Li 2016",
 }
 
 

@@ -17,6 +17,7 @@ from typing import Any, overload
 import numpy as np
 
 from concord._coefficients.compare import compare
+from concord._coefficients.icc_core import Sums
 from concord._coefficients.registry import Coefficient, by_name, entry
 from concord._common.errors import param_error
 from concord._data.long import LONG
@@ -95,7 +96,7 @@ class Accumulator:
         self._options = checks.checked(self._coef, options)
         self._n_replicates = checks.replicates(self._coef, n_replicates, rng)
         self._rng = None if self._n_replicates is None else np.random.default_rng(rng)
-        self._state: PairCounts | ItemCounts | None = None
+        self._state: PairCounts | ItemCounts | Sums | None = None
         self._streams: frozenset[str] = frozenset()  # where the replicates' draws began
         # rows were counted but every one was dropped as missing: result() says so, as the
         # one-shot function does, rather than calling the input empty
@@ -135,7 +136,7 @@ class Accumulator:
         found = stream.batch(self._coef, self._options, data, sample_weight, draws)
         if long is not None and long is not self._long:
             self._long = long
-            if self._state is not None and isinstance(self._state, ItemCounts):
+            if self._state is not None and isinstance(self._state, ItemCounts | Sums):
                 self._state = self._state.on_raters(long.raters)
         if found is None:
             self._only_missing = self._only_missing or _has_rows(data)
@@ -194,8 +195,8 @@ class Accumulator:
             stream.check_engine(self._coef, out._options, out._state.labels.k)
         return out
 
-    def _add(self, a: Any, b: Any, where: Where) -> PairCounts | ItemCounts:
-        merged: PairCounts | ItemCounts = a.merge(b, where)
+    def _add(self, a: Any, b: Any, where: Where) -> PairCounts | ItemCounts | Sums:
+        merged: PairCounts | ItemCounts | Sums = a.merge(b, where)
         stream.check_engine(self._coef, self._options, merged.labels.k)
         return merged
 
@@ -252,7 +253,7 @@ def _long_names(acc: Accumulator) -> tuple[Any, ...] | None:
 
 
 def _on_raters(state: Any, raters: tuple[Any, ...]) -> Any:
-    return state.on_raters(raters) if isinstance(state, ItemCounts) else state
+    return state.on_raters(raters) if isinstance(state, ItemCounts | Sums) else state
 
 
 def _stream_of(rng: np.random.Generator | None) -> str | None:

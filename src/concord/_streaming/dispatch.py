@@ -13,12 +13,13 @@ from typing import Any, NoReturn, Protocol
 
 import numpy as np
 
+from concord._coefficients.icc_core import Sums
 from concord._coefficients.registry import Coefficient
 from concord._common.errors import param_error
 from concord._streaming.state import ItemCounts, PairCounts
 from concord._tables.pair_table import PairTable
 
-State = PairCounts | ItemCounts
+State = PairCounts | ItemCounts | Sums
 
 
 def batch(
@@ -35,6 +36,13 @@ def batch(
         return None
     if isinstance(counted, PairTable):
         return PairCounts.of(counted, draws)
+    if isinstance(counted, Sums):  # continuous scores: the sums are the state
+        if draws is not None:
+            raise NotImplementedError(
+                f"{coef.name}'s accumulator keeps sums, not items: it has no Poisson "
+                "replicates. Leave n_replicates out; the F interval needs none."
+            )
+        return counted
     return ItemCounts.of(counted, draws)
 
 
@@ -66,9 +74,11 @@ def check_engine(coef: Coefficient, options: dict[str, Any], k: int) -> None:
 
 
 def counted(state: State) -> Any:
-    """Return the merged table as the core takes it: a PairTable, or Items."""
+    """Return the merged table as the core takes it: a PairTable, Items, or the ICC's Sums."""
     if isinstance(state, PairCounts):
         return PairTable(state.table(), state.labels, state.units())
+    if isinstance(state, Sums):
+        return state
     return state.items()
 
 

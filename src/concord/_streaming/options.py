@@ -44,8 +44,9 @@ def checked(coef: Coefficient, given: dict[str, Any]) -> dict[str, Any]:
                 exc=TypeError,
             )
     options = {p: given.get(p, params[p].default) for p in allowed}
-    declared = check_labels(options["labels"], name)
-    options["labels"] = declared
+    declared = check_labels(options.get("labels"), name)
+    if "labels" in options:  # continuous scores (icc) have none
+        options["labels"] = declared
     labels = Labels(declared, ordered=True) if declared is not None else None
     if "nan_policy" in options:
         check_nan_policy(options["nan_policy"], name)
