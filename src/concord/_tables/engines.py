@@ -186,7 +186,7 @@ def _speculative_table(
     if any value falls outside it, return None and let the caller find the range.
     Contiguous byte ratings whose prefix spans at most 8 values are first
     counted on an 8-value window eight pairs a word (``kernels.table_words``,
-    a third of ``table_bytes``'s time); a miss there costs one more pass.
+    half of ``table_bytes``'s time); a miss there costs one more pass.
     """
     lo, hi = kernels.minmax(a[:1024], b[:1024])  # a microsecond; numpy's four reductions: six
     lo, spread = int(lo), int(hi) - int(lo)
