@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.icc_core import ItemSampler, Sums, anova, sums_of
+from concord._coefficients.icc_core import _CHUNK, ItemSampler, Sums, anova, sums_of
 from concord._common.errors import check_option, param_error
 from concord._data.arrays import is_device_array, to_host
 from concord._data.long import Wide, long_ratings
@@ -188,15 +188,31 @@ def ratings_matrix(ratings: Any, func: str) -> tuple[np.ndarray, tuple[Any, ...]
         x = x.astype(np.int64)
     if x.dtype.kind in "iu":
         return x, names, True
-    if np.isinf(x).any():
+    infinite, rated, integral = _scan(x)
+    if infinite:
         param_error(
             func, "ratings", "finite numbers or NaN (missing)", "infinite values", raw=True
         )
-    present = x[~np.isnan(x)]
-    if present.size == 0:
+    if not rated:
         param_error(func, "ratings", "at least one rating", "only missing ratings", raw=True)
-    integral = bool(np.all(present == np.round(present)) and np.abs(present).max() < 2**53)
     return x, names, integral
+
+
+def _scan(x: np.ndarray) -> tuple[bool, bool, bool]:
+    """Whether x holds an infinity, a rating, and only whole numbers under 2**53.
+
+    Chunk by chunk, so that the temporaries stay O(chunk × raters).
+    """
+    infinite, rated, integral = False, False, True
+    for start in range(0, x.shape[0], _CHUNK):
+        chunk = x[start : start + _CHUNK]
+        infinite = infinite or bool(np.isinf(chunk).any())
+        present = chunk[~np.isnan(chunk)]
+        if present.size:
+            rated = True
+            whole = np.all(present == np.round(present)) and np.abs(present).max() < 2**53
+            integral = integral and bool(whole)
+    return infinite, rated, integral
 
 
 def _numeric(ratings: Any, func: str) -> np.ndarray:
