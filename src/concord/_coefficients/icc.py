@@ -218,7 +218,7 @@ def _scan(x: np.ndarray) -> tuple[bool, bool, bool]:
 def _numeric(ratings: Any, func: str) -> np.ndarray:
     x = np.asarray(ratings)
     if x.dtype.kind in "biuf":
-        return x.astype(np.float64) if x.dtype.kind == "f" else x
+        return x.astype(np.float64, copy=False) if x.dtype.kind == "f" else x
     if x.dtype.kind == "O":
         x = np.where(x == np.array(None), np.nan, x)
     try:

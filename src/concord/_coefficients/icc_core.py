@@ -159,7 +159,7 @@ def _chunk(x: np.ndarray, names: tuple[Any, ...], integral: bool, big: bool) -> 
     square = _py((values * values).sum(), integral)
     rater_sums = _vec(values.sum(axis=0), integral)
     by_size = {}
-    sizes = np.array([x.shape[1]]) if complete and len(x) else np.unique(k)
+    sizes = np.array([x.shape[1]]) if complete and len(x) else np.unique(np.asarray(k))
     for m in sizes[sizes > 0].tolist():
         if sizes.size == 1:
             keep, tm = rated, t
