@@ -135,6 +135,7 @@ COMMANDS = [
      ("text", "json", "markdown", "csv")),
     (["thresholds", ESSAYS, "--truth", "truth", "--score", "model_score", "--seed", "0"],
      ("text", "json")),
+    (["icc", str(ROOT / "data" / "shrout_fleiss1979.csv")], ("text", "json", "markdown", "csv")),
 ]  # fmt: skip
 RUNS = [(args, fmt) for args, formats in COMMANDS for fmt in formats]
 

@@ -41,6 +41,7 @@ class Group:
 
     columns: list[str]
     text: bool = False  # --labels that are not numbers: every cell is text
+    numbers: bool = False  # scores (the ICC): a text cell is an error, whatever comes first
     kind: str | None = None
     first: Cell | None = None
 
@@ -181,6 +182,14 @@ class Converter:
         names = list(cells)
         for index, pos, kind in _first_cells(cells, group.text):
             cell = self._cell(names[pos], index, cells[names[pos]][1])
+            if group.numbers and _family(kind) == "text":
+                raise _Fault(
+                    self.path,
+                    f"{cell}, not a number: the scores must be numbers. Correct the cell, or "
+                    "add it to --na-values if it means a missing rating.",
+                    rank=2,
+                    row=cell.row,
+                )
             if group.kind is None:
                 group.kind, group.first = kind, cell
             elif _family(kind) != _family(group.kind):

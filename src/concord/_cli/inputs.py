@@ -34,9 +34,12 @@ def source(file: str, o: dict[str, Any], rows: int = 0) -> sources.Source:
     return sources.Source(file, sources.options(file, o), rows)
 
 
-def groups(columns: list[str], o: dict[str, Any]) -> list[cells.Group]:
-    """Return the rating columns as one group: one type (numbers or text) for all of them."""
-    return [cells.Group(columns, text=cin.labels_are_text(o.get("labels")))]
+def groups(columns: list[str], o: dict[str, Any], numbers: bool = False) -> list[cells.Group]:
+    """Return the rating columns as one group: one type (numbers or text) for all of them.
+
+    With ``numbers`` (scores, as the ICC takes), every cell must be a number.
+    """
+    return [cells.Group(columns, text=cin.labels_are_text(o.get("labels")), numbers=numbers)]
 
 
 def pair(file: str, o: dict[str, Any], rows: int = 0) -> tuple[sources.Source, list[str]]:
@@ -51,13 +54,16 @@ def raters(file: str, o: dict[str, Any], rows: int = 0) -> tuple[sources.Source,
     return src, read.wide_columns(src, o)
 
 
-def ratings(file: str, o: dict[str, Any]) -> Any:
-    """Read FILE and return its rater columns (wide form, or pivoted from the long form)."""
+def ratings(file: str, o: dict[str, Any], numbers: bool = False) -> Any:
+    """Read FILE and return its rater columns (wide form, or pivoted from the long form).
+
+    With ``numbers``, a rating that is not a number is an error naming its cell.
+    """
     src = source(file, o)  # a bad --input-format, --delimiter or --encoding first
     long = long_form(o)
     if long is not None:
-        return read.long_form(src, long, cin.labels_are_text(o.get("labels")))
-    return cells.whole(src, groups(read.wide_columns(src, o), o))
+        return read.long_form(src, long, cin.labels_are_text(o.get("labels")), numbers)
+    return cells.whole(src, groups(read.wide_columns(src, o), o, numbers))
 
 
 def two_raters(file: str, o: dict[str, Any]) -> tuple[Any, Any]:

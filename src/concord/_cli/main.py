@@ -23,6 +23,7 @@ import click
 
 from concord._cli.agree import agree
 from concord._cli.compare import compare
+from concord._cli.icc import icc
 from concord._cli.kappa import kappa
 from concord._cli.report import report
 from concord._cli.terminal import encoding, fitted
@@ -35,6 +36,7 @@ Examples:
   concord kappa data/essays.csv --rater1 truth --rater2 model_grade --weights quadratic
   concord agree data/fleiss1971_diagnoses.csv --format markdown
   concord agree annotations.csv --item doc --rater annotator --rating label
+  concord icc data/shrout_fleiss1979.csv
   concord thresholds data/essays.csv --truth truth --score model_score --save cuts.json
   concord report data/essays.csv --raters rater1,rater2,rater3 -o report.html
 """
@@ -88,7 +90,7 @@ def main() -> None:
 
 def _register() -> None:
     """Add the commands, one module each."""
-    for command in (kappa, agree, compare, thresholds, report):
+    for command in (kappa, agree, compare, icc, thresholds, report):
         main.add_command(command)
 
 

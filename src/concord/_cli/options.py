@@ -61,12 +61,15 @@ read_options = options(
         help='Cells that mean a missing rating besides empty ones, comma-separated, e.g. "NA,.".',
     ),
 )
-input_options = options(
-    click.argument("file", metavar="FILE"),
-    read_options,
+long_options = options(
     click.option("--item", help="Long form: the item column."),
     click.option("--rater", help="Long form: the rater column."),
     click.option("--rating", help="Long form: the rating column."),
+)
+input_options = options(
+    click.argument("file", metavar="FILE"),
+    read_options,
+    long_options,
     click.option("--labels", help="Ordered categories, comma-separated, e.g. low,mid,high."),
 )
 wide_options = options(
@@ -108,13 +111,14 @@ chunk_option = click.option(
     "CSV, TSV, Parquet, wide form). Default: chunks of 1,000,000 rows for such files over "
     "100 MiB; 0 reads the whole file.",
 )
+confidence_option = click.option(
+    "--confidence-level",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+)
 inference_options = options(
-    click.option(
-        "--confidence-level",
-        type=click.FloatRange(0, 1, min_open=True, max_open=True),
-        default=0.95,
-        show_default=True,
-    ),
+    confidence_option,
     click.option(
         "--ci-method",
         type=click.Choice(vocabulary.INTERVAL_METHODS),

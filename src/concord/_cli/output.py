@@ -30,7 +30,14 @@ def table(rows: Sequence[dict[str, Any]], fmt: str) -> str:
     if fmt == "csv":
         frame = pd.DataFrame([rec.jsonable(r) for r in rows])
         return str(frame.to_csv(index=False, lineterminator="\n")).rstrip("\n")
-    frame = pd.DataFrame(rec.display_rows(rows))
+    return table_of(rec.display_rows(rows), fmt)
+
+
+def table_of(shown: Sequence[dict[str, str]], fmt: str) -> str:
+    """Lay rows of display strings out as text or Markdown."""
+    import pandas as pd
+
+    frame = pd.DataFrame(list(shown))
     if fmt == "markdown":
         return str(frame.to_markdown(index=False, disable_numparse=True))
     return str(frame.to_string(index=False))

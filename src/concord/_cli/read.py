@@ -161,11 +161,12 @@ def pair_columns(path: str, names: list[str], o: dict[str, Any]) -> list[str]:
     return first + select(names, [o["rater2"]], path, "--rater2")
 
 
-def long_form(source: Source, long: cin.Long, text: bool) -> Any:
+def long_form(source: Source, long: cin.Long, text: bool, numbers: bool = False) -> Any:
     """Read (item, rater, rating) rows whole; return one column per rater, raters in order.
 
     An empty item or rater cell, or a second rating of an item by a rater, is
-    an error naming its row. Items keep their sorted order, raters the order
+    an error naming its row; with ``numbers``, so is a rating that is not a
+    number. Items keep their sorted order, raters the order
     in which they first appear.
     """
     import pandas as pd
@@ -178,7 +179,7 @@ def long_form(source: Source, long: cin.Long, text: bool) -> Any:
     ):
         select(names, [name], source.name, option)
     table = next(source.tables(list(dict.fromkeys([long.item, long.rater, long.rating]))))
-    convert = Converter(source.name, source.opts, [Group([long.rating], text)])
+    convert = Converter(source.name, source.opts, [Group([long.rating], text, numbers)])
     keys = [
         _key(convert, table.column(c), c, what)
         for c, what in ((long.item, "item"), (long.rater, "rater"))

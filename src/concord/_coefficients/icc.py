@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.icc_core import ItemSampler, Sums, anova, sums_of
+from concord._coefficients.icc_core import _CHUNK, ItemSampler, Sums, anova, sums_of
 from concord._common.errors import check_option, param_error
 from concord._data.arrays import is_device_array, to_host
 from concord._data.long import Wide, long_ratings
@@ -193,27 +193,37 @@ def ratings_matrix(
         x = x.astype(np.int64)
     if x.dtype.kind in "iu":
         return x, names, True
-    return x, names, _integral(x, func, batch)
-
-
-def _integral(x: np.ndarray, func: str, batch: bool) -> bool:
-    """Whether float scores are whole numbers float64 holds exactly (no inf; some rating)."""
-    if np.isinf(x).any():
+    infinite, rated, integral = _scan(x)
+    if infinite:
         param_error(
             func, "ratings", "finite numbers or NaN (missing)", "infinite values", raw=True
         )
-    present = x[~np.isnan(x)]
-    if present.size == 0:
-        if not batch:
-            param_error(func, "ratings", "at least one rating", "only missing ratings", raw=True)
-        return True
-    return bool(np.all(present == np.round(present)) and np.abs(present).max() < 2**53)
+    if not rated and not batch:  # a stream's batch may hold only missing ratings
+        param_error(func, "ratings", "at least one rating", "only missing ratings", raw=True)
+    return x, names, integral
+
+
+def _scan(x: np.ndarray) -> tuple[bool, bool, bool]:
+    """Whether x holds an infinity, a rating, and only whole numbers under 2**53.
+
+    Chunk by chunk, so that the temporaries stay O(chunk × raters).
+    """
+    infinite, rated, integral = False, False, True
+    for start in range(0, x.shape[0], _CHUNK):
+        chunk = x[start : start + _CHUNK]
+        infinite = infinite or bool(np.isinf(chunk).any())
+        present = chunk[~np.isnan(chunk)]
+        if present.size:
+            rated = True
+            whole = np.all(present == np.round(present)) and np.abs(present).max() < 2**53
+            integral = integral and bool(whole)
+    return infinite, rated, integral
 
 
 def _numeric(ratings: Any, func: str) -> np.ndarray:
     x = np.asarray(ratings)
     if x.dtype.kind in "biuf":
-        return x.astype(np.float64) if x.dtype.kind == "f" else x
+        return x.astype(np.float64, copy=False) if x.dtype.kind == "f" else x
     if x.dtype.kind == "O":
         x = np.where(x == np.array(None), np.nan, x)
     try:

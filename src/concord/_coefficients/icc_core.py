@@ -20,6 +20,7 @@ bootstrap over items.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -150,18 +151,20 @@ def sums_of(x: np.ndarray, names: tuple[Any, ...], integral: bool) -> Sums:
 def _chunk(x: np.ndarray, names: tuple[Any, ...], integral: bool, big: bool) -> Sums:
     rated = ~np.isnan(x) if x.dtype.kind == "f" else np.ones(x.shape, dtype=bool)
     dtype: Any = object if big else (np.int64 if integral else np.float64)
-    values = np.where(rated, x, 0).astype(dtype)
-    k = rated.sum(axis=1)
+    complete = bool(rated.all())
+    # complete float scores are their own values: no copy (the same sums, bit for bit)
+    values = x if complete and x.dtype == dtype else np.where(rated, x, 0).astype(dtype)
+    k = None if complete else rated.sum(axis=1)
     t = values.sum(axis=1)
     square = _py((values * values).sum(), integral)
     rater_sums = _vec(values.sum(axis=0), integral)
     by_size = {}
-    sizes = np.unique(k)
+    sizes = np.array([x.shape[1]]) if complete and len(x) else np.unique(np.asarray(k))
     for m in sizes[sizes > 0].tolist():
         if sizes.size == 1:
             keep, tm = rated, t
         else:
-            pick = k == m
+            pick = np.asarray(k) == m
             keep, tm = rated[pick], t[pick]
         c, r = int(np.shape(keep)[0]), int(np.shape(keep)[-1])
         if keep.all():  # complete rows: every rater rated each item
@@ -253,11 +256,24 @@ class ItemSampler:
     """
 
     def __init__(self, x: np.ndarray, form: tuple[str, str, str]) -> None:
-        rated = ~np.isnan(x)
-        keep = rated.any(axis=1)
-        self.x = np.where(rated, x, 0.0)[keep]
-        self.rated = rated[keep].astype(np.float64)
+        self._ratings = x  # a reference: the copies below are made on the first resample
         self.form = form
+
+    @functools.cached_property
+    def _prepared(self) -> tuple[np.ndarray, np.ndarray]:
+        rated = ~np.isnan(self._ratings)
+        keep = rated.any(axis=1)
+        return np.where(rated, self._ratings, 0.0)[keep], rated[keep].astype(np.float64)
+
+    @property
+    def x(self) -> np.ndarray:
+        """The rated items' scores, 0 where missing."""
+        return self._prepared[0]
+
+    @property
+    def rated(self) -> np.ndarray:
+        """1.0 where the rated items have a rating, else 0.0."""
+        return self._prepared[1]
 
     def _features(self, rows: slice) -> np.ndarray:
         x, m = self.x[rows], self.rated[rows]
