@@ -139,21 +139,18 @@ def _bootstrap(
     paired: bool,
     estimate: tuple[float, float, float],
     method: str,
-    clustered: bool = False,
+    clusters: np.ndarray | None = None,
 ) -> Inference:
     """Return the difference's inference with its bootstrap sampler (formed on first use).
 
     Its range is that of a difference: [lower₂ − 1, 1 − lower₁] for coefficients in [lower, 1].
-    Clustered items have no sampler yet: the samplers here redraw items, not clusters.
+    Paired clustered items redraw whole clusters of joint patterns; unpaired ones, each
+    side's clusters (each clustered result's own sampler).
     """
     difference, se, df = estimate
     (low1, high1), (low2, high2) = (r._inferred().bounds for r in results)
     sampler = (
-        None
-        if clustered
-        else paired_sampler(c, sides, results)
-        if paired
-        else independent_sampler(results)
+        paired_sampler(c, sides, results, clusters) if paired else independent_sampler(results)
     )
     return Inference(
         difference,
@@ -272,19 +269,17 @@ def compare(
         raise NotImplementedError(
             f"compare: paired comparison of {c.name} is not available yet; pass paired=False."
         )
-    if groups is not None and chosen.startswith("bootstrap"):
-        raise NotImplementedError(
-            f"compare: method={chosen!r} with groups= is not available yet (its bootstrap would "
-            "redraw items, not clusters); use method='t', the clustered linearised SE."
-        )
     d1, d2 = _sides(c, first, second)
     g1, g2 = _side_groups(groups, paired)
     r1 = function(*d1, **options) if g1 is None else function(*d1, groups=g1, **options)
     r2 = function(*d2, **options) if g2 is None else function(*d2, groups=g2, **options)
     se, df = _paired(c, d1, d2, options, groups) if paired else _welch(r1, r2)
     estimate = (r2.statistic - r1.statistic, se, df)
+    clusters = clusters_of(groups, d1[0], _FUNC) if paired and groups is not None else None
+    if clusters is not None and singletons(clusters):
+        clusters = None  # one item per cluster: the items' bootstrap, as without groups
     inference = functools.partial(
-        _bootstrap, c, (d1, d2), (r1, r2), paired, estimate, chosen, groups is not None
+        _bootstrap, c, (d1, d2), (r1, r2), paired, estimate, chosen, clusters
     )
     return finish(r1, r2, se, df, paired, confidence_level, chosen, (n_resamples, rng, inference))
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.registry import Coefficient
+from concord._inference.clusters import ClusterSampler
 from concord._inference.resampling import (
     IndependentSampler,
     PairedSampler,
@@ -42,9 +43,14 @@ def _locate(rows: np.ndarray, units: np.ndarray) -> np.ndarray:
     return out
 
 
-def _sampler(result: Any, func: str) -> Resampled:
-    """Return the result's own bootstrap sampler (formed now if it waits for first use)."""
+def _sampler(result: Any, func: str, items: bool = False) -> Resampled:
+    """Return the result's own bootstrap sampler (formed now if it waits for first use).
+
+    With ``items``, a clustered result's sampler of items (the one its clusters wrap).
+    """
     sampler = result._inferred().sampler
+    if items and isinstance(sampler, ClusterSampler):
+        sampler = sampler.inner
     sampler = getattr(sampler, "sampler", sampler)  # raters_core.OnDemand
     if not isinstance(sampler, Resampled):
         raise NotImplementedError(
@@ -70,10 +76,18 @@ def _units(c: Coefficient, data: tuple[Any, ...], result: Any, sampler: Any) -> 
 
 
 def paired_sampler(
-    c: Coefficient, sides: tuple[tuple[Any, ...], tuple[Any, ...]], results: tuple[Any, Any]
-) -> PairedSampler:
-    """Return the joint sampler of two sides rated on the same items, row for row."""
-    samplers = [_sampler(r, "compare") for r in results]
+    c: Coefficient,
+    sides: tuple[tuple[Any, ...], tuple[Any, ...]],
+    results: tuple[Any, Any],
+    clusters: np.ndarray | None = None,
+) -> Resampled:
+    """Return the joint sampler of two sides rated on the same items, row for row.
+
+    With ``clusters`` (one label code per item), whole clusters are redrawn:
+    each drawn cluster brings its items' joint patterns (a
+    :class:`~concord._inference.clusters.ClusterSampler` around the joint one).
+    """
+    samplers = [_sampler(r, "compare", items=True) for r in results]
     units = [_units(c, d, r, s) for d, r, s in zip(sides, results, samplers, strict=True)]
     if units[0].shape != units[1].shape:
         raise ValueError(
@@ -86,7 +100,13 @@ def paired_sampler(
         # the joint table must hold exactly each side's own units
         marginal = _marginal(freq[None, :].astype(np.float64), index, sampler.frequencies().size)
         assert np.array_equal(marginal[0], sampler.frequencies())
-    return PairedSampler(samplers[0], samplers[1], (first, second), freq)
+    joint = PairedSampler(samplers[0], samplers[1], (first, second), freq)
+    if clusters is None:
+        return joint
+    width = sizes[1] + 1  # joint_patterns' codes, which it returns in sorted order
+    present = (first + 1) * width + (second + 1)
+    item = np.searchsorted(present, (units[0] + 1) * width + (units[1] + 1))
+    return ClusterSampler.of(joint, clusters, item)
 
 
 def independent_sampler(results: tuple[Any, Any]) -> IndependentSampler:
