@@ -177,3 +177,103 @@ def test_dask_dataframe_and_array():
     first, second = da.from_array(x[:, :3], chunks=(9, 3)), da.from_array(x[:, 3:], chunks=(7, 3))
     r = concord.dask.compute(concord.compare, first, second, function=concord.fleiss_kappa)
     _close(r, concord.compare(concord.fleiss_kappa, x[:, :3], x[:, 3:]))
+
+
+BOOTSTRAPS = ["bootstrap-percentile", "bootstrap-bca"]
+
+
+def _batched(function, first, second, bounds, **options):
+    """One accumulator per batch, merged right to left (merge order must not matter)."""
+    parts = []
+    for lo, hi in itertools.pairwise(bounds):
+        acc = concord.accumulate(concord.compare, function=function, **options)
+        if isinstance(first, tuple):
+            acc.update(tuple(x[lo:hi] for x in first), tuple(x[lo:hi] for x in second))
+        else:
+            acc.update(first[lo:hi], second[lo:hi])
+        parts.append(acc)
+    merged = parts[-1]
+    for p in reversed(parts[:-1]):
+        merged = merged.merge(p)
+    return merged
+
+
+def _same_intervals(streamed, whole, seed):
+    """The same seed redraws the same joint table: the same interval, bit for bit."""
+    for method in BOOTSTRAPS:
+        got = streamed.confidence_interval(method=method, n_resamples=499, rng=seed)
+        want = whole.confidence_interval(method=method, n_resamples=499, rng=seed)
+        assert (got.low, got.high) == (want.low, want.high), method
+        assert got.low < got.high  # a real interval, not a degenerate one equal by accident
+
+
+@pytest.mark.parametrize("function", TWO)
+@pytest.mark.parametrize("weights", [None, "quadratic"])
+def test_two_raters_bootstrap_equals_one_shot(function, weights):
+    """One batch, or batches split and merged, give compare()'s interval for the seed.
+
+    The stream's joint table maps each key to its unit in the side's sampler
+    and sorts the joint patterns as compare() does, so the multinomial
+    draws are the same whatever the batches.
+    """
+    x = np.random.default_rng(5).integers(1, 5, size=(80, 3))
+    first, second = (x[:, 0], x[:, 1]), (x[:, 0], x[:, 2])
+    whole = concord.compare(function, first, second, weights=weights)
+    for bounds in ([0, 80], [0, 7, 8, 50, 80], [0, 0, 40, 80]):
+        r = _batched(function, first, second, bounds, weights=weights).result()
+        _same_intervals(r, whole, seed=11)
+
+
+@pytest.mark.parametrize("function", MANY)
+def test_many_raters_bootstrap_equals_one_shot(function):
+    """Items with missing ratings, and single-rated ones, included."""
+    y = np.random.default_rng(9).integers(1, 4, size=(50, 6)).astype(float)
+    y[[2, 5], :2] = np.nan
+    y[[5, 7, 11], 3:5] = np.nan
+    y[np.random.default_rng(1).random((50, 6)) < 0.1] = np.nan
+    y[:, [0, 3]] = np.where(np.isnan(y[:, [0, 3]]), 1.0, y[:, [0, 3]])  # every item rated
+    one, two = y[:, :3], y[:, 3:]
+    whole = concord.compare(function, one, two)
+    for bounds in ([0, 50], [0, 1, 20, 21, 50]):
+        _same_intervals(_batched(function, one, two, bounds).result(), whole, seed=4)
+
+
+def test_stream_keeps_the_seed_and_resamples():
+    """accumulate(compare, n_resamples=, rng=) are compare()'s: the result's defaults."""
+    x = np.random.default_rng(2).integers(1, 4, size=(40, 3))
+    first, second = (x[:, 0], x[:, 1]), (x[:, 0], x[:, 2])
+    for paired in (True, False):
+        whole = concord.compare(
+            concord.cohen_kappa, first, second, paired=paired, n_resamples=299, rng=7
+        )
+        acc = concord.accumulate(
+            concord.compare,
+            function=concord.cohen_kappa,
+            paired=paired,
+            n_resamples=299,
+            rng=7,
+            method="bootstrap-bca",
+        )
+        r = acc.update(first, second).result()
+        assert r.confidence_interval() == whole.confidence_interval(method="bootstrap-bca")
+        assert pickle.loads(pickle.dumps(r)).confidence_interval() == r.confidence_interval()
+
+
+def test_unpaired_stream_bootstrap_equals_one_shot():
+    """Unpaired: each side's merged table redrawn on its own, as compare(paired=False)."""
+    x = np.random.default_rng(3).integers(1, 4, size=(60, 3))
+    first, second = (x[:, 0], x[:, 1]), (x[:40, 0], x[:40, 2])
+    whole = concord.compare(concord.scott_pi, first, second, paired=False)
+    acc = concord.accumulate(concord.compare, function=concord.scott_pi, paired=False)
+    acc.update((first[0][:25], first[1][:25]), (second[0][:10], second[1][:10]))
+    acc.update((first[0][25:], first[1][25:]), (second[0][10:], second[1][10:]))
+    _same_intervals(acc.result(), whole, seed=8)
+
+
+def test_stream_bootstrap_options_refused():
+    with pytest.raises(ValueError, match="n_replicates"):
+        concord.accumulate(concord.compare, function=concord.cohen_kappa, n_replicates=10)
+    a = concord.accumulate(concord.compare, function=concord.cohen_kappa, n_resamples=99)
+    b = concord.accumulate(concord.compare, function=concord.cohen_kappa)
+    with pytest.raises(ValueError, match="Only comparisons of one function"):
+        a.merge(b)

@@ -143,15 +143,24 @@ def _bootstrap(
 ) -> Inference:
     """Return the difference's inference with its bootstrap sampler (formed on first use).
 
-    Its range is that of a difference: [lower₂ − 1, 1 − lower₁] for coefficients in [lower, 1].
     Paired clustered items redraw whole clusters of joint patterns; unpaired ones, each
     side's clusters (each clustered result's own sampler).
     """
-    difference, se, df = estimate
-    (low1, high1), (low2, high2) = (r._inferred().bounds for r in results)
     sampler = (
         paired_sampler(c, sides, results, clusters) if paired else independent_sampler(results)
     )
+    return inference_of(results, estimate, method, sampler)
+
+
+def inference_of(
+    results: tuple[Any, Any], estimate: tuple[float, float, float], method: str, sampler: Any
+) -> Inference:
+    """Return the difference's inference: its estimate, SE and df, range and ``sampler``.
+
+    The range is that of a difference: [lower₂ − 1, 1 − lower₁] for coefficients in [lower, 1].
+    """
+    difference, se, df = estimate
+    (low1, high1), (low2, high2) = (r._inferred().bounds for r in results)
     return Inference(
         difference,
         se,
@@ -296,8 +305,8 @@ def finish(
 ) -> ComparisonResult:
     """Return the comparison of two results, given the SE and df of their difference.
 
-    ``bootstrap`` is (n_resamples, rng, the deferred inference with its sampler); a
-    stream's comparison has no sampler (None), so its bootstrap intervals are refused.
+    ``bootstrap`` is (n_resamples, rng, the deferred inference with its sampler); without
+    one (None), the result's bootstrap intervals are refused.
     """
     difference = r2.statistic - r1.statistic
     if se > 0:

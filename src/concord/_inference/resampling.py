@@ -119,7 +119,10 @@ class PoissonReplicates:
 
 
 def joint_patterns(
-    first: np.ndarray, second: np.ndarray, size: tuple[int, int]
+    first: np.ndarray,
+    second: np.ndarray,
+    size: tuple[int, int],
+    weights: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct (first, second) unit pairs of paired items and how often each occurs.
 
@@ -127,10 +130,16 @@ def joint_patterns(
     is not in that side's table, e.g. a rating omitted); ``size`` is how many
     units each side has. Returns the two sides' unit of each joint pattern
     and its frequency: the table a paired bootstrap redraws as one multinomial.
+    With ``weights`` (positive counts), each row stands for that many items.
+    The patterns come out sorted by (first, second), with or without weights.
     """
     width = size[1] + 1
     codes = (first.astype(np.int64) + 1) * width + (second.astype(np.int64) + 1)
-    if (size[0] + 1) * width <= _CHUNK:
+    if weights is not None:  # a stream's table: integer counts, added exactly
+        present, inverse = np.unique(codes, return_inverse=True)
+        freq = np.zeros(present.size, dtype=np.int64)
+        np.add.at(freq, inverse.reshape(-1), weights)
+    elif (size[0] + 1) * width <= _CHUNK:
         freq = np.bincount(codes)
         present = np.flatnonzero(freq)
         freq = freq[present]

@@ -316,6 +316,11 @@ def accumulate(
         ``function=`` the coefficient and ``paired=``: the accumulator keeps
         each side's table and their joint pattern table, and ``update(first,
         second)`` takes a batch of each side as :func:`compare` takes them.
+        Its options are :func:`compare`'s (``paired``, ``confidence_level``,
+        ``method``, ``n_resamples``, ``rng``: the bootstrap's seed) and the
+        coefficient's; no ``groups``. Its bootstrap intervals redraw the
+        joint pattern table as :func:`compare` redraws the items, so one
+        seed gives the one-shot interval, however the batches fell.
     n_replicates : int, optional
         Keep this many Poisson bootstrap replicates of the table: each
         batch's table gets one Poisson draw per cell (or pattern) and
@@ -330,6 +335,8 @@ def accumulate(
         workers) is a ValueError, since their replicates would be
         correlated. Give each its own, e.g.
         ``np.random.SeedSequence(seed).spawn(n_workers)``.
+        For :func:`compare`: the seed of the result's bootstrap intervals,
+        as :func:`compare` takes it (no ``n_replicates`` there).
     item, rater, rating : column name, optional
         Long form (many raters only): each batch is a table with one row per
         rating, pivoted as the function pivots it. All of an item's rows
@@ -394,7 +401,7 @@ def accumulate(
     True
     """
     if function is compare:
-        if n_replicates is not None or rng is not None:
+        if n_replicates is not None:
             param_error(
                 "accumulate",
                 "n_replicates",
@@ -408,7 +415,7 @@ def accumulate(
                 "None for a comparison: its batches are the two sides' ratings",
                 item,
             )
-        return comparison(Accumulator, **options)
+        return comparison(Accumulator, rng=rng, **options)
     long = {"item": item, "rater": rater, "rating": rating}
     return Accumulator(function, n_replicates=n_replicates, rng=rng, **long, **options)
 

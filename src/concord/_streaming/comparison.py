@@ -14,16 +14,19 @@ one-shot Σ_i (d_i − d̄)² summed by pattern.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from typing import Any
 
 import numpy as np
 
-from concord._coefficients.compare import _sides, _welch, finish
+from concord._coefficients.compare import _sides, _welch, finish, inference_of
+from concord._coefficients.compare_boot import independent_sampler, paired_sampler_of_joint
 from concord._coefficients.compare_terms import Layout
 from concord._coefficients.registry import Coefficient, by_name, entry
 from concord._common.errors import param_error
 from concord._data.labels import Labels
+from concord._inference.intervals import Inference
 from concord._results.comparison import check_method
 from concord._streaming import dispatch as stream
 from concord._streaming import options as checks
@@ -41,7 +44,11 @@ class ComparisonAccumulator:
     :func:`concord.compare` takes them (paired: the same items, row for row;
     a two-rater function's side is a tuple ``(rater1, rater2)``);
     ``merge(other)`` adds two accumulators; ``result()`` returns the
-    :class:`~concord.ComparisonResult` of everything counted.
+    :class:`~concord.ComparisonResult` of everything counted. Its bootstrap
+    intervals redraw the joint pattern table as :func:`concord.compare`
+    redraws the items (``n_resamples``, ``rng``: the seed, as there; a
+    merged accumulator keeps the left one's), so one seed gives the one-shot
+    interval.
 
     Examples
     --------
@@ -64,12 +71,15 @@ class ComparisonAccumulator:
         paired: bool = True,
         confidence_level: float = 0.95,
         method: str | None = None,
+        n_resamples: int = 9999,
+        rng: Any = None,
     ) -> None:
         self._first, self._second = first, second  # the sides' Accumulators
         self._name = first._name
         self._paired = bool(paired)
         self._level = confidence_level
         self._method = check_method("t" if method is None else method, _FUNC)
+        self._n_resamples, self._rng = n_resamples, rng
         # the joint pattern table: each side's key rows, on that side's labels, and counts
         self._rows: tuple[np.ndarray, np.ndarray] | None = None
         self._freq = np.zeros(0, dtype=np.int64)
@@ -129,7 +139,14 @@ class ComparisonAccumulator:
         """Return the :class:`~concord.ComparisonResult` of everything counted."""
         r1, r2 = self._first.result(), self._second.result()
         se, df = self._paired_se() if self._paired else _welch(r1, r2)
-        return finish(r1, r2, se, df, self._paired, self._level, self._method)
+        estimate = (r2.statistic - r1.statistic, se, df)
+        # the table's arrays are replaced, never changed in place: later batches leave it be
+        joint = (self._rows, self._freq) if self._paired else None
+        inference = functools.partial(
+            _inference, self._coef, (r1, r2), joint, estimate, self._method
+        )
+        bootstrap = (self._n_resamples, self._rng, inference)
+        return finish(r1, r2, se, df, self._paired, self._level, self._method, bootstrap)
 
     def _paired_se(self) -> tuple[float, float]:
         terms = self._coef.pattern_terms
@@ -188,6 +205,7 @@ class ComparisonAccumulator:
             and self._paired == other._paired
             and self._level == other._level
             and self._method == other._method
+            and self._n_resamples == other._n_resamples
             and checks.same_options(self._first.options, other._first.options)
         )
 
@@ -207,6 +225,8 @@ def comparison(
     paired: bool = True,
     confidence_level: float = 0.95,
     method: str | None = None,
+    n_resamples: int = 9999,
+    rng: Any = None,
     **options: Any,
 ) -> ComparisonAccumulator:
     """Return the accumulator of ``compare(function, ...)``; ``make`` makes each side's."""
@@ -237,8 +257,29 @@ def comparison(
             param_error(_FUNC, key, "not given: streamed comparisons take neither", options[key])
     first, second = make(function, **options), make(function, **options)
     return ComparisonAccumulator(
-        first, second, paired=paired, confidence_level=confidence_level, method=method
+        first,
+        second,
+        paired=paired,
+        confidence_level=confidence_level,
+        method=method,
+        n_resamples=n_resamples,
+        rng=rng,
     )
+
+
+def _inference(
+    c: Coefficient,
+    results: tuple[Any, Any],
+    joint: tuple[tuple[np.ndarray, np.ndarray] | None, np.ndarray] | None,
+    estimate: tuple[float, float, float],
+    method: str,
+) -> Inference:
+    """Return the streamed difference's inference (paired: redrawing the joint table)."""
+    if joint is None:
+        return inference_of(results, estimate, method, independent_sampler(results))
+    keys, freq = joint
+    assert keys is not None
+    return inference_of(results, estimate, method, paired_sampler_of_joint(c, results, keys, freq))
 
 
 def _rows(data: tuple[Any, ...]) -> int:
