@@ -8,7 +8,9 @@ a small count table → one core function → a frozen result object.
 imported lazily, where they are used.
 """
 
+from concord._coefficients.bland_altman import bland_altman
 from concord._coefficients.cohen import cohen_kappa, scott_pi
+from concord._coefficients.concordance import concordance_correlation
 from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
 from concord._coefficients.krippendorff import krippendorff_alpha
@@ -26,6 +28,7 @@ from concord._results.agreement import (
     LightResult,
 )
 from concord._results.comparison import ComparisonResult, HomogeneityResult
+from concord._results.agreement_continuous import BlandAltmanResult, CccResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
 from concord._streaming.accumulator import Accumulator, accumulate
@@ -42,7 +45,9 @@ __all__ = [
     "Accumulator",
     "AgreementResult",
     "AgreementTable",
+    "BlandAltmanResult",
     "CategoryCounts",
+    "CccResult",
     "ComparisonResult",
     "ConfidenceInterval",
     "CrossValidatedKappa",
@@ -59,7 +64,9 @@ __all__ = [
     "accumulate",
     "agree",
     "brennan_prediger",
+    "bland_altman",
     "cohen_kappa",
+    "concordance_correlation",
     "compare",
     "conger_kappa",
     "cross_validated_kappa",

@@ -28,7 +28,7 @@ from concord._tables.weights import resolve
 
 _FUNC = "agree"
 #: The coefficients of many raters, in the registry's order (Krippendorff's alpha last).
-PANEL: tuple[Coefficient, ...] = tuple(c for c in REGISTRY if c.table != "pairs")
+PANEL: tuple[Coefficient, ...] = tuple(c for c in REGISTRY if c.arity == 1)
 
 
 def _one(x: Any) -> Coefficient:

@@ -25,6 +25,10 @@ from typing import Any, Literal
 
 from concord._coefficients import (
     agreement_core,
+    bland_altman,
+    bland_altman_core,
+    concordance,
+    concordance_core,
     cohen,
     cohen_core,
     gwet,
@@ -39,7 +43,7 @@ from concord._common.errors import param_error
 from concord._data.long import LONG
 from concord._results.spec import Spec
 
-Table = Literal["pairs", "items", "raters", "coincidences"]
+Table = Literal["pairs", "items", "raters", "coincidences", "sums"]
 
 
 @dataclass(frozen=True)
@@ -52,10 +56,11 @@ class Coefficient:
         Its name, display name, default interval and scale, range and explain text.
     function : callable
         The public function.
-    table : {"pairs", "items", "raters", "coincidences"}
+    table : {"pairs", "items", "raters", "coincidences", "sums"}
         The count table a stream keeps: the k×k pair table, the item
-        patterns, the patterns of who rated what, or the item patterns from
-        which Krippendorff's coincidences come.
+        patterns, the patterns of who rated what, the item patterns from
+        which Krippendorff's coincidences come, or the exact additive sums
+        of continuous ratings (n, Σx, Σy, Σx², Σy², Σxy).
     batch : callable
         ``batch(data, options, sample_weight)``: validate and count one batch
         of a stream; None when it holds nothing to count.
@@ -127,7 +132,8 @@ class Coefficient:
     @property
     def arity(self) -> int:
         """How many arrays the function takes: two raters' ratings, or one matrix."""
-        return 2 if self.table == "pairs" else 1
+        params = inspect.signature(self.function).parameters.values()
+        return sum(p.kind is p.POSITIONAL_ONLY for p in params)
 
 
 _p = functools.partial
@@ -209,6 +215,25 @@ REGISTRY: tuple[Coefficient, ...] = (
         (krippendorff_core.CoincidenceSampler, continuous.ContinuousSampler),
         krippendorff_core.alpha_variance,
         check_counts=krippendorff.check_counts,
+    ),
+    Coefficient(
+        concordance.SPEC,
+        concordance.concordance_correlation,
+        "sums",
+        concordance.count,
+        concordance.from_counts,
+        (concordance_core.PairSampler,),
+        concordance_core.z_variance,
+        check_options=concordance.checked,
+    ),
+    Coefficient(
+        bland_altman.SPEC,
+        bland_altman.bland_altman,
+        "sums",
+        bland_altman.count,
+        bland_altman.from_counts,
+        (bland_altman_core.BiasSampler,),
+        check_options=bland_altman.checked,
     ),
 )
 

@@ -16,9 +16,11 @@ import numpy as np
 from concord._coefficients.registry import Coefficient
 from concord._common.errors import param_error
 from concord._streaming.state import ItemCounts, PairCounts
+from concord._streaming.sums import SumsCounts
+from concord._tables.moments import Moments
 from concord._tables.pair_table import PairTable
 
-State = PairCounts | ItemCounts
+State = PairCounts | ItemCounts | SumsCounts
 
 
 def batch(
@@ -35,6 +37,8 @@ def batch(
         return None
     if isinstance(counted, PairTable):
         return PairCounts.of(counted, draws)
+    if isinstance(counted, Moments):
+        return SumsCounts.of(counted, draws)
     return ItemCounts.of(counted, draws)
 
 
@@ -69,6 +73,8 @@ def result(coef: Coefficient, options: dict[str, Any], state: State) -> Any:
     """Compute the one-shot function's result from the merged table."""
     if isinstance(state, PairCounts):
         return coef.core(PairTable(state.table(), state.labels, state.units()), options)
+    if isinstance(state, SumsCounts):
+        return coef.core(state.sums, options)
     return coef.core(state.items(), options)
 
 
