@@ -72,11 +72,11 @@ def ccc_core(s: Moments) -> Ccc:
     a, b, c, d = parts(s)
     chance = a + b + d * d
     statistic = 2 * c / chance if chance else math.nan
-    r = math.copysign(sqrt_ratio(c * c, a * b), c) if a * b else math.nan
+    r = math.copysign(sqrt_ratio(c * c, a * b), -1 if c < 0 else 1) if a * b else math.nan
     accuracy = sqrt_ratio(4 * a * b, chance * chance) if chance else math.nan
     u = math.nan if a * b == 0 else 0.0
     if a * b and d:  # u = D / (AB)^¼, from the exact D⁴ / (AB)
-        u = math.copysign(math.sqrt(sqrt_ratio(d**4, a * b)), d)
+        u = math.copysign(math.sqrt(sqrt_ratio(d**4, a * b)), -1 if d < 0 else 1)
     n, scale = s.n, Fraction(2) ** s.exp
     return Ccc(
         statistic=statistic,
@@ -106,11 +106,14 @@ def z_variance(ccc: Ccc, n: int) -> float:
     if n <= 2 or not (math.isfinite(p) and math.isfinite(r)) or abs(p) >= 1 or r == 0:
         return math.nan
     one = 1 - p * p
-    terms = (
-        (1 - r * r) * p * p / (one * r * r)
-        + 2 * p**3 * (1 - p) * u * u / (r * one * one)
-        - p**4 * u**4 / (2 * r * r * one * one)
-    )
+    try:
+        terms = (
+            (1 - r * r) * p * p / (one * r * r)
+            + 2 * p**3 * (1 - p) * u * u / (r * one * one)
+            - p**4 * u**4 / (2 * r * r * one * one)
+        )
+    except OverflowError:  # a location shift of ~1e77 standard deviations
+        return math.nan
     return max(terms, 0.0) / (n - 2)
 
 
