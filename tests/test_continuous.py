@@ -8,6 +8,7 @@ simulation.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import pickle
@@ -137,7 +138,7 @@ def test_merged_float_sums_equal_the_one_shot_result(pairs, cuts):
     edges = [0, *sorted(min(c, x.size) for c in cuts), x.size]
     for f in (concord.concordance_correlation, concord.bland_altman):
         parts = [
-            concord.accumulate(f).update(x[a:b], y[a:b]) for a, b in zip(edges, edges[1:], strict=False)
+            concord.accumulate(f).update(x[a:b], y[a:b]) for a, b in itertools.pairwise(edges)
         ]
         acc = parts[0]
         for p in parts[1:]:

@@ -10,8 +10,8 @@ imported lazily, where they are used.
 
 from concord._coefficients.bland_altman import bland_altman
 from concord._coefficients.cohen import cohen_kappa, scott_pi
-from concord._coefficients.concordance import concordance_correlation
 from concord._coefficients.compare import compare, homogeneity
+from concord._coefficients.concordance import concordance_correlation
 from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
 from concord._coefficients.krippendorff import krippendorff_alpha
 from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_kappa
@@ -27,8 +27,8 @@ from concord._results.agreement import (
     KrippendorffResult,
     LightResult,
 )
-from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.agreement_continuous import BlandAltmanResult, CccResult
+from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
 from concord._streaming.accumulator import Accumulator, accumulate
@@ -63,11 +63,11 @@ __all__ = [
     "__version__",
     "accumulate",
     "agree",
-    "brennan_prediger",
     "bland_altman",
+    "brennan_prediger",
     "cohen_kappa",
-    "concordance_correlation",
     "compare",
+    "concordance_correlation",
     "conger_kappa",
     "cross_validated_kappa",
     "fleiss_kappa",

@@ -56,13 +56,13 @@ def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> Blan
     sampler = None
     if pairs is not None:
         offset = (pairs[0] @ pairs[2] - pairs[1] @ pairs[2]) / pairs[2].sum()
-        sampler = BiasSampler(*pairs, offset=float(offset))
+        sampler = BiasSampler(pairs[0], pairs[1], pairs[2], offset=float(offset))
     se = d.sd / math.sqrt(d.n) if d.n > 1 else math.nan
     inference = Inference(d.bias, se, max(d.n - 1, 0), SPEC.bounds, SPEC.interval, sampler)
     exact = limit_intervals(d.n, d.bias, d.sd, z, level, "exact")
     approx = limit_intervals(d.n, d.bias, d.sd, z, level, "approximate")
     fit = regression(sums) if opts["proportional"] else None
-    extra = {}
+    extra: dict[str, Any] = {}
     if fit is not None:
         extra = {
             "slope": fit.slope,
@@ -94,7 +94,7 @@ def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> Blan
 
 def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> Moments | None:
     """Validate and sum one batch of a stream, as the one-shot function does."""
-    x, y = paired_ratings(*data, _FUNC, options.get("nan_policy", "raise"))
+    x, y = paired_ratings(data[0], data[1], _FUNC, options.get("nan_policy", "raise"))
     return exact_sums(x, y) if x.size else None
 
 

@@ -86,9 +86,7 @@ def limit_intervals(
     alpha = 1 - level
     root = math.sqrt(n)
     if method == "exact":
-        q_lo, q_hi = (
-            float(v) for v in _nct().ppf([alpha / 2, 1 - alpha / 2], n - 1, z * root)
-        )
+        q_lo, q_hi = (float(v) for v in _nct().ppf([alpha / 2, 1 - alpha / 2], n - 1, z * root))
         upper = ConfidenceInterval(bias + sd * q_lo / root, bias + sd * q_hi / root)
         lower = ConfidenceInterval(bias - sd * q_hi / root, bias - sd * q_lo / root)
         return lower, upper
@@ -145,7 +143,7 @@ def regression(s: Moments) -> Regression:
 
 
 def bias_of_sums(sums: np.ndarray) -> np.ndarray:
-    """The bias Σd / n of a stack of sums (n, Σx, Σy, ...), in floating point."""
+    """Return the bias Σd / n of a stack of sums (n, Σx, Σy, ...), in floating point."""
     with np.errstate(invalid="ignore", divide="ignore"):
         out: np.ndarray = (sums[:, 1] - sums[:, 2]) / sums[:, 0]
     return out

@@ -34,7 +34,7 @@ def _inference(statistic: float, se: float, n: int, pairs: Any) -> Inference:
 
 
 def ccc_result(sums: Moments, confidence_level: Any, pairs: Any = None) -> CccResult:
-    """Build the :class:`CccResult` of exact sums (``pairs``: the distinct pairs, for the bootstrap)."""
+    """Build the :class:`CccResult` of exact sums (``pairs``: distinct pairs, for bootstrap)."""
     level = _level(confidence_level, _FUNC)
     c = ccc_core(sums)
     var_z = z_variance(c, sums.n)
@@ -66,7 +66,7 @@ def checked(options: dict[str, Any]) -> dict[str, Any]:
 
 def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> Moments | None:
     """Validate and sum one batch of a stream, as the one-shot function does."""
-    x, y = paired_ratings(*data, _FUNC, options.get("nan_policy", "raise"))
+    x, y = paired_ratings(data[0], data[1], _FUNC, options.get("nan_policy", "raise"))
     return exact_sums(x, y) if x.size else None
 
 

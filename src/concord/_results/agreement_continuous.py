@@ -107,8 +107,7 @@ class CccResult(_AtLevel):
                 f"  means x̄ = {number(self.mean_x)}, ȳ = {number(self.mean_y)}; variances (1/n) "
                 f"s_x² = {number(self.var_x)}, s_y² = {number(self.var_y)}; "
                 f"covariance s_xy = {number(self.covariance)}",
-                "  ρ_c = 2 s_xy / (s_x² + s_y² + (x̄ − ȳ)²) "
-                f"= {number(self.statistic)}",
+                f"  ρ_c = 2 s_xy / (s_x² + s_y² + (x̄ − ȳ)²) = {number(self.statistic)}",
                 f"  = precision r {number(self.precision)} × accuracy C_b "
                 f"{number(self.accuracy)} (scale shift v = {number(self.scale_shift)}, "
                 f"location shift u = {number(self.location_shift)})",
