@@ -171,6 +171,107 @@ def table_bytes(a, b, lo):  # type: ignore[no-untyped-def]  # pragma: no cover -
     return full.reshape(_STRIDE, _STRIDE).copy(), bad
 
 
+_BYTES = np.uint64(0x0101010101010101)  # times a byte: that byte in all eight lanes
+_OUTSIDE = np.uint64(0xF8F8F8F8F8F8F8F8)  # a lane with any of these bits set is outside [0, 8)
+_LOW = np.uint64(0x003F003F003F003F)  # the even pair's 6-bit code of each 16-bit lane
+_HIGH = np.uint64(0x0FC00FC00FC00FC0)  # the odd pair's, shifted down to bits 6..11
+_CELLS = np.uint64(0x0FFF0FFF0FFF0FFF)  # keeps every cell inside its sub-table, even when bad
+_WORD_CELLS = 4096  # cells of a two-pair table: two 6-bit pair codes
+_WORD_BLOCK = 512  # words per block: the 4 KiB of cells stays in L1 next to the tables
+_WORD_STRIDE = 4112  # sub-table stride: not a multiple of 4 KiB apart (no 4K aliasing)
+_WORD_FLUSH = 1 << 31  # words per flush: a uint32 cell gets at most one count a word
+
+
+@numba.njit(nogil=True, cache=True)
+def table_words(a, b, lo, flip):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Count contiguous byte ratings (uint8 views) on the window [lo, lo + 8), eight pairs a word.
+
+    ``flip`` is 0x80 for int8 (XOR maps int8's order onto uint8's) and 0 for
+    uint8; ``lo`` is the window's start after the flip, at most 248, so no
+    lane wraps. Returns ``(table, bad)``: the 8×8 counts, and whether a pair
+    fell outside the window (the table is then incomplete).
+
+    Per block, :func:`_word_codes` turns each 64-bit word of ``a`` and ``b``
+    into four 12-bit cells of two pairs each (vectorised), and
+    :func:`_count_cells` adds them to four uint32 sub-tables: one increment
+    per two pairs, and runs of one cell do not wait on their own stores.
+    About 0.3 ns a pair on one core, half of :func:`table_bytes`'s.
+    """
+    n = a.shape[0]
+    m = n - n % 8
+    a64 = a[:m].view(np.uint64)
+    b64 = b[:m].view(np.uint64)
+    flips = np.uint64(flip) * _BYTES
+    low = np.uint64(lo) * _BYTES
+    t = np.zeros(4 * _WORD_STRIDE, np.uint32)
+    acc = np.zeros(64, np.int64)
+    cells = np.empty(_WORD_BLOCK, np.uint64)
+    bad = np.uint64(0)
+    words = a64.shape[0]
+    for s in range(0, words, _WORD_FLUSH):
+        for u in range(s, min(words, s + _WORD_FLUSH), _WORD_BLOCK):
+            e = min(words, u + _WORD_BLOCK)
+            c = cells[: e - u]
+            bad |= _word_codes(a64[u:e], b64[u:e], flips, low, c)
+            _count_cells(c, t)
+        _flush_words(t, acc)
+    for i in range(m, n):
+        x = np.uint64((a[i] ^ flip) - lo) & np.uint64(255)
+        y = np.uint64((b[i] ^ flip) - lo) & np.uint64(255)
+        bad |= x | y
+        acc[((x << np.uint64(3)) | y) & np.uint64(63)] += 1
+    return acc.reshape(8, 8).copy(), (bad & _OUTSIDE) != 0
+
+
+@numba.njit(nogil=True, cache=True)
+def _word_codes(a64, b64, flips, low, cells):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Write four 12-bit two-pair cells per word into ``cells``; return the OR of the lanes.
+
+    One 64-bit subtraction moves eight lanes: a lane below the window borrows
+    from the next one, but is itself left with a high bit set, so the OR still
+    flags the word exactly. Plain 64-bit arithmetic, which LLVM vectorises.
+    """
+    bad = np.uint64(0)
+    for j in range(cells.shape[0]):
+        x = (a64[j] ^ flips) - low
+        y = (b64[j] ^ flips) - low
+        bad |= x | y
+        p = (x << np.uint64(3)) | y  # a pair's 6-bit code in each byte
+        cells[j] = ((p & _LOW) | ((p >> np.uint64(2)) & _HIGH)) & _CELLS
+    return bad
+
+
+@numba.njit(nogil=True, cache=True)
+def _count_cells(cells, t):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Add each word's four cells to the four sub-tables (one each)."""
+    mask = np.uint64(_WORD_CELLS - 1)
+    for j in range(cells.shape[0]):
+        d = cells[j]
+        t[d & mask] += 1
+        t[_WORD_STRIDE + ((d >> np.uint64(16)) & mask)] += 1
+        t[2 * _WORD_STRIDE + ((d >> np.uint64(32)) & mask)] += 1
+        t[3 * _WORD_STRIDE + (d >> np.uint64(48))] += 1
+
+
+@numba.njit(nogil=True, cache=True)
+def _flush_words(t, acc):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Add the two-pair sub-tables to the 64 pair counts and clear them.
+
+    Cell ``(odd << 6) | even`` counts both pairs: the even pair's count is a
+    column sum of the 64×64 view, the odd pair's a row sum (vectorised loops).
+    """
+    for q in range(4):
+        for row in range(64):
+            base = q * _WORD_STRIDE + row * 64
+            total = np.int64(0)
+            for col in range(64):
+                v = np.int64(t[base + col])
+                acc[col] += v
+                total += v
+            acc[row] += total
+    t[:] = 0
+
+
 @numba.njit(nogil=True, cache=True)
 def table_direct(a, b, lo, k):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Count pairs into a k×k table; every value must lie in [lo, lo + k)."""
