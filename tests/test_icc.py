@@ -178,3 +178,12 @@ def test_merge_is_one_shot_bit_for_bit(draw: st.DataObject) -> None:
         np.isnan(one.statistic) and np.isnan(merged.statistic)
     )
     assert merged._anova == one._anova  # the same fractions
+
+
+def test_a_batch_of_only_missing_ratings_adds_nothing() -> None:
+    """Found by the merge test: a stream's batch may hold only missing ratings (hypothesis)."""
+    x = np.array([[1.0, 2.0, 3.0], [2.0, 2.0, 4.0], [3.0, 5.0, 5.0], [np.nan] * 3])
+    acc = concord.accumulate(concord.icc).update(x[:3]).update(x[3:])
+    assert acc.result().statistic == concord.icc(x).statistic
+    with pytest.raises(ValueError, match="at least one rating"):
+        concord.accumulate(concord.icc).update(x[3:]).result()

@@ -168,8 +168,13 @@ def _r0(value: Any, func: str) -> float:
     return float(value)
 
 
-def ratings_matrix(ratings: Any, func: str) -> tuple[np.ndarray, tuple[Any, ...], bool]:
-    """Return the 2-D numeric ratings (NaN missing), the rater names, whether integral."""
+def ratings_matrix(
+    ratings: Any, func: str, batch: bool = False
+) -> tuple[np.ndarray, tuple[Any, ...], bool]:
+    """Return the 2-D numeric ratings (NaN missing), the rater names, whether integral.
+
+    A ``batch`` of a stream may hold only missing ratings (the stream has others).
+    """
     names: tuple[Any, ...] | None = None
     if isinstance(ratings, Wide):
         names, ratings = ratings.raters, ratings.numeric
@@ -188,15 +193,21 @@ def ratings_matrix(ratings: Any, func: str) -> tuple[np.ndarray, tuple[Any, ...]
         x = x.astype(np.int64)
     if x.dtype.kind in "iu":
         return x, names, True
+    return x, names, _integral(x, func, batch)
+
+
+def _integral(x: np.ndarray, func: str, batch: bool) -> bool:
+    """Whether float scores are whole numbers float64 holds exactly (no inf; some rating)."""
     if np.isinf(x).any():
         param_error(
             func, "ratings", "finite numbers or NaN (missing)", "infinite values", raw=True
         )
     present = x[~np.isnan(x)]
     if present.size == 0:
-        param_error(func, "ratings", "at least one rating", "only missing ratings", raw=True)
-    integral = bool(np.all(present == np.round(present)) and np.abs(present).max() < 2**53)
-    return x, names, integral
+        if not batch:
+            param_error(func, "ratings", "at least one rating", "only missing ratings", raw=True)
+        return True
+    return bool(np.all(present == np.round(present)) and np.abs(present).max() < 2**53)
 
 
 def _numeric(ratings: Any, func: str) -> np.ndarray:
@@ -248,7 +259,7 @@ def icc_result(
 def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> Sums | None:
     """Count one batch of a stream into sums, as :func:`icc` does."""
     x, names, integral = (
-        ratings_matrix(data[0], ICC.name) if np.size(data[0]) else (None, (), True)
+        ratings_matrix(data[0], ICC.name, batch=True) if np.size(data[0]) else (None, (), True)
     )
     if x is None or not (~np.isnan(np.asarray(x, dtype=np.float64))).any():
         return None
