@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.errors import param_error
+from concord._common.errors import ForCli, param_error
 from concord._common.exact import fits_int64
 from concord._common.options import check_nan_policy
 from concord._data.columns import Column, column, paired
@@ -82,7 +82,10 @@ def _numeric(col: Column, func: str, name: str) -> np.ndarray:
         except (TypeError, ValueError):
             param_error(func, name, "numeric ratings", values, exc=TypeError)
     if values.dtype.kind not in "biuf":
-        param_error(func, name, "numeric ratings", values.dtype, exc=TypeError)
+        # the command line names the first rating, not numpy's dtype
+        first = repr(values.ravel()[0].item()) if values.size else "none"
+        said = ForCli(got=f"text such as {first}")
+        param_error(func, name, "numeric ratings", values.dtype, exc=TypeError, cli=said)
     if values.dtype.kind == "b":
         values = values.astype(np.int64)
     return values
@@ -115,6 +118,7 @@ def paired_ratings(x: Any, y: Any, func: str, nan_policy: str = "raise") -> tupl
                 f"{int(missing.sum()):,} pairs with a missing rating",
                 raw=True,
                 fix="Pass nan_policy='omit' to drop them.",
+                cli=ForCli(fix="Pass {nan_policy} omit to drop them."),
             )
         vx, vy = vx[~missing], vy[~missing]
     for name, v in (("x", vx), ("y", vy)):
