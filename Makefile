@@ -89,6 +89,7 @@ bench: $(VENV)/.bench-installed
 	$(PY) benchmarks/bench_inference.py
 	$(PY) benchmarks/bench_thresholds.py
 	$(PY) benchmarks/bench_stream.py
+	$(PY) benchmarks/bench_ccc.py
 	$(PY) benchmarks/bench_long.py
 	$(PY) benchmarks/bench_dask.py
 	$(PY) benchmarks/bench_continuous.py

@@ -34,7 +34,9 @@ NOT_COEFFICIENTS = {
     "Accumulator": "class: the state of accumulate()",
     "AgreementResult": "result class",
     "AgreementTable": "result class of agree: several coefficients of one panel",
+    "BlandAltmanResult": "result class of bland_altman",
     "CategoryCounts": "input: an items x categories count table",
+    "CccResult": "result class of concordance_correlation",
     "ComparisonResult": "result class of compare",
     "ConfidenceInterval": "result class",
     "CrossValidatedKappa": "result class of cross_validated_kappa",
@@ -98,6 +100,10 @@ DEFINED_ON_ONE_CATEGORY = {"percent_agreement"}
 # D_e), so the value moves when every item is counted twice; the others depend on the
 # proportions only.
 SAMPLE_SIZE_CORRECTED = {"krippendorff_alpha"}
+# Not an index of agreement on [-1, 1] but a difference in the ratings' units (Bland &
+# Altman 1986): the bias d = x - y changes sign when the raters swap, scales with the
+# ratings and is 0, not 1, for identical raters. test_continuous.py tests those facts.
+IN_RATING_UNITS = {"bland_altman"}
 
 
 def scale_option(c: Coefficient) -> str | None:
@@ -168,7 +174,9 @@ def _variants(c: Coefficient) -> list[Variant]:
         declared = {**ordered.options, "labels": [6, *reversed(INTS)]}
         out.append(Variant(c, declared, INTS, ordered.relabel, missing))
     if "nan_policy" in c.options:
-        out.append(Variant(c, {"nan_policy": "omit"}, WORDS, "any", missing=True))
+        pool = INTS if c.table == "sums" else WORDS  # continuous ratings are numbers
+        relabel = ordered.relabel if c.table == "sums" else "any"
+        out.append(Variant(c, {"nan_policy": "omit"}, pool, relabel, missing=True))
     if "min_rating" in c.options and "max_rating" in c.options:
         bounds = {"min_rating": 0, "max_rating": 6}
         out.append(Variant(c, bounds, INTS, ordered.relabel, missing))
@@ -252,11 +260,23 @@ SE_ABOVE_BOOTSTRAP = pytest.mark.xfail(
 )
 
 
+# Lin's (1989) variance of the concordance correlation assumes bivariate normal ratings;
+# on the few discrete scores of sample() the bootstrap's spread is about 17% larger (Lin
+# 1989, section 3: the variance is normal-theory; Carrasco & Jover 2003 on its non-
+# robustness). The normal-data check is in test_continuous.py.
+SE_NORMAL_THEORY = pytest.mark.xfail(
+    strict=True, reason="Lin's variance is normal-theory; sample() draws discrete scores"
+)
+
+
 def se_params(variants: Sequence[Variant]) -> list[Any]:
-    """The variants, with the known standard-error mismatch marked."""
-    return [
-        pytest.param(v, marks=SE_ABOVE_BOOTSTRAP, id=v.id)
-        if v.coefficient.name == "percent_agreement" and "weights" in v.options
-        else pytest.param(v, id=v.id)
-        for v in variants
-    ]
+    """The variants, with the known standard-error mismatches marked."""
+    out = []
+    for v in variants:
+        if v.coefficient.name == "percent_agreement" and "weights" in v.options:
+            out.append(pytest.param(v, marks=SE_ABOVE_BOOTSTRAP, id=v.id))
+        elif v.coefficient.name == "concordance_correlation":
+            out.append(pytest.param(v, marks=SE_NORMAL_THEORY, id=v.id))
+        else:
+            out.append(pytest.param(v, id=v.id))
+    return out

@@ -23,7 +23,7 @@ from concord._coefficients import panel
 from concord._coefficients.registry import REGISTRY
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-PANEL = [c for c in REGISTRY if c.table not in ("pairs", "sums")]
+PANEL = [c for c in REGISTRY if c.arity == 1 and c.table != "sums"]  # categorical panels
 
 
 def _ratings(seed: int = 0, n: int = 60, r: int = 4, k: int = 4) -> np.ndarray:

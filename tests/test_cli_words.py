@@ -20,6 +20,7 @@ from concord._cli.main import main
 ROOT = Path(__file__).resolve().parents[1]
 ESSAYS = str(ROOT / "data" / "essays.csv")
 DIAGNOSES = str(ROOT / "data" / "fleiss1971_diagnoses.csv")
+PEFR = str(ROOT / "data" / "pefr.csv")
 
 # Python in an error line: a keyword argument (labels=, nan_policy=), a list or its
 # placeholder ([1, 2], [...]), numpy or pandas (np.rint, np.float64(1.5), pd.NA), a library
@@ -77,6 +78,11 @@ ERRORS = [
     (["thresholds", "one_class.csv", *FIT], "The column 'truth' (--truth) must be at least two"),
     (["thresholds", "two_items.csv", *FIT], "--cv must be a number of folds"),
     (["thresholds", "scores.csv", *FIT, "--labels", "1,2"], "in the column 'truth' (--truth)"),
+    (
+        ["bland-altman", "words.csv", "--x", "a", "--y", "b"],
+        "The column 'a' (--x) must be numeric",
+    ),
+    (["bland-altman", "na.csv", "--x", "a", "--y", "b"], "Pass --nan-policy omit to drop them"),
     (["report", "three.csv", *PAIR, "--labels", "1,2", "--overwrite"], "(--rater1, --rater2)"),
     (["report", "wide.csv", "--labels", "1,2", "--overwrite"], "Add those categories to --labels"),
 ]
@@ -136,6 +142,8 @@ COMMANDS = [
     (["thresholds", ESSAYS, "--truth", "truth", "--score", "model_score", "--seed", "0"],
      ("text", "json")),
     (["icc", str(ROOT / "data" / "shrout_fleiss1979.csv")], ("text", "json", "markdown", "csv")),
+    (["bland-altman", PEFR, "--x", "wright", "--y", "mini_wright", "--proportional"],
+     ("text", "json", "markdown", "csv")),
 ]  # fmt: skip
 RUNS = [(args, fmt) for args, formats in COMMANDS for fmt in formats]
 
@@ -169,7 +177,7 @@ def test_the_kappa_explanation_in_ascii_spellings():
 
 
 def test_help_is_ascii():
-    for command in ([], ["kappa"], ["agree"], ["thresholds"], ["report"]):
+    for command in ([], ["kappa"], ["agree"], ["thresholds"], ["report"], ["bland-altman"]):
         out = CliRunner().invoke(main, [*command, "--help"])
         assert out.exit_code == 0 and out.output.isascii(), command
 

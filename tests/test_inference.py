@@ -344,8 +344,11 @@ def test_standard_error_policy():
 )
 def test_default_methods_follow_the_coverage_study(c):
     # benchmarks/coverage.py: Fisher's z covers best for the chance-corrected
-    # coefficients, t for percent agreement (bounded by 1, no chance correction)
-    assert c.default_interval == ("t" if c.name == "percent_agreement" else "fisher-z")
+    # coefficients, t for percent agreement (bounded by 1, no chance correction); the
+    # Bland-Altman bias is a mean difference, whose interval is Student's t (Bland &
+    # Altman 1986)
+    t_default = {"percent_agreement", "bland_altman"}
+    assert c.default_interval == ("t" if c.name in t_default else "fisher-z")
     x = [[1, 1, 2], [2, 2, 2], [1, 2, 2], [1, 1, 1], [3, 3, 2], [2, 3, 3]]
     data = ([row[0] for row in x], [row[1] for row in x]) if c.arity == 2 else (x,)
     r = c.function(*data)

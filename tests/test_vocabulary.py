@@ -73,7 +73,7 @@ def test_the_cli_offers_the_library_names():
     assert set(choices("--level")) == {"agree", "report"}
     for offered in choices("--level").values():
         assert offered == ("auto", *vocabulary.LEVELS)
-    assert set(choices("--nan-policy")) == {"kappa", "report"}
+    assert set(choices("--nan-policy")) == {"kappa", "report", "bland-altman"}
     for offered in choices("--nan-policy").values():
         assert offered == vocabulary.NAN_POLICIES
     assert set(choices("--ci-method")) == {"kappa", "agree", "compare", "report"}

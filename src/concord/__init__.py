@@ -8,8 +8,10 @@ a small count table → one core function → a frozen result object.
 imported lazily, where they are used.
 """
 
+from concord._coefficients.bland_altman import bland_altman
 from concord._coefficients.cohen import cohen_kappa, scott_pi
 from concord._coefficients.compare import compare, homogeneity
+from concord._coefficients.concordance import concordance_correlation
 from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
 from concord._coefficients.icc import icc
 from concord._coefficients.krippendorff import krippendorff_alpha
@@ -26,6 +28,7 @@ from concord._results.agreement import (
     KrippendorffResult,
     LightResult,
 )
+from concord._results.agreement_continuous import BlandAltmanResult, CccResult
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
 from concord._results.kappa import KappaResult
@@ -44,7 +47,9 @@ __all__ = [
     "Accumulator",
     "AgreementResult",
     "AgreementTable",
+    "BlandAltmanResult",
     "CategoryCounts",
+    "CccResult",
     "ComparisonResult",
     "ConfidenceInterval",
     "CrossValidatedKappa",
@@ -61,9 +66,11 @@ __all__ = [
     "__version__",
     "accumulate",
     "agree",
+    "bland_altman",
     "brennan_prediger",
     "cohen_kappa",
     "compare",
+    "concordance_correlation",
     "conger_kappa",
     "cross_validated_kappa",
     "fleiss_kappa",

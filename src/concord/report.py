@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.registry import by_name
+from concord._render import continuous as _continuous
 from concord._render import records as rec
 from concord._results.sentence import write as _sentence
 from concord._version import __version__
@@ -178,6 +179,41 @@ def _comparisons(given: Any, level: float, plots: bool) -> list[dict[str, Any]]:
     return out
 
 
+def _continuous_entries(given: Any) -> list[dict[str, Any]]:
+    """Return the "Continuous ratings" entries: a title, the rows, the explanation.
+
+    The rows are the ones ``concord bland-altman`` prints; no figure, since a
+    result keeps its sums, not its pairs (draw them with :mod:`concord.plot`).
+    """
+    if given is None:
+        return []
+    named = list(given.items()) if isinstance(given, Mapping) else None
+    if named is None:
+        named = [(_continuous_title(r), r) for r in _named(given)]
+    out = []
+    for title, r in named:
+        rows = _continuous.rows(r, "to_html")
+        level = f"{100 * r.confidence_level:g}% CI"
+        shown = [
+            {
+                "": row["quantity"],
+                "estimate": rec.number(row["estimate"]),
+                level: f"[{rec.number(row['ci_low'])}, {rec.number(row['ci_high'])}]"
+                if row["interval"]
+                else "",
+                "interval": row["interval"],
+            }
+            for row in rows
+        ]
+        out.append({"title": str(title), "rows": shown, "explanation": r.explain()})
+    return out
+
+
+def _continuous_title(result: Any) -> str:
+    name = getattr(result, "name", None)
+    return str(name) if name else type(result).__name__
+
+
 def to_html(
     results: Any,
     /,
@@ -191,6 +227,7 @@ def to_html(
     rng: Any = 0,
     plots: bool = True,
     comparisons: Any = None,
+    continuous: Any = None,
 ) -> str:
     """Return a self-contained HTML report of agreement results.
 
@@ -214,6 +251,12 @@ def to_html(
     comparisons : ComparisonResult, sequence or mapping of name to one, optional
         :func:`concord.compare` results, for a "Comparison" section: both
         estimates, the difference with its SE, interval and test, and a plot.
+    continuous : result, sequence or mapping of name to result, optional
+        Results of continuous ratings (:class:`~concord.IccResult`,
+        :class:`~concord.CccResult`, :class:`~concord.BlandAltmanResult`), for
+        a "Continuous ratings" section: each estimate with its interval (the
+        limits of agreement with their exact and approximate ones) and the
+        step-by-step explanation. ``results`` may then be empty (``[]``).
 
     Returns
     -------
@@ -227,6 +270,13 @@ def to_html(
     >>> r = concord.cohen_kappa([1, 2, 3, 3, 2], [1, 2, 3, 2, 2], weights="quadratic")
     >>> page = to_html(r, title="<Pilot> study", plots=False)
     >>> "&lt;Pilot&gt; study" in page and "<script" not in page
+    True
+
+    Continuous ratings alone (Bland & Altman 1986, PEFR data, first 6 subjects):
+
+    >>> ba = concord.bland_altman([494, 395, 516, 434, 476, 557], [512, 430, 520, 428, 500, 600])
+    >>> page = to_html([], continuous={"Wright vs mini Wright": ba}, plots=False)
+    >>> "Continuous ratings" in page and "exact (Carkeet 2015)" in page
     True
     """
     import jinja2
@@ -265,6 +315,7 @@ def to_html(
         ],
         forest=Markup(forest) if forest else None,
         comparisons=_comparisons(comparisons, confidence_level, plots),
+        continuous=_continuous_entries(continuous),
         markup=Markup,
         version=__version__,
         python=platform.python_version(),

@@ -22,6 +22,7 @@ from typing import Any
 import click
 
 from concord._cli.agree import agree
+from concord._cli.bland_altman import bland_altman
 from concord._cli.compare import compare
 from concord._cli.icc import icc
 from concord._cli.kappa import kappa
@@ -38,6 +39,7 @@ Examples:
   concord agree annotations.csv --item doc --rater annotator --rating label
   concord icc data/shrout_fleiss1979.csv
   concord thresholds data/essays.csv --truth truth --score model_score --save cuts.json
+  concord bland-altman data/pefr.csv --x wright --y mini_wright
   concord report data/essays.csv --raters rater1,rater2,rater3 -o report.html
 """
 
@@ -90,7 +92,7 @@ def main() -> None:
 
 def _register() -> None:
     """Add the commands, one module each."""
-    for command in (kappa, agree, compare, icc, thresholds, report):
+    for command in (kappa, agree, compare, icc, thresholds, report, bland_altman):
         main.add_command(command)
 
 

@@ -23,7 +23,7 @@ from concord._common.errors import Problem, problem_of
 # library parameters whose option has another name
 ALIASES = {"method": "ci_method", "y_true": "truth", "y_score": "score", "rng": "seed"}
 # options that name a column of FILE (in long form, --rater1 and --rater2 name raters)
-COLUMNS = ("rater1", "rater2", "truth", "score")
+COLUMNS = ("rater1", "rater2", "truth", "score", "x", "y")
 _PLACE = re.compile(r"\{(\w+)\}")
 
 

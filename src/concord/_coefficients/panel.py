@@ -28,8 +28,8 @@ from concord._tables.weights import resolve
 
 _FUNC = "agree"
 #: The coefficients of many raters, in the registry's order (Krippendorff's alpha last).
-# categorical panels: the intraclass correlation (continuous scores, "sums") is not one
-PANEL: tuple[Coefficient, ...] = tuple(c for c in REGISTRY if c.table not in ("pairs", "sums"))
+# categorical panels of one ratings argument: not the continuous scores ("sums")
+PANEL: tuple[Coefficient, ...] = tuple(c for c in REGISTRY if c.arity == 1 and c.table != "sums")
 
 
 def _one(x: Any) -> Coefficient:

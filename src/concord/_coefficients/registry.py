@@ -25,9 +25,13 @@ from typing import Any, Literal
 
 from concord._coefficients import (
     agreement_core,
+    bland_altman,
+    bland_altman_core,
     cohen,
     cohen_core,
     compare_terms,
+    concordance,
+    concordance_core,
     gwet,
     icc,
     icc_core,
@@ -58,8 +62,9 @@ class Coefficient:
     table : {"pairs", "items", "raters", "coincidences", "sums"}
         The count table a stream keeps: the k×k pair table, the item
         patterns, the patterns of who rated what, the item patterns from
-        which Krippendorff's coincidences come, or the additive sums of
-        continuous scores (the intraclass correlation).
+        which Krippendorff's coincidences come, or the exact additive sums of
+        continuous scores (the intraclass correlation's; Lin's and Bland–Altman's
+        n, Σx, Σy, Σx², Σy², Σxy).
     batch : callable
         ``batch(data, options, sample_weight)``: validate and count one batch
         of a stream; None when it holds nothing to count.
@@ -134,7 +139,8 @@ class Coefficient:
     @property
     def arity(self) -> int:
         """How many arrays the function takes: two raters' ratings, or one matrix."""
-        return 2 if self.table == "pairs" else 1
+        params = inspect.signature(self.function).parameters.values()
+        return sum(p.kind is p.POSITIONAL_ONLY for p in params)
 
 
 _p = functools.partial
@@ -231,6 +237,25 @@ REGISTRY: tuple[Coefficient, ...] = (
         icc.from_counts,
         (icc_core.ItemSampler,),
         check_options=icc.checked,
+    ),
+    Coefficient(
+        concordance.SPEC,
+        concordance.concordance_correlation,
+        "sums",
+        concordance.count,
+        concordance.from_counts,
+        (concordance_core.PairSampler,),
+        concordance_core.z_variance,
+        check_options=concordance.checked,
+    ),
+    Coefficient(
+        bland_altman.SPEC,
+        bland_altman.bland_altman,
+        "sums",
+        bland_altman.count,
+        bland_altman.from_counts,
+        (bland_altman_core.BiasSampler,),
+        check_options=bland_altman.checked,
     ),
 )
 

@@ -27,6 +27,7 @@ from concord._streaming import options as checks
 from concord._streaming.comparison import ComparisonAccumulator, comparison
 from concord._streaming.long import LongForm
 from concord._streaming.state import ItemCounts, PairCounts, Where
+from concord._streaming.sums import SumsCounts
 
 
 class Accumulator:
@@ -96,7 +97,7 @@ class Accumulator:
         self._options = checks.checked(self._coef, options)
         self._n_replicates = checks.replicates(self._coef, n_replicates, rng)
         self._rng = None if self._n_replicates is None else np.random.default_rng(rng)
-        self._state: PairCounts | ItemCounts | Sums | None = None
+        self._state: PairCounts | ItemCounts | Sums | SumsCounts | None = None
         self._streams: frozenset[str] = frozenset()  # where the replicates' draws began
         # rows were counted but every one was dropped as missing: result() says so, as the
         # one-shot function does, rather than calling the input empty
@@ -195,8 +196,8 @@ class Accumulator:
             stream.check_engine(self._coef, out._options, out._state.labels.k)
         return out
 
-    def _add(self, a: Any, b: Any, where: Where) -> PairCounts | ItemCounts | Sums:
-        merged: PairCounts | ItemCounts | Sums = a.merge(b, where)
+    def _add(self, a: Any, b: Any, where: Where) -> PairCounts | ItemCounts | Sums | SumsCounts:
+        merged: PairCounts | ItemCounts | Sums | SumsCounts = a.merge(b, where)
         stream.check_engine(self._coef, self._options, merged.labels.k)
         return merged
 

@@ -17,9 +17,11 @@ from concord._coefficients.icc_core import Sums
 from concord._coefficients.registry import Coefficient
 from concord._common.errors import param_error
 from concord._streaming.state import ItemCounts, PairCounts
+from concord._streaming.sums import SumsCounts
+from concord._tables.moments import Moments
 from concord._tables.pair_table import PairTable
 
-State = PairCounts | ItemCounts | Sums
+State = PairCounts | ItemCounts | Sums | SumsCounts
 
 
 def batch(
@@ -43,6 +45,8 @@ def batch(
                 "replicates. Leave n_replicates out; the F interval needs none."
             )
         return counted
+    if isinstance(counted, Moments):
+        return SumsCounts.of(counted, draws)
     return ItemCounts.of(counted, draws)
 
 
@@ -79,6 +83,8 @@ def counted(state: State) -> Any:
         return PairTable(state.table(), state.labels, state.units())
     if isinstance(state, Sums):
         return state
+    if isinstance(state, SumsCounts):
+        return state.sums
     return state.items()
 
 

@@ -44,8 +44,8 @@ def checked(coef: Coefficient, given: dict[str, Any]) -> dict[str, Any]:
                 exc=TypeError,
             )
     options = {p: given.get(p, params[p].default) for p in allowed}
-    declared = check_labels(options.get("labels"), name)
-    if "labels" in options:  # continuous scores (icc) have none
+    declared = check_labels(options["labels"], name) if "labels" in options else None
+    if "labels" in options:  # continuous scores have none
         options["labels"] = declared
     labels = Labels(declared, ordered=True) if declared is not None else None
     if "nan_policy" in options:
@@ -103,6 +103,14 @@ def replicates(coef: Coefficient, n_replicates: Any, rng: Any) -> int | None:
             f"None for {coef.name}, which returns a float",
             n_replicates,
             fix="Accumulate cohen_kappa with weights='quadratic' for a result with a bootstrap.",
+        )
+    if coef.table == "sums":
+        param_error(
+            "accumulate",
+            "n_replicates",
+            f"None for {coef.name}, whose stream keeps sums, not pairs to resample",
+            n_replicates,
+            fix="Call the function on the data for a bootstrap of the pairs.",
         )
     if not isinstance(n_replicates, int | np.integer) or n_replicates < 2:
         param_error("accumulate", "n_replicates", "None or an integer of at least 2", n_replicates)

@@ -1,0 +1,111 @@
+"""``concord bland-altman``: Bland–Altman limits and Lin's concordance of two numeric columns.
+
+One reader (:func:`concord._cli.read.columns`), the two public functions,
+and the rows of :mod:`concord._render.continuous` (which the report shares).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from concord._cli import options as opt
+from concord._cli import output as out
+from concord._cli import read as read
+from concord._cli import terminal as terminal
+from concord._render import continuous as continuous
+from concord._render import records as rec
+
+
+def results(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
+    """Read the --x and --y columns and return their Bland–Altman and concordance results."""
+    import concord
+
+    frame = read.columns(file, o, {"--x": o["x"], "--y": o["y"]})
+    x, y = frame[o["x"]], frame[o["y"]]
+    level, policy = o["confidence_level"], o["nan_policy"]
+    ba = concord.bland_altman(
+        x, y, confidence_level=level, limits=o["limits"], proportional=o["proportional"],
+        nan_policy=policy,
+    )  # fmt: skip
+    ccc = concord.concordance_correlation(x, y, confidence_level=level, nan_policy=policy)
+    return ba, ccc
+
+
+def shown(rows: list[dict[str, Any]], confidence_level: float) -> list[dict[str, str]]:
+    """Return the rows for Markdown: four decimals, the interval and its method in one cell."""
+    level = f"{round(100 * confidence_level, 6):g}% CI"
+    return [
+        {
+            "quantity": r["quantity"],
+            "estimate": rec.number(r["estimate"]),
+            level: f"[{rec.number(r['ci_low'])}, {rec.number(r['ci_high'])}] {r['interval']}"
+            if r["interval"]
+            else "",
+        }
+        for r in rows
+    ]
+
+
+@click.command(
+    "bland-altman",
+    epilog="""
+\b
+Examples:
+  concord bland-altman data/pefr.csv --x wright --y mini_wright
+  concord bland-altman data/pefr.csv --x wright --y mini_wright --proportional --format json
+""",
+)
+@click.argument("file", metavar="FILE")
+@opt.read_options
+@click.option("--x", required=True, help="The first rater's (method's) numeric column.")
+@click.option("--y", required=True, help="The second's; the differences are x - y.")
+@click.option(
+    "--limits",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+    help="The share of differences the limits of agreement hold.",
+)
+@click.option(
+    "--proportional", is_flag=True, help="Also regress x - y on the mean (a proportional bias)."
+)
+@click.option(
+    "--confidence-level",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+)
+@opt.nan_policy_option("Missing ratings: fail, or drop the pairs they occur in.")
+@opt.output_options()
+@opt.data_errors
+def bland_altman(file: str, **o: Any) -> None:
+    """Bland-Altman limits of agreement and Lin's concordance of two numeric columns in FILE.
+
+    Prints the bias (mean of x - y) and its interval, the SD of the
+    differences, the limits of agreement with their exact (Carkeet 2015) and
+    approximate (Bland & Altman 1999) intervals, and Lin's concordance
+    correlation with its interval.
+    """
+    ba, ccc = results(file, o)
+    rows = continuous.rows(ba) + continuous.rows(ccc)
+    if o["fmt"] == "json":
+        record = {
+            "file": file,
+            "x": o["x"],
+            "y": o["y"],
+            "bland_altman": ba.to_dict(),
+            "concordance_correlation": ccc.to_dict(),
+        }
+        terminal.echo(rec.dumps(record), as_json=True)
+    elif o["fmt"] == "csv":
+        terminal.echo(out.table(rows, "csv"))
+    elif o["fmt"] == "markdown":
+        import pandas as pd
+
+        frame = pd.DataFrame(shown(rows, o["confidence_level"]))
+        terminal.echo(str(frame.to_markdown(index=False, disable_numparse=True)))
+    else:
+        title = f"{file}: {o['x']} vs {o['y']} (x − y = {o['x']} − {o['y']})"
+        terminal.echo("\n".join([title, ba.explain(), "", ccc.explain()]))

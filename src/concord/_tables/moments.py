@@ -1,0 +1,195 @@
+"""Two continuous ratings as exact additive sums: n, Σx, Σy, Σx², Σy², Σxy.
+
+Lin's concordance correlation and the Bland–Altman limits of agreement are
+functions of these six sums (and of the distinct pairs, for the bootstrap).
+Every float is a dyadic rational m·2**e, so the ratings of a batch equal
+Python integers times one power of two, 2**``exp``: the sums are exact
+integers, two batches' sums add exactly (after moving to the smaller power),
+and a merge equals the one-shot sums bit for bit. Integer ratings keep
+``exp = 0`` and take int64 arithmetic while it cannot overflow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from concord._common.errors import ForCli, param_error
+from concord._common.exact import fits_int64
+from concord._common.options import check_nan_policy
+from concord._data.columns import Column, column, paired
+
+_EXACT_FLOAT = 2**53
+
+
+@dataclass(frozen=True)
+class Moments:
+    """The sums of two raters' paired ratings, exact: values are the integers times 2**exp.
+
+    ``sx`` is Σx / 2**exp, ``sxx`` is Σx² / 4**exp, and so on; ``n`` counts the pairs.
+    """
+
+    n: int
+    sx: int
+    sy: int
+    sxx: int
+    syy: int
+    sxy: int
+    exp: int = 0
+
+    def shifted(self, exp: int) -> Moments:
+        """Return the same sums on the smaller power 2**exp (exp <= self.exp)."""
+        s = self.exp - exp
+        return Moments(
+            self.n,
+            self.sx << s,
+            self.sy << s,
+            self.sxx << 2 * s,
+            self.syy << 2 * s,
+            self.sxy << 2 * s,
+            exp,
+        )
+
+    def merge(self, other: Moments) -> Moments:
+        """Return the sums of both batches (exact integer addition)."""
+        if self.n == 0:
+            return other
+        if other.n == 0:
+            return self
+        exp = min(self.exp, other.exp)
+        a, b = self.shifted(exp), other.shifted(exp)
+        return Moments(
+            a.n + b.n, a.sx + b.sx, a.sy + b.sy, a.sxx + b.sxx, a.syy + b.syy, a.sxy + b.sxy, exp
+        )
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Validated paired ratings (missing pairs dropped), their exact sums and distinct pairs."""
+
+    x: np.ndarray
+    y: np.ndarray
+    sums: Moments
+
+
+def _numeric(col: Column, func: str, name: str) -> np.ndarray:
+    values = col.values if col.categories is None else col.decoded()
+    if values.dtype.kind == "O":
+        try:
+            values = values.astype(np.float64)
+        except (TypeError, ValueError):
+            param_error(func, name, "numeric ratings", values, exc=TypeError)
+    if values.dtype.kind not in "biuf":
+        # the command line names the first rating, not numpy's dtype
+        first = repr(values.ravel()[0].item()) if values.size else "none"
+        said = ForCli(got=f"text such as {first}")
+        param_error(func, name, "numeric ratings", values.dtype, exc=TypeError, cli=said)
+    if values.dtype.kind == "b":
+        values = values.astype(np.int64)
+    return values
+
+
+def _missing(col: Column, values: np.ndarray) -> np.ndarray:
+    mask = np.zeros(values.shape, dtype=bool) if col.missing is None else col.missing.copy()
+    if values.dtype.kind == "f":
+        mask |= np.isnan(values)
+    return mask
+
+
+def paired_ratings(x: Any, y: Any, func: str, nan_policy: str = "raise") -> tuple[Any, Any]:
+    """Validate two raters' numeric ratings: pair Series by index, drop or refuse missing ones."""
+    check_nan_policy(nan_policy, func)
+    x, y = paired(x, y, func, ("x", "y"))
+    cx, cy = column(x, func, "x"), column(y, func, "y")
+    vx, vy = _numeric(cx, func, "x"), _numeric(cy, func, "y")
+    if vx.shape != vy.shape:
+        param_error(
+            func, "y", f"{vx.shape[0]:,} ratings, as many as x", f"{vy.shape[0]:,}", raw=True
+        )
+    missing = _missing(cx, vx) | _missing(cy, vy)
+    if missing.any():
+        if nan_policy == "raise":
+            param_error(
+                func,
+                "x" if _missing(cx, vx).any() else "y",
+                "no missing ratings",
+                f"{int(missing.sum()):,} pairs with a missing rating",
+                raw=True,
+                fix="Pass nan_policy='omit' to drop them.",
+                cli=ForCli(fix="Pass {nan_policy} omit to drop them."),
+            )
+        vx, vy = vx[~missing], vy[~missing]
+    for name, v in (("x", vx), ("y", vy)):
+        if v.dtype.kind == "f" and not np.isfinite(v).all():
+            param_error(func, name, "finite ratings", "an infinite rating", raw=True)
+    return vx, vy
+
+
+def _dyadic(v: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """Return the mantissas and exponents of floats: v = m · 2**e, m an integer."""
+    mantissa, exponent = np.frexp(v)
+    m = (mantissa * 2.0**53).astype(np.int64)
+    return m.tolist(), exponent.astype(np.int64) - 53
+
+
+def _as_integers(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Return integer arrays X, Y and exp with x = X·2**exp, y = Y·2**exp, exactly."""
+    if x.dtype.kind in "iu" and y.dtype.kind in "iu":
+        return x, y, 0
+    both = np.concatenate([x, y]).astype(np.float64)
+    whole = bool(np.all(both == np.round(both))) and np.abs(both).max(initial=0) < _EXACT_FLOAT
+    if whole:
+        return x.astype(np.int64), y.astype(np.int64), 0
+    m, e = _dyadic(both)
+    nonzero = [ei for mi, ei in zip(m, e.tolist(), strict=True) if mi]
+    base = min(nonzero) if nonzero else 0
+    ints = [mi << (ei - base) if mi else 0 for mi, ei in zip(m, e.tolist(), strict=True)]
+    out = np.array(ints, dtype=object)
+    return out[: x.size], out[x.size :], base
+
+
+def exact_sums(x: np.ndarray, y: np.ndarray) -> Moments:
+    """Return the exact sums of the paired ratings x and y."""
+    a, b, exp = _as_integers(x, y)
+    n = int(a.size)
+    if n == 0:
+        return Moments(0, 0, 0, 0, 0, 0)
+    if a.dtype != object and b.dtype != object:
+        top = max(int(np.abs(a).max()), int(np.abs(b).max()))
+        if fits_int64(n, top, top):
+            a, b = a.astype(np.int64), b.astype(np.int64)
+            return Moments(
+                n,
+                int(a.sum()),
+                int(b.sum()),
+                int(a @ a),
+                int(b @ b),
+                int(a @ b),
+                exp,
+            )
+        a, b = a.astype(object), b.astype(object)
+    ai, bi = [int(v) for v in a], [int(v) for v in b]
+    return Moments(
+        n,
+        sum(ai),
+        sum(bi),
+        sum(v * v for v in ai),
+        sum(v * v for v in bi),
+        sum(u * v for u, v in zip(ai, bi, strict=True)),
+        exp,
+    )
+
+
+def counted(x: Any, y: Any, func: str, nan_policy: str = "raise") -> Paired:
+    """Validate two raters' ratings and return them with their exact sums."""
+    vx, vy = paired_ratings(x, y, func, nan_policy)
+    return Paired(vx, vy, exact_sums(vx, vy))
+
+
+def distinct_pairs(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the distinct (x, y) pairs, as floats, and how many times each occurs."""
+    pairs = np.stack([x.astype(np.float64), y.astype(np.float64)], axis=1)
+    unique, freq = np.unique(pairs, axis=0, return_counts=True)
+    return unique[:, 0], unique[:, 1], freq.astype(np.float64)
