@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -428,9 +429,27 @@ def pair_item_terms(pair: Pair, data: tuple[Any, ...], options: dict[str, Any]) 
         func=func,
     )
     weighting = resolve(options["weights"], counted.labels, func)
-    table = counted.table
-    statistic, _, _ = weighted_kappa_core(table, weighting.exact, pooled=pair.pooled)
     a, b = pair_codes(data[0], data[1], counted.labels.values, func)
+    pooled = partial(agreement_core.item_terms, agreement_core.FLEISS)
+    return pair_linear_terms(pair, counted.table, weighting, (a, b), population, pooled)
+
+
+def pair_linear_terms(
+    pair: Pair,
+    table: np.ndarray,
+    weighting: Weighting,
+    codes: tuple[np.ndarray, np.ndarray],
+    population: float | None,
+    pooled: Callable[..., np.ndarray],
+) -> np.ndarray:
+    """Per-row terms of ``codes`` (pairs, or distinct pairs) of Cohen's kappa or Scott's pi.
+
+    Cohen's kappa: its influence terms (:func:`pair_terms`) times √(1 − f).
+    Scott's pi: ``pooled(rows, agreement, pi, pe, statistic, population)``, the rows
+    being each pair's category counts (Gwet's linearisation of Fleiss' kappa).
+    """
+    a, b = codes
+    statistic, _, _ = weighted_kappa_core(table, weighting.exact, pooled=pair.pooled)
     agreement = weighting.agreement()
     if not pair.pooled:
         f = fraction(int(table.sum()), population)
@@ -440,6 +459,5 @@ def pair_item_terms(pair: Pair, data: tuple[Any, ...], options: dict[str, Any]) 
     rows = np.eye(k, dtype=np.int64)[a] + np.eye(k, dtype=np.int64)[b]
     pi = (table.sum(axis=0) + table.sum(axis=1)) / (2 * float(table.sum()))
     pe = float(pi @ agreement @ pi)
-    return agreement_core.item_terms(
-        agreement_core.FLEISS, rows, agreement, pi, pe, statistic, population
-    )
+    terms: np.ndarray = pooled(rows, agreement, pi, pe, statistic, population)
+    return terms

@@ -132,6 +132,29 @@ def _welch(first: Any, second: Any) -> tuple[float, float]:
     return math.sqrt(v1 + v2), df
 
 
+def compared(function: Any, paired: bool, caller: str, terms: str) -> Coefficient:
+    """Return the registry entry of a coefficient ``caller`` can compare (``paired``).
+
+    ``terms`` names the registry field a paired comparison needs: the per-item
+    ``terms`` (one shot) or the ``pattern_terms`` (a stream).
+    """
+    c = entry(function, caller)
+    if not c.returns_result:
+        param_error(
+            caller,
+            "function",
+            "a coefficient function that returns a result",
+            function,
+            exc=TypeError,
+            fix='Use concord.cohen_kappa with weights="quadratic".',
+        )
+    if paired and getattr(c, terms) is None:
+        raise NotImplementedError(
+            f"{caller}: a paired comparison of {c.name} is not available yet; pass paired=False."
+        )
+    return c
+
+
 def _bootstrap(
     c: Coefficient,
     sides: tuple[tuple[Any, ...], tuple[Any, ...]],
@@ -264,20 +287,7 @@ def compare(
     ConfidenceInterval(low=0.0, high=0.0)
     """
     chosen = check_method("t" if method is None else method, _FUNC)
-    c = entry(function, _FUNC)
-    if not c.returns_result:
-        param_error(
-            _FUNC,
-            "function",
-            "a coefficient function that returns a result",
-            function,
-            exc=TypeError,
-            fix='Use concord.cohen_kappa with weights="quadratic".',
-        )
-    if paired and c.terms is None:
-        raise NotImplementedError(
-            f"compare: paired comparison of {c.name} is not available yet; pass paired=False."
-        )
+    c = compared(function, paired, _FUNC, "terms")
     d1, d2 = _sides(c, first, second)
     g1, g2 = _side_groups(groups, paired)
     r1 = function(*d1, **options) if g1 is None else function(*d1, groups=g1, **options)

@@ -25,8 +25,7 @@ from typing import Any, Literal
 import numpy as np
 
 from concord._coefficients import agreement_core as core
-from concord._coefficients.cohen import Pair
-from concord._coefficients.cohen_core import pair_terms, weighted_kappa_core
+from concord._coefficients.cohen import Pair, pair_linear_terms
 from concord._coefficients.gwet import Member
 from concord._coefficients.raters_core import _conger_linear, chance_conger
 from concord._common.errors import check_population
@@ -77,18 +76,12 @@ def _pair_terms(
     population = check_population(options["population_size"], func)
     table = counted.table
     weighting = resolve(options["weights"], counted.labels, func)
-    statistic, _, _ = weighted_kappa_core(table, weighting.exact, pooled=pair.pooled)
     a, b = keys[:, 0] - 1, keys[:, 1] - 1
-    agreement = weighting.agreement()
-    if not pair.pooled:
-        f = fraction(int(table.sum()), population)
-        out: np.ndarray = pair_terms(a, b, table, agreement, statistic) * np.sqrt(1 - f)
-        return out
-    k = table.shape[0]
-    rows = np.eye(k, dtype=np.int64)[a] + np.eye(k, dtype=np.int64)[b]
-    pi = (table.sum(axis=0) + table.sum(axis=1)) / (2 * float(table.sum()))
-    pe = float(pi @ agreement @ pi)
-    return _linear_terms(core.FLEISS, rows, freq, agreement, pi, pe, statistic, population)
+
+    def pooled(rows: np.ndarray, *rest: Any) -> np.ndarray:
+        return _linear_terms(core.FLEISS, rows, freq, *rest)
+
+    return pair_linear_terms(pair, table, weighting, (a, b), population, pooled)
 
 
 def _linear_terms(

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.compare import _sides, _welch, finish, inference_of
+from concord._coefficients.compare import _sides, _welch, compared, finish, inference_of
 from concord._coefficients.compare_boot import independent_sampler, paired_sampler_of_joint
 from concord._coefficients.compare_terms import Layout
-from concord._coefficients.registry import Coefficient, by_name, entry
+from concord._coefficients.registry import Coefficient, by_name
 from concord._common.errors import param_error
 from concord._data.labels import Labels
 from concord._inference.intervals import Inference
@@ -238,20 +238,7 @@ def comparison(
             None,
             exc=TypeError,
         )
-    c = entry(function, _FUNC)
-    if not c.returns_result:
-        param_error(
-            _FUNC,
-            "function",
-            "a coefficient function that returns a result",
-            function,
-            exc=TypeError,
-            fix='Use concord.cohen_kappa with weights="quadratic".',
-        )
-    if paired and c.pattern_terms is None:
-        raise NotImplementedError(
-            f"accumulate: a paired comparison of {c.name} is not available yet; pass paired=False."
-        )
+    compared(function, paired, _FUNC, "pattern_terms")
     for key in ("sample_weight", "groups"):
         if key in options:
             param_error(_FUNC, key, "not given: streamed comparisons take neither", options[key])
