@@ -199,3 +199,27 @@ def test_inputs_and_errors():
     assert "Carkeet" in r.explain() and "quadratic weighted kappa" in (
         concord.concordance_correlation([1, 2, 3], [1, 3, 2]).explain()
     )
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "dtype"),
+    [
+        (0, 6, np.int64),
+        (-50, 50, np.int8),
+        (0, 10**6, np.int64),
+        (0, 2**40, np.int64),
+        (5, 7, np.uint8),
+    ],
+)
+def test_distinct_pairs_of_integers_on_one_key(low: int, high: int, dtype: type) -> None:
+    """The bootstrap's distinct pairs: the key path equals the old row-wise np.unique."""
+    from concord._tables.moments import distinct_pairs
+
+    rng = np.random.default_rng(low + high)
+    x = rng.integers(low, high, 5000).astype(dtype)
+    y = rng.integers(low, high, 5000).astype(dtype)
+    rows = np.stack([x.astype(np.float64), y.astype(np.float64)], axis=1)
+    unique, freq = np.unique(rows, axis=0, return_counts=True)
+    got = distinct_pairs(x, y)
+    for a, b in zip(got, (unique[:, 0], unique[:, 1], freq.astype(np.float64)), strict=True):
+        np.testing.assert_array_equal(a, b)
