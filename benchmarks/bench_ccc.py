@@ -160,10 +160,10 @@ def main() -> None:
         "from numpy: the largest difference, the float reference's rounding (concord's "
         "values are exact sums rounded once).",
         "",
-        "The one-shot functions keep the distinct pairs for the bootstrap (a sort of the "
-        "pairs: most of their time on integer ratings); on floats the exact sums take each "
-        "value as an integer times a power of two, in Python integers (the time and the "
-        "memory). An accumulator keeps no pairs: on integer ratings it runs at numpy's speed.",
+        "The one-shot functions keep the distinct pairs for the bootstrap (for integer "
+        "ratings counted on one int64 key); on floats the exact sums take each value as an "
+        "integer times a power of two, in Python integers (the time and the memory). An "
+        "accumulator keeps no pairs.",
         "",
         "| pairs | ratings | what | median ms (× numpy) | min–max ms | peak MiB | from numpy |",
         "|---|---|---|---|---|---|---|",
