@@ -137,8 +137,15 @@ def rows_for(n: int, kind: str, repeat: int) -> list[list[str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10⁵ pairs only, one run each")
+    parser.add_argument(
+        "--max-pairs",
+        type=int,
+        default=10**7,
+        help="largest size run (10⁷ float pairs under tracemalloc take many minutes)",
+    )
     args = parser.parse_args()
     sizes = [(10**5, 1)] if args.quick else [(10**6, 3), (10**7, 1)]
+    sizes = [(n, r) for n, r in sizes if n <= args.max_pairs]
     for kind in ("integer", "float"):  # warm up: imports (scipy's non-central t) and numba
         x, y = data(1000, kind, np.random.default_rng(0))
         for func in (concord.concordance_correlation, concord.bland_altman):
