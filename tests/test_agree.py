@@ -191,3 +191,10 @@ def test_confidence_level_is_checked_and_kept() -> None:
     assert table.to_frame()["confidence_level"].eq(0.9).all()
     with pytest.raises(ValueError, match="'confidence_level' parameter of agree"):
         concord.agree(_ratings(5), confidence_level=1.5)
+
+
+def test_alpha_alone_follows_the_weights_on_continuous_values() -> None:
+    """α alone with quadratic weights is α at the interval level, on non-integral values too."""
+    x = np.array([[1.5, 1.5, 2.25], [3.0, 3.25, np.nan], [0.5, 1.0, 0.75], [2.0, 2.0, 2.5]])
+    table = concord.agree(x, coefficients="krippendorff_alpha", weights="quadratic")
+    _same(table["krippendorff_alpha"], concord.krippendorff_alpha(x, level="interval"))

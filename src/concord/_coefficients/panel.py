@@ -83,14 +83,20 @@ def _names(ratings: Any, n: int | None) -> tuple[Any, ...] | None:
     return tuple(columns) if columns is not None else tuple(range(n))
 
 
+def _named_level(weights: Any) -> str | None:
+    """Return the level that says what ``weights`` say (none, quadratic, ratio), else None."""
+    if weights is None or isinstance(weights, str):
+        return vocabulary.LEVEL_OF_WEIGHTS.get(weights)
+    return None
+
+
 def alpha_level(weights: Any, level: Any, kappas: Sequence[AgreementResult], items: Items) -> Any:
     """α's level: as given; else the one that says what ``weights`` say; else their matrix."""
     if level is not None:
         return level
-    if weights is None or isinstance(weights, str):
-        named = vocabulary.LEVEL_OF_WEIGHTS.get(weights)
-        if named is not None:
-            return named
+    named = _named_level(weights)
+    if named is not None:
+        return named
     if kappas:
         return kappas[0].weights
     return resolve(weights, items.labels, _FUNC).matrix
@@ -102,10 +108,10 @@ def _krippendorff(
     """α from the shared table where its one-shot function would count the same table."""
     level, labels = options["level"], options["labels"]
     if items is None:  # α alone: its own validation (continuous data may have many values)
-        if level is None and options["weights"] is not None:
-            items = item_data(ratings, labels, _FUNC)
-        else:
-            return _alpha.krippendorff_alpha(ratings, level=level or "nominal", labels=labels)
+        named = level if level is not None else _named_level(options["weights"])
+        if named is not None:
+            return _alpha.krippendorff_alpha(ratings, level=named, labels=labels)
+        items = item_data(ratings, labels, _FUNC)  # the weights' matrix needs the labels
     level = alpha_level(options["weights"], level, kappas, items)
     if items.counts is not None and _alpha.coincidence_engine(items.labels.k, level):
         return _alpha.alpha_result(items, level, None)
