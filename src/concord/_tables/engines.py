@@ -312,6 +312,21 @@ def _add_sums(parts: Any) -> tuple[int, int, int, int, int]:
     return total[0], total[1], total[2], total[3], total[4]
 
 
+def whole_bounds(x: np.ndarray) -> tuple[int, int] | None:
+    """(lo, hi): whole numbers around a numeric matrix's finite values; None if it has none.
+
+    NaN is missing; an infinity means no range (the caller's general path says why).
+    """
+    if x.dtype.kind != "f":
+        return int(x.min()), int(x.max())
+    if np.isnan(x).all():
+        return None
+    lo_f, hi_f = np.nanmin(x), np.nanmax(x)
+    if not (np.isfinite(lo_f) and np.isfinite(hi_f)):
+        return None
+    return int(np.floor(lo_f)), int(np.ceil(hi_f))
+
+
 def matrix_patterns(
     x: np.ndarray, *, max_range: int = MAX_RANGE, rows_too: bool = False, engine: Engine = "auto"
 ) -> tuple[int, int, np.ndarray, np.ndarray] | None:
@@ -328,15 +343,10 @@ def matrix_patterns(
     kernels = _engine(x.size, engine, _MATRIX)
     if kernels is None or x.dtype.kind not in "iuf" or x.shape[0] == 0:
         return None
-    if x.dtype.kind == "f":
-        if np.isnan(x).all():
-            return None
-        lo_f, hi_f = np.nanmin(x), np.nanmax(x)
-        if not (np.isfinite(lo_f) and np.isfinite(hi_f)):
-            return None
-        lo, hi = int(np.floor(lo_f)), int(np.ceil(hi_f))
-    else:
-        lo, hi = int(x.min()), int(x.max())
+    bounds = whole_bounds(x)
+    if bounds is None:
+        return None
+    lo, hi = bounds
     k, r = hi - lo + 1, x.shape[1]
     if k > max_range or not radix_fits(r + 1, k) or (rows_too and not radix_fits(k + 1, r)):
         return None

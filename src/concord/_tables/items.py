@@ -236,15 +236,10 @@ def _bounds(x: np.ndarray, limit: int) -> tuple[int, int] | None:
         or _count._engine(x.size, "auto", _count._MATRIX) is None
     ):
         return None
-    if x.dtype.kind == "f":
-        if np.isnan(x).all():
-            return None
-        lo_f, hi_f = np.nanmin(x), np.nanmax(x)
-        if not (np.isfinite(lo_f) and np.isfinite(hi_f)):
-            return None
-        lo, hi = int(np.floor(lo_f)), int(np.ceil(hi_f))
-    else:
-        lo, hi = int(x.min()), int(x.max())
+    bounds = _count.whole_bounds(x)
+    if bounds is None:
+        return None
+    lo, hi = bounds
     k = hi - lo + 1
     if k > limit or k >= 255 or not patterns.radix_fits(x.shape[1] + 1, k):
         return None
