@@ -103,7 +103,10 @@ def test_the_version_is_one_number_everywhere():
     assert "version" in project["dynamic"]  # hatch reads it from src/concord/_version.py
     assert citation["version"] == concord.__version__ == "0.2.0"
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
-    first = next(line for line in changelog.splitlines() if line.startswith("## ["))
+    # Keep a Changelog: an "Unreleased" section may sit above the newest release
+    heads = (x for x in changelog.splitlines() if x.startswith("## ["))
+    released = (x for x in heads if "Unreleased" not in x)
+    first = next(released)
     assert first == f"## [{concord.__version__}] - {citation['date-released']}"
 
 
