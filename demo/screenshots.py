@@ -83,7 +83,8 @@ def continuous() -> None:
     display.ax_.set_xlabel("Wright meter (l/min)")
     display.ax_.set_ylabel("mini Wright meter (l/min)")
     rho = display.result.statistic
-    display.ax_.set_title(f"PEFR (l/min): Lin's ρ_c = {rho:.3f}, identity line and reduced major axis")
+    title = f"PEFR (l/min): Lin's ρ_c = {rho:.3f}, identity line and reduced major axis"
+    display.ax_.set_title(title)
     display.figure_.savefig(IMAGES / "concordance.png", dpi=110, bbox_inches="tight")
 
 
