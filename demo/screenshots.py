@@ -4,7 +4,10 @@
   writes, rendered by headless Chromium (Debian's chromium and
   chromium-driver, driven by Selenium);
 * ``docs/images/observed.png`` and ``docs/images/thresholds.png``: two
-  :mod:`concord.plot` displays of the bundled essays.
+  :mod:`concord.plot` displays of the bundled essays;
+* ``docs/images/bland_altman.png`` and ``docs/images/concordance.png``: the
+  continuous-ratings displays of Bland & Altman's (1986) PEFR data
+  (``data/pefr.csv``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import sys
 from pathlib import Path
 
 import matplotlib
+import matplotlib.pyplot as plt
 import pandas as pd
 
 import concord
@@ -60,8 +64,33 @@ def plots() -> None:
     display.plot().figure_.savefig(IMAGES / "thresholds.png", dpi=110, bbox_inches="tight")
 
 
+def continuous() -> None:
+    pefr = pd.read_csv(ROOT / "data" / "pefr.csv")
+    x, y = pefr["wright"], pefr["mini_wright"]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    plot.BlandAltmanDisplay.from_data(x, y).plot(ax=left)
+    left.set_title("Limits of agreement, with their 95% intervals")
+    plot.BlandAltmanDisplay.from_data(x, y, proportional=True).plot(ax=right)
+    right.set_title("proportional=True: the differences regressed on the means")
+    for ax in (left, right):
+        ax.set_xlabel("mean of Wright and mini Wright (l/min)")
+    left.set_ylabel("Wright − mini Wright (l/min)")
+    right.set_ylabel("")
+    figure.suptitle("Bland & Altman (1986): peak expiratory flow, 17 subjects")
+    figure.savefig(IMAGES / "bland_altman.png", dpi=110, bbox_inches="tight")
+    plt.close(figure)
+    display = plot.ConcordanceDisplay.from_data(x, y).plot()
+    display.ax_.set_xlabel("Wright meter (l/min)")
+    display.ax_.set_ylabel("mini Wright meter (l/min)")
+    rho = display.result.statistic
+    title = f"PEFR (l/min): Lin's ρ_c = {rho:.3f}, identity line and reduced major axis"
+    display.ax_.set_title(title)
+    display.figure_.savefig(IMAGES / "concordance.png", dpi=110, bbox_inches="tight")
+
+
 if __name__ == "__main__":
     IMAGES.mkdir(parents=True, exist_ok=True)
     plots()
+    continuous()
     report()
     print(f"wrote {', '.join(p.name for p in sorted(IMAGES.glob('*.png')))} in {IMAGES}")

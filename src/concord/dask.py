@@ -81,7 +81,9 @@ def compute(
         (two raters), :func:`~concord.fleiss_kappa`, :func:`~concord.conger_kappa`,
         :func:`~concord.light_kappa`, :func:`~concord.brennan_prediger`,
         :func:`~concord.gwet_ac`, :func:`~concord.krippendorff_alpha`,
-        :func:`~concord.percent_agreement` (many raters). Or
+        :func:`~concord.percent_agreement`, :func:`~concord.icc` (many raters),
+        :func:`~concord.concordance_correlation`, :func:`~concord.bland_altman`
+        (two raters, continuous: exact sums, no count table). Or
         :func:`~concord.compare` with ``function=`` and two collections,
         first and second (paired: rows are items), each a DataFrame or 2-D
         Array of one column per rater (two for a two-rater function).

@@ -13,24 +13,38 @@ import click
 from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import read as read
+from concord._cli import stream as stream
 from concord._cli import terminal as terminal
 from concord._render import continuous as continuous
 from concord._render import records as rec
+
+
+def options(o: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return bland_altman's and concordance_correlation's options from the command line's."""
+    shared = {"confidence_level": o["confidence_level"], "nan_policy": o["nan_policy"]}
+    return {**shared, "limits": o["limits"], "proportional": o["proportional"]}, shared
 
 
 def results(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
     """Read the --x and --y columns and return their Bland–Altman and concordance results."""
     import concord
 
-    frame = read.columns(file, o, {"--x": o["x"], "--y": o["y"]})
+    wanted = {"--x": o["x"], "--y": o["y"]}
+    ba_options, ccc_options = options(o)
+    chunk = stream.chunk_rows(file, o)
+    if chunk:  # the exact sums of each chunk, added: the same results
+        src, read_as = read.column_groups(file, o, wanted, chunk)
+        made = [
+            concord.accumulate(concord.bland_altman, **ba_options),
+            concord.accumulate(concord.concordance_correlation, **ccc_options),
+        ]
+        pair = [o["x"], o["y"]]
+        stream.feed(src, pair, o, lambda _: [(acc, pair) for acc in made], read_as)
+        return made[0].result(), made[1].result()
+    frame = read.columns(file, o, wanted)
     x, y = frame[o["x"]], frame[o["y"]]
-    level, policy = o["confidence_level"], o["nan_policy"]
-    ba = concord.bland_altman(
-        x, y, confidence_level=level, limits=o["limits"], proportional=o["proportional"],
-        nan_policy=policy,
-    )  # fmt: skip
-    ccc = concord.concordance_correlation(x, y, confidence_level=level, nan_policy=policy)
-    return ba, ccc
+    ba = concord.bland_altman(x, y, **ba_options)
+    return ba, concord.concordance_correlation(x, y, **ccc_options)
 
 
 def shown(rows: list[dict[str, Any]], confidence_level: float) -> list[dict[str, str]]:
@@ -55,6 +69,7 @@ def shown(rows: list[dict[str, Any]], confidence_level: float) -> list[dict[str,
 Examples:
   concord bland-altman data/pefr.csv --x wright --y mini_wright
   concord bland-altman data/pefr.csv --x wright --y mini_wright --proportional --format json
+  concord bland-altman big.parquet --x lab --y device --chunk-rows 1000000
 """,
 )
 @click.argument("file", metavar="FILE")
@@ -78,6 +93,7 @@ Examples:
     show_default=True,
 )
 @opt.nan_policy_option("Missing ratings: fail, or drop the pairs they occur in.")
+@opt.chunk_option
 @opt.output_options()
 @opt.data_errors
 def bland_altman(file: str, **o: Any) -> None:

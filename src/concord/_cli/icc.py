@@ -10,6 +10,7 @@ import click
 from concord._cli import inputs as inputs
 from concord._cli import options as opt
 from concord._cli import output as out
+from concord._cli import stream as stream
 from concord._cli import terminal as terminal
 from concord._render import records as rec
 
@@ -85,6 +86,31 @@ def text(path: str, shape: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     )
 
 
+def whole(file: str, o: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """Return the ICC of FILE's rater columns read whole (wide or long form), and their shape."""
+    import concord
+
+    frame = inputs.ratings(file, o, numbers=True)
+    if frame.shape[1] < 2:
+        raise click.ClickException(f"{file}: {_one_rater(o)} The ICC needs two raters or more.")
+    options = {"confidence_level": o["confidence_level"], "r0": o["r0"]}
+    return concord.icc(frame, **options), rec.frame_shape(frame)
+
+
+def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[Any, dict[str, Any]]:
+    """Return the ICC of a wide-form FILE's rater columns, adding their sums chunk by chunk."""
+    import concord
+
+    src, columns = inputs.raters(file, o, rows)
+    if len(columns) < 2:
+        raise click.ClickException(f"{file}: {_one_rater(o)} The ICC needs two raters or more.")
+    options = {"confidence_level": o["confidence_level"], "r0": o["r0"]}
+    acc = concord.accumulate(concord.icc, **options)
+    read_as = inputs.groups(columns, o, numbers=True)
+    tally = stream.feed(src, columns, o, lambda _: [(acc, None)], read_as)
+    return acc.result(), tally.shape()
+
+
 @click.command(
     epilog="""
 \b
@@ -92,6 +118,7 @@ Examples:
   concord icc data/shrout_fleiss1979.csv
   concord icc scores.csv --raters judge1,judge2,judge3 --format json
   concord icc scores.csv --item subject --rater judge --rating score
+  concord icc big.csv --raters judge1,judge2,judge3 --chunk-rows 1000000
 """
 )
 @click.argument("file", metavar="FILE")
@@ -106,6 +133,7 @@ Examples:
     show_default=True,
     help="The ICC under the null hypothesis of the F tests.",
 )
+@opt.chunk_option
 @opt.output_options()
 @opt.data_errors
 def icc(file: str, **o: Any) -> None:
@@ -114,16 +142,12 @@ def icc(file: str, **o: Any) -> None:
     One-way, two-way agreement and two-way consistency, of single and of
     averaged ratings (McGraw & Wong's and Shrout & Fleiss' names), each with
     its F test and McGraw & Wong's interval. Missing ratings (empty cells)
-    are allowed: irrNA's method of moments.
+    are allowed: irrNA's method of moments. With --chunk-rows (wide form),
+    the file is read in chunks and their exact sums added: the same result.
     """
-    import concord
-
-    frame = inputs.ratings(file, o, numbers=True)
-    if frame.shape[1] < 2:
-        raise click.ClickException(f"{file}: {_one_rater(o)} The ICC needs two raters or more.")
-    result = concord.icc(frame, confidence_level=o["confidence_level"], r0=o["r0"])
+    chunk = stream.chunk_rows(file, o)
+    result, shape = streamed(file, o, chunk) if chunk else whole(file, o)
     rows = form_rows(result.forms(), o["confidence_level"])
-    shape = rec.frame_shape(frame)
     if not any(math.isfinite(r["icc"]) for r in rows):
         terminal.echo(
             "note: the ICC is undefined: the scores vary neither within nor between items.",

@@ -77,6 +77,17 @@ def two_raters(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
     return frame[columns[0]], frame[columns[1]]
 
 
-def chunks(src: sources.Source, columns: list[str], o: dict[str, Any]) -> Iterator[Any]:
-    """Yield the columns chunk by chunk, with a progress bar; a column named twice is read once."""
-    return cells.frames(src, groups(list(dict.fromkeys(columns)), o), bar=True)
+def chunks(
+    src: sources.Source,
+    columns: list[str],
+    o: dict[str, Any],
+    read_as: list[cells.Group] | None = None,
+) -> Iterator[Any]:
+    """Yield the columns chunk by chunk, with a progress bar; a column named twice is read once.
+
+    ``read_as``: the groups a whole read of the command reads (default: one group of
+    the columns, as :func:`groups` makes it).
+    """
+    if read_as is None:
+        read_as = groups(list(dict.fromkeys(columns)), o)
+    return cells.frames(src, read_as, bar=True)

@@ -239,11 +239,18 @@ def columns(file: str, o: dict[str, Any], wanted: dict[str, str | None]) -> Any:
     The first is a rating column (read as text with text ``--labels``); the
     others are read by their cells alone.
     """
-    source = Source(file, options(file, o))
+    return whole(*column_groups(file, o, wanted))
+
+
+def column_groups(
+    file: str, o: dict[str, Any], wanted: dict[str, str | None], rows: int = 0
+) -> tuple[Source, list[Group]]:
+    """Open FILE (in chunks of ``rows``; 0: whole) and return the groups :func:`columns` reads."""
+    source = Source(file, options(file, o), rows)
     names = source.names()
     chosen = [select(names, [c], file, option)[0] for option, c in wanted.items() if c]
     groups = [
         Group([c], text=i == 0 and cin.labels_are_text(o.get("labels")))
         for i, c in enumerate(dict.fromkeys(chosen))
     ]
-    return whole(source, groups)
+    return source, groups

@@ -4,8 +4,8 @@ The file is read by :mod:`concord._cli.read`, the reader of whole files,
 in chunks: CSV and TSV through pyarrow's streaming CSV reader, Parquet
 through its record batches. Each chunk becomes a small DataFrame of the
 rater columns, converted as a whole file's are, and is added to the
-command's :func:`concord.accumulate` accumulators (made by ``kappa`` and
-``agree``), whose result is the in-memory result (the accumulators'
+command's :func:`concord.accumulate` accumulators (made by ``kappa``,
+``agree``, ``icc`` and ``bland-altman``), whose result is the in-memory result (the accumulators'
 contract). Memory is bounded by the chunk, not the file. The CLI computes
 nothing itself here either: it only feeds the library's accumulators.
 """
@@ -19,6 +19,7 @@ from typing import Any
 
 import click
 
+from concord._cli import cells as cells
 from concord._cli import columns as cin
 from concord._cli import inputs as inputs
 from concord._cli import source as sources
@@ -101,16 +102,18 @@ def feed(
     columns: list[str],
     o: dict[str, Any],
     start: Callable[[Any], list[tuple[Any, list[str] | None]]],
+    read_as: list[cells.Group] | None = None,
 ) -> Tally:
     """Count every chunk into the accumulators ``start`` makes from the first chunk.
 
     ``start`` returns (accumulator, columns) pairs: an accumulator of two
     raters gets those two columns, one of many raters (columns None) the
-    whole chunk.
+    whole chunk. ``read_as``: the column groups, as the command's whole read
+    reads them (default: one group, :func:`concord._cli.inputs.groups`).
     """
     tally = Tally(columns)
     accumulators: list[tuple[Any, list[str] | None]] | None = None
-    for frame in inputs.chunks(src, columns, o):
+    for frame in inputs.chunks(src, columns, o, read_as):
         if accumulators is None:
             accumulators = start(frame)
         tally.add(frame)
