@@ -83,7 +83,10 @@ def _members(module: str) -> str:
         obj = getattr(imported, name)
         # where the object is defined: a name that concord loads lazily (ThresholdClassifier)
         # is not visible to static analysis in the module that re-exports it
-        blocks.append(f"::: {obj.__module__}.{obj.__qualname__}")
+        blocks.append(
+            f"::: {obj.__module__}.{obj.__qualname__}\n"
+            f"    options:\n      heading: {module}.{name}\n      toc_label: {name}"
+        )
     return "\n\n".join(blocks)
 
 
