@@ -1,12 +1,13 @@
 # Two commands on a fresh machine with Python ≥ 3.10 and make:
 #   make demo   create .venv, install concord with what the demo needs, run it on bundled data
 #   make test   create or reuse .venv, install the dev extras, run ruff, mypy and pytest
+#   make docs   build the documentation site into site/ (offline, warnings as errors)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: demo test lint typecheck pytest browser bench screenshots clean
+.PHONY: demo test lint typecheck pytest browser bench screenshots docs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -50,9 +51,14 @@ demo: $(VENV)/.demo-installed
 screenshots: $(VENV)/.dev-installed browser
 	$(PY) demo/screenshots.py
 
+# The site runs every page's examples while it builds (docs/hooks/execute.py); the dev extras
+# hold the docs extra.
+docs: $(VENV)/.dev-installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check src tests benchmarks demo
-	$(BIN)/ruff format --check src tests benchmarks demo
+	$(BIN)/ruff check src tests benchmarks demo docs/hooks
+	$(BIN)/ruff format --check src tests benchmarks demo docs/hooks
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
@@ -96,4 +102,4 @@ bench: $(VENV)/.bench-installed
 	$(PY) benchmarks/bench_gpu.py --output benchmarks/results/array_api.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build site
