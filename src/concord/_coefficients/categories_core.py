@@ -52,7 +52,7 @@ def bhapkar(table: np.ndarray) -> tuple[float, int]:
 
 
 def mcnemar(table: np.ndarray) -> tuple[float, int]:
-    """Return McNemar's χ² (b − c)² / (b + c) without continuity correction, df 1 (0 if b + c = 0)."""
+    """Return McNemar's χ² (b − c)² / (b + c), no continuity correction; df 1 (0 if b + c = 0)."""
     b, c = float(table[0, 1]), float(table[1, 0])
     if b + c == 0:
         return 0.0, 0

@@ -104,7 +104,7 @@ class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
         return kappa_max(self)
 
     def _two_by_two(self) -> tuple[float, float, float, float, float] | None:
-        """(a, b, c, d, n) of a 2×2 table, the second category as "yes"; None if k ≠ 2."""
+        """Return (a, b, c, d, n) of a 2×2 table, the second category as "yes"; None if k ≠ 2."""
         if self.observed.shape != (2, 2):
             return None
         (d, c), (b, a) = self.observed.tolist()
@@ -145,10 +145,11 @@ class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
     def pabak_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Return the exact interval of PABAK: 2 × the Clopper–Pearson interval of p_o − 1.
 
-        As R epiR's ``epi.kappa`` computes it (nan for k > 2). Needs scipy.
+        As R epiR's ``epi.kappa`` computes it. nan for k > 2, and with sample
+        weights (the binomial needs counts). Needs scipy.
         """
         cells = self._two_by_two()
-        if cells is None:
+        if cells is None or not np.issubdtype(self.observed.dtype, np.integer):
             return ConfidenceInterval(float("nan"), float("nan"))
         from scipy.stats import binomtest
 
