@@ -94,7 +94,7 @@ class MarginalHomogeneityResult:
         more = "rater1" if self.differences[i] > 0 else "rater2"
         return (
             f"{head} The largest difference is in {self.labels[i]!s}: {more} used it "
-            f"{number(abs(float(self.differences[i])))} times more."
+            f"{number(abs(float(self.differences[i])))} more times."
         )
 
 
