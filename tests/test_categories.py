@@ -191,3 +191,36 @@ def test_agreement_chart() -> None:
     k = AgreementChartDisplay.from_result(concord.cohen_kappa(*pairs(ABSTRACTORS)))
     assert k.statistic == pytest.approx(r.statistic, rel=1e-15)
     matplotlib.pyplot.close("all")
+
+
+def test_string_labels_and_unused_categories() -> None:
+    r1 = ["yes", "no", "no", "maybe", "yes"]
+    r2 = ["yes", "no", "yes", "maybe", "no"]
+    labels = ["no", "maybe", "yes", "never"]
+    s = concord.specific_agreement(r1, r2, labels=labels)
+    # by hand: no 2·1/(2 + 2), maybe 2·1/2, yes 2·1/(2 + 2); "never" unused: nan
+    assert s.agreement[:3].tolist() == [0.5, 1.0, 0.5] and np.isnan(s.agreement[3])
+    m = concord.marginal_homogeneity(r1, r2, labels=labels)
+    assert m.labels == tuple(labels) and m.differences.tolist() == [0, 0, 0, 0]
+    assert m.df == 1 and m.statistic == 0.0  # one discordant pair each way: b = c
+    b = concord.bangdiwala_b(r1, r2, labels=labels)
+    assert b.statistic == float(Fraction(1 + 1 + 1, 2 * 2 + 1 * 1 + 2 * 2))
+
+
+def test_weighted_b_se_is_the_multinomial_delta_method() -> None:
+    from concord._coefficients.categories_core import bangdiwala
+
+    partial = np.array([1.0, 0.5])
+    n = SEXUAL_FUN.sum()
+    p = SEXUAL_FUN / n
+
+    def value(q: np.ndarray) -> float:
+        return bangdiwala(q.reshape(4, 4) * 1e6, partial)[0]  # B^w is scale-free in the table
+
+    eps = 1e-7
+    flat = p.ravel()
+    g = np.array([(value(flat + eps * e) - value(flat - eps * e)) / (2 * eps) for e in np.eye(16)])
+    se = np.sqrt((g * g @ flat - (g @ flat) ** 2) / n)
+    assert concord.bangdiwala_b(*pairs(SEXUAL_FUN), weights=[1, 0.5]).standard_error == (
+        pytest.approx(se, rel=1e-5)
+    )
