@@ -9,6 +9,11 @@ imported lazily, where they are used.
 """
 
 from concord._coefficients.bland_altman import bland_altman
+from concord._coefficients.categories import (
+    bangdiwala_b,
+    marginal_homogeneity,
+    specific_agreement,
+)
 from concord._coefficients.cohen import cohen_kappa, scott_pi
 from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.concordance import concordance_correlation
@@ -29,6 +34,11 @@ from concord._results.agreement import (
     LightResult,
 )
 from concord._results.agreement_continuous import BlandAltmanResult, CccResult
+from concord._results.categories import (
+    BangdiwalaResult,
+    MarginalHomogeneityResult,
+    SpecificAgreementResult,
+)
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
 from concord._results.kappa import KappaResult
@@ -47,6 +57,7 @@ __all__ = [
     "Accumulator",
     "AgreementResult",
     "AgreementTable",
+    "BangdiwalaResult",
     "BlandAltmanResult",
     "CategoryCounts",
     "CccResult",
@@ -60,12 +71,15 @@ __all__ = [
     "KappaResult",
     "KrippendorffResult",
     "LightResult",
+    "MarginalHomogeneityResult",
+    "SpecificAgreementResult",
     "ThresholdClassifier",
     "ThresholdResult",
     "UndefinedKappaWarning",
     "__version__",
     "accumulate",
     "agree",
+    "bangdiwala_b",
     "bland_altman",
     "brennan_prediger",
     "cohen_kappa",
@@ -80,11 +94,13 @@ __all__ = [
     "icc",
     "krippendorff_alpha",
     "light_kappa",
+    "marginal_homogeneity",
     "mean_kappa",
     "optimize_thresholds",
     "percent_agreement",
     "quadratic_weighted_kappa",
     "scott_pi",
+    "specific_agreement",
     "weight_matrix",
 ]
 

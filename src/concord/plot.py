@@ -32,6 +32,7 @@ from concord._common.errors import check_option
 from concord._common.text import number
 from concord._inference.intervals import ConfidenceInterval
 from concord._render import plotting as _plotting
+from concord._render import plotting_chart as _chart
 from concord._render import plotting_continuous as _continuous
 from concord._thresholds.optimize import _scores
 
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = [
+    "AgreementChartDisplay",
     "BlandAltmanDisplay",
     "BootstrapDisplay",
     "ComparisonDisplay",
@@ -644,4 +646,89 @@ class ConcordanceDisplay:
         )
         if legend:
             self.ax_.legend(loc="best", fontsize="small")
+        return self
+
+
+@dataclass(eq=False, repr=False)
+class AgreementChartDisplay:
+    """Bangdiwala's (1985) agreement chart of two raters, as R vcd's ``agreementplot``.
+
+    Each category is a rectangle r_i by c_i (rater1's and rater2's totals,
+    as shares of the unit square); inside it the black square n_ii by n_ii
+    is exact agreement and, with partial credit, the shaded bands around it
+    are ratings b categories apart. The filled share of the rectangles is
+    Bangdiwala's B (B^w with partial credit); squares off the dashed
+    diagonal mean the raters' marginals differ.
+
+    Attributes
+    ----------
+    observed : numpy.ndarray, shape (k, k)
+        The table (rows: rater1).
+    labels : tuple
+        The categories in order.
+    partial_weights : tuple of float
+        The credit by distance, (1,) for exact agreement only.
+    statistic : float
+        B or B^w.
+    axis_names : tuple of str
+        The x (rater2) and y (rater1) axis names.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> d = AgreementChartDisplay.from_data([1, 1, 2, 2, 3, 3], [1, 2, 2, 2, 3, 1]).plot()
+    >>> round(d.statistic, 4)  # (1 + 4 + 1) / (2·2 + 2·3 + 2·1)
+    0.5
+    >>> matplotlib.pyplot.close(d.figure_)
+    """
+
+    observed: np.ndarray
+    labels: tuple[Any, ...]
+    partial_weights: tuple[float, ...]
+    statistic: float
+    axis_names: tuple[str, str] = ("rater2", "rater1")
+
+    @classmethod
+    def from_result(cls, result: Any, /) -> AgreementChartDisplay:
+        """Build the chart of a BangdiwalaResult or a KappaResult (exact agreement only)."""
+        observed = _plotting.need(
+            result, "observed", "a BangdiwalaResult or KappaResult", "AgreementChartDisplay"
+        )
+        partial = tuple(getattr(result, "partial_weights", (1.0,)))
+        if hasattr(result, "partial_weights"):
+            statistic = float(result.statistic)
+        else:
+            from concord._coefficients.categories_core import bangdiwala
+
+            statistic = bangdiwala(observed, np.asarray(partial))[0]
+        return cls(observed, tuple(result.labels), partial, statistic)
+
+    @classmethod
+    def from_data(
+        cls,
+        rater1: Any,
+        rater2: Any,
+        /,
+        *,
+        weights: Any = None,
+        labels: Any = None,
+        nan_policy: str = "raise",
+    ) -> AgreementChartDisplay:
+        """Compute :func:`concord.bangdiwala_b` of the ratings and build its chart."""
+        from concord._coefficients.categories import bangdiwala_b
+
+        return cls.from_result(
+            bangdiwala_b(rater1, rater2, weights=weights, labels=labels, nan_policy=nan_policy)
+        )
+
+    def plot(self, ax: Axes | None = None) -> AgreementChartDisplay:
+        """Draw and return the display (square axes)."""
+        self.figure_, self.ax_ = _plotting.axes(ax, (5.0, 5.0))
+        _chart.agreement_chart(self.ax_, self.observed, self.labels, self.partial_weights)
+        name = "B" if len(self.partial_weights) == 1 else "B^w"
+        self.ax_.set(
+            title=f"Agreement chart (Bangdiwala's {name} = {number(self.statistic, 3)})",
+            xlabel=self.axis_names[0],
+            ylabel=self.axis_names[1],
+        )
         return self

@@ -470,6 +470,11 @@ def brennan_prediger(
     ``labels``, or those used when none are declared. Declare every
     category the raters could choose, used or not.
 
+    With two raters and q = 2 it is PABAK, the prevalence- and bias-adjusted
+    kappa 2 p_o − 1 of Byrt, Bishop & Carlin (1993), which
+    :attr:`KappaResult.pabak` also reports (with its exact interval,
+    :meth:`KappaResult.pabak_interval`, as R epiR's ``epi.kappa``).
+
     Parameters
     ----------
     ratings : array-like (n_items, n_raters), DataFrame or CategoryCounts
@@ -497,6 +502,9 @@ def brennan_prediger(
     Brennan, R. L. & Prediger, D. J. (1981). Coefficient kappa: some uses,
     misuses, and alternatives. Educational and Psychological Measurement
     41(3), 687-699. doi:10.1177/001316448104100307
+
+    Byrt, T., Bishop, J. & Carlin, J. B. (1993). Bias, prevalence and kappa.
+    J Clin Epidemiol 46(5), 423-429.
 
     Randolph, J. J. (2005). Free-marginal multirater kappa. Joensuu Learning
     and Instruction Symposium.

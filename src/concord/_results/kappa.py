@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from concord._common import text as _explain
-from concord._inference.intervals import Deferred, InferenceMixin
+from concord._inference.intervals import ConfidenceInterval, Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.described import Described
 from concord._results.html import HTML
@@ -102,6 +102,60 @@ class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
         from concord._results.kappa_max import kappa_max
 
         return kappa_max(self)
+
+    def _two_by_two(self) -> tuple[float, float, float, float, float] | None:
+        """Return (a, b, c, d, n) of a 2×2 table, the second category as "yes"; None if k ≠ 2."""
+        if self.observed.shape != (2, 2):
+            return None
+        (d, c), (b, a) = self.observed.tolist()
+        return a, b, c, d, float(self.n)
+
+    @property
+    def prevalence_index(self) -> float:
+        """(a − d) / n for a 2×2 table (Byrt, Bishop & Carlin 1993); nan for k > 2.
+
+        a counts the items both raters put in the second category (1, True,
+        'yes'), d those both put in the first; the sign follows R epiR's
+        ``epi.kappa`` with its first row as "yes".
+        """
+        cells = self._two_by_two()
+        return float("nan") if cells is None else (cells[0] - cells[3]) / cells[4]
+
+    @property
+    def bias_index(self) -> float:
+        """(b − c) / n for a 2×2 table (Byrt, Bishop & Carlin 1993); nan for k > 2.
+
+        b counts rater1 "yes" (the second category) and rater2 "no", c the
+        reverse: rater1's share of "yes" minus rater2's.
+        """
+        cells = self._two_by_two()
+        return float("nan") if cells is None else (cells[1] - cells[2]) / cells[4]
+
+    @property
+    def pabak(self) -> float:
+        """Prevalence- and bias-adjusted kappa 2 p_o − 1 of a 2×2 table; nan for k > 2.
+
+        PABAK (Byrt, Bishop & Carlin 1993) is Brennan & Prediger's
+        coefficient with q = 2 (:func:`brennan_prediger` of the same two
+        raters); p_o is the unweighted share of agreement.
+        """
+        cells = self._two_by_two()
+        return float("nan") if cells is None else 2 * (cells[0] + cells[3]) / cells[4] - 1
+
+    def pabak_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """Return the exact interval of PABAK: 2 × the Clopper–Pearson interval of p_o − 1.
+
+        As R epiR's ``epi.kappa`` computes it. nan for k > 2, and with sample
+        weights (the binomial needs counts). Needs scipy.
+        """
+        cells = self._two_by_two()
+        if cells is None or not np.issubdtype(self.observed.dtype, np.integer):
+            return ConfidenceInterval(float("nan"), float("nan"))
+        from scipy.stats import binomtest
+
+        agree = round(cells[0] + cells[3])
+        low, high = binomtest(agree, round(cells[4])).proportion_ci(confidence_level, "exact")
+        return ConfidenceInterval(2 * low - 1, 2 * high - 1)
 
     def contributions(self) -> Contributions:
         """Return where the kappa is lost: each confusion's part of the weighted disagreement.
