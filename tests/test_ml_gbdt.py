@@ -79,12 +79,16 @@ def test_lightgbm_feval_and_sklearn_api() -> None:
         callbacks=[lgb.record_evaluation(history)],
     )
     last = history["valid"]["qwk"][-1]
-    assert last == concord.quadratic_weighted_kappa(y[valid], _half_up(booster.predict(x[valid]), y[valid]))
+    assert last == concord.quadratic_weighted_kappa(
+        y[valid], _half_up(booster.predict(x[valid]), y[valid])
+    )
     assert last > 0.6
     model = lgb.LGBMRegressor(n_estimators=20, num_leaves=7, verbose=-1)
     model.fit(x[train], y[train], eval_set=[(x[valid], y[valid])], eval_metric=lightgbm_metric())
     scores = model.evals_result_["valid_0"]["qwk"]
-    assert scores[-1] == concord.quadratic_weighted_kappa(y[valid], _half_up(model.predict(x[valid]), y[valid]))
+    assert scores[-1] == concord.quadratic_weighted_kappa(
+        y[valid], _half_up(model.predict(x[valid]), y[valid])
+    )
 
 
 def test_lightgbm_multiclass_probabilities() -> None:

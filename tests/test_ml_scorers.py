@@ -49,7 +49,10 @@ def test_kappa_scorer_in_grid_search_picks_sklearns_best() -> None:
     grid = {"C": [0.001, 0.1, 10.0]}
     runs = [
         GridSearchCV(LogisticRegression(max_iter=500), grid, cv=4, scoring=s).fit(x, y)
-        for s in (kappa_scorer(weights="quadratic"), make_scorer(cohen_kappa_score, weights="quadratic"))
+        for s in (
+            kappa_scorer(weights="quadratic"),
+            make_scorer(cohen_kappa_score, weights="quadratic"),
+        )
     ]
     assert runs[0].best_params_ == runs[1].best_params_
     assert runs[0].best_score_ == pytest.approx(runs[1].best_score_, abs=1e-12)
@@ -145,15 +148,15 @@ def test_threshold_scorer_fits_cut_points_on_the_training_fold_only() -> None:
         assert score == concord.quadratic_weighted_kappa(y[test], held_out)
     # scrambling the held-out targets changes the scores, not the cut points
     scrambled = y.copy()
-    for train, test in cv.split(x):
-        scrambled[test] = rng.permutation(scrambled[test])
-        break
+    first_train, first_test = next(iter(cv.split(x)))
+    scrambled[first_test] = rng.permutation(scrambled[first_test])
     again = cross_validate(
         model, x, scrambled, cv=cv, scoring=threshold_kappa_scorer(), return_estimator=True
     )
-    first_train = next(iter(cv.split(x)))[0]
     assert (scrambled[first_train] == y[first_train]).all()
-    np.testing.assert_array_equal(again["estimator"][0].thresholds_, out["estimator"][0].thresholds_)
+    np.testing.assert_array_equal(
+        again["estimator"][0].thresholds_, out["estimator"][0].thresholds_
+    )
     assert again["test_score"][0] != out["test_score"][0]
 
 

@@ -54,14 +54,15 @@ def graded(
 ) -> np.ndarray:
     """Return the predictions as grades: argmax, rounded, or cut at the given or optimal points."""
     if preds.ndim == 2:  # multiclass probabilities: the likeliest class (its index, or its label)
-        index = preds.argmax(axis=1)
+        index: np.ndarray = preds.argmax(axis=1)
         return index if labels is None else np.asarray(labels)[index]
     if thresholds is None:
         return _rounded(y_true, preds, labels)
     if isinstance(thresholds, str) and thresholds == "optimal":
         best = optimize_thresholds(y_true, preds, labels=labels, weights=weights)
         return best.apply(preds)
-    return _cut(y_true, preds, thresholds, labels, func)
+    cut: np.ndarray = _cut(y_true, preds, thresholds, labels, func)
+    return cut
 
 
 def _check_thresholds(thresholds: Any, func: str) -> Any:
@@ -73,7 +74,10 @@ def _check_thresholds(thresholds: Any, func: str) -> Any:
         cuts = np.full(2, np.nan)
     if cuts.ndim != 1 or np.isnan(cuts).any() or (np.diff(cuts) < 0).any():
         param_error(
-            func, "thresholds", "None, 'optimal' or a non-decreasing list of cut points", thresholds
+            func,
+            "thresholds",
+            "None, 'optimal' or a non-decreasing list of cut points",
+            thresholds,
         )
     return cuts
 

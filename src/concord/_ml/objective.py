@@ -23,7 +23,11 @@ def gradient_hessian(
     total = w.sum()
     y_bar = (w * y).sum() / total
     n = (w * (y - pred) ** 2).sum()
-    d = (w * y * y).sum() + (w * pred * pred).sum() - 2.0 * (w * y).sum() * (w * pred).sum() / total
+    d = (
+        (w * y * y).sum()
+        + (w * pred * pred).sum()
+        - 2.0 * (w * y).sum() * (w * pred).sum() / total
+    )
     loss = n / d
     d_i = 2.0 * w * (pred - y_bar)
     g = (2.0 * w * (pred - y) - loss * d_i) / d

@@ -38,11 +38,16 @@ def tolerant_weights(labels: Any, kind: Any, tolerance: int, func: str) -> np.nd
     scores = values.astype(np.float64) if values.dtype.kind in "iuf" else np.arange(values.size)
     d = np.maximum(np.abs(scores[:, None] - scores[None, :]) - tolerance, 0.0)
     power = _DIFFERENCE_KINDS[name]
-    return (d > 0).astype(np.float64) if power == 0 else d**power
+    out: np.ndarray = (d > 0).astype(np.float64) if power == 0 else d**power
+    return out
 
 
 def _check_tolerance(tolerance: Any, func: str) -> int:
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, np.integer)) or tolerance < 0:
+    if (
+        isinstance(tolerance, bool)
+        or not isinstance(tolerance, (int, np.integer))
+        or tolerance < 0
+    ):
         param_error(func, "tolerance", "a non-negative integer", tolerance)
     return int(tolerance)
 
