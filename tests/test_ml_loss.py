@@ -66,6 +66,7 @@ def test_custom_weights_and_shape_errors() -> None:
     p = np.full((4, 3), 1 / 3)
     quadratic = concord.weight_matrix(3, "quadratic")
     assert kappa_loss(y, p, weights=quadratic * 4) == kappa_loss(y, p)
+    assert kappa_loss(y.tolist(), p.tolist()) == kappa_loss(y, p)  # lists are numpy's
     with pytest.raises(ValueError, match="'y_prob' parameter of kappa_loss"):
         kappa_loss(y, p[:, 0])
     with pytest.raises(ValueError, match="'weights' parameter of kappa_loss"):

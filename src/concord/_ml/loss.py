@@ -86,11 +86,14 @@ def kappa_loss(
     0.2
     """
     xp, device = _namespace(y_prob)
+    if xp is np:  # lists, and integer one-hot predictions, become float arrays
+        y_prob = np.asarray(y_prob)
+        y_prob = y_prob if y_prob.dtype.kind == "f" else y_prob.astype(np.float64)
     if len(y_prob.shape) != 2:
         param_error("kappa_loss", "y_prob", "an array of shape (n, k)", f"shape {y_prob.shape}")
     n, k = y_prob.shape
     on = {} if device is None else {"device": device}
-    if library_of(y_true) != library_of(y_prob):
+    if library_of(y_true) != library_of(y_prob) or not hasattr(y_true, "shape"):
         y_true = xp.asarray(np.asarray(y_true), **on)
     if len(y_true.shape) == 1:
         classes = xp.reshape(y_true, (n, 1)) == xp.reshape(xp.arange(k, **on), (1, k))
