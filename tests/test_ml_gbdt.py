@@ -55,6 +55,8 @@ def test_other_weights_and_bad_thresholds() -> None:
     name, value, better = lightgbm_metric(weights="linear")(y, preds)
     assert (name, better) == ("kappa", True)
     assert value == concord.cohen_kappa(y, [1, 2, 3, 3, 1], weights="linear").statistic
+    with pytest.raises(ValueError, match="'weights' parameter of xgboost_metric"):
+        xgboost_metric(weights="quadratc")
     with pytest.raises(ValueError, match="'thresholds' parameter of lightgbm_metric"):
         lightgbm_metric(thresholds=[2.5, 1.5])
     with pytest.raises(ValueError, match="'labels' parameter of xgboost_metric"):

@@ -96,8 +96,13 @@ def test_tolerance_counts_adjacent_grades_as_agreement_exactly() -> None:
 
 
 def test_tolerance_rejects_weights_it_cannot_shift() -> None:
+    # when the scorer is made: inside cross-validation scikit-learn turns errors into nan
     with pytest.raises(ValueError, match="'weights' parameter of kappa_scorer"):
-        kappa_scorer(weights="ordinal", tolerance=1)(_Fixed(np.array([1, 2])), None, [1, 2])
+        kappa_scorer(weights="ordinal", tolerance=1)
+    with pytest.raises(ValueError, match="'weights' parameter of kappa_scorer"):
+        kappa_scorer(weights="quadratc")
+    with pytest.raises(ValueError, match="'weights' parameter of threshold_kappa_scorer"):
+        threshold_kappa_scorer(weights="quadratc")
     with pytest.raises(ValueError, match="'tolerance' parameter of kappa_scorer"):
         kappa_scorer(tolerance=-1)
 

@@ -16,6 +16,7 @@ import numpy as np
 from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.qwk import quadratic_weighted_kappa
 from concord._common.errors import param_error
+from concord._ml.scorers import check_weights
 from concord._thresholds.dinkelbach import grade
 from concord._thresholds.optimize import optimize_thresholds
 
@@ -94,6 +95,7 @@ def kappa_value(
 
 
 def _metric(thresholds: Any, weights: Any, labels: Any, func: str) -> Callable[..., Any]:
+    check_weights(weights, func)
     cuts = _check_thresholds(thresholds, func)
     name = "qwk" if weights == "quadratic" else "kappa"
 

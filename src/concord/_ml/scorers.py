@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.cohen import cohen_kappa
-from concord._common.errors import param_error
+from concord._common.errors import check_option, param_error
+from concord._tables.weights import KINDS
 
 # kinds whose disagreement is a function of the difference of the two grades' scores
 _DIFFERENCE_KINDS = {"unweighted": 0, "linear": 1, "quadratic": 2}
@@ -42,13 +43,17 @@ def tolerant_weights(labels: Any, kind: Any, tolerance: int, func: str) -> np.nd
     return out
 
 
-def _check_tolerance(tolerance: Any, func: str) -> int:
-    if (
-        isinstance(tolerance, bool)
-        or not isinstance(tolerance, (int, np.integer))
-        or tolerance < 0
-    ):
+def check_weights(weights: Any, func: str) -> None:
+    """Check named weights when the scorer is made: inside cross-validation errors become nan."""
+    if isinstance(weights, str):
+        check_option(func, "weights", weights, KINDS)
+
+
+def _check_tolerance(tolerance: Any, weights: Any, func: str) -> int:
+    if isinstance(tolerance, bool) or not isinstance(tolerance, int | np.integer) or tolerance < 0:
         param_error(func, "tolerance", "a non-negative integer", tolerance)
+    if tolerance:
+        tolerant_weights([0, 1], weights, int(tolerance), func)  # raises for other weights
     return int(tolerance)
 
 
@@ -124,7 +129,8 @@ def kappa_scorer(*, weights: Any = None, labels: Any = None, tolerance: int = 0)
     """
     from sklearn.metrics import make_scorer
 
-    tolerance = _check_tolerance(tolerance, "kappa_scorer")
+    check_weights(weights, "kappa_scorer")
+    tolerance = _check_tolerance(tolerance, weights, "kappa_scorer")
     return make_scorer(kappa_score, weights=weights, labels=labels, tolerance=tolerance)
 
 
@@ -175,6 +181,7 @@ def threshold_kappa_scorer(*, weights: Any = "quadratic", labels: Any = None) ->
     >>> bool(search.fit(X, y).best_score_ > 0.7)
     True
     """
+    check_weights(weights, "threshold_kappa_scorer")
 
     def scorer(estimator: Any, x: Any, y: Any, sample_weight: Any = None) -> float:
         step = _threshold_step(estimator)
