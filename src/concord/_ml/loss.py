@@ -1,6 +1,6 @@
 """The weighted kappa loss of de la Torre, Puig & Valls (2018), through the array API.
 
-numpy arrays take numpy; PyTorch and JAX arrays (and CuPy's) take their own
+numpy arrays take numpy; PyTorch and JAX arrays (CuPy's too, untested) take their own
 namespace through array-api-compat, imported only when such an array
 arrives, so gradients flow through the framework's autograd and the
 arrays stay on their device.
@@ -54,8 +54,8 @@ def kappa_loss(
         The true classes: integer positions 0..k−1, or one-hot rows.
     y_prob : array, shape (n, k)
         Predicted class probabilities (a softmax's output). A numpy,
-        PyTorch, JAX or CuPy array; the loss is computed in its namespace
-        and on its device, so autograd works.
+        PyTorch or JAX array (CuPy's take the same path, untested); the
+        loss is computed in its namespace and on its device, so autograd works.
     weights : str or array-like (k, k)
         A kind of :func:`concord.weight_matrix` on the positions (default
         quadratic), or a k×k disagreement matrix.
