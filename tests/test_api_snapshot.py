@@ -20,7 +20,7 @@ import click
 import concord
 
 SNAPSHOT = Path(__file__).parent / "reference" / "api_snapshot.txt"
-MODULES = ("concord", "concord.dask", "concord.plot", "concord.report")
+MODULES = ("concord", "concord.dask", "concord.ml", "concord.plot", "concord.report")
 
 
 def _signature(obj: Any) -> str:

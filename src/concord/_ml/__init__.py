@@ -1,0 +1,1 @@
+"""Private modules of :mod:`concord.ml`: scorers, GBDT metrics and objective, the kappa loss."""
