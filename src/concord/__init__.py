@@ -12,6 +12,8 @@ from concord._coefficients.bland_altman import bland_altman
 from concord._coefficients.cohen import cohen_kappa, scott_pi
 from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.concordance import concordance_correlation
+from concord._coefficients.diagnostics import rater_diagnostics
+from concord._coefficients.gold import against_gold
 from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
 from concord._coefficients.icc import icc
 from concord._coefficients.krippendorff import krippendorff_alpha
@@ -31,8 +33,10 @@ from concord._results.agreement import (
 from concord._results.agreement_continuous import BlandAltmanResult, CccResult
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
+from concord._results.gold import GoldResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
+from concord._results.raters import RaterDiagnostics
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
@@ -54,17 +58,20 @@ __all__ = [
     "ConfidenceInterval",
     "CrossValidatedKappa",
     "FleissResult",
+    "GoldResult",
     "GroupedKappaResult",
     "HomogeneityResult",
     "IccResult",
     "KappaResult",
     "KrippendorffResult",
     "LightResult",
+    "RaterDiagnostics",
     "ThresholdClassifier",
     "ThresholdResult",
     "UndefinedKappaWarning",
     "__version__",
     "accumulate",
+    "against_gold",
     "agree",
     "bland_altman",
     "brennan_prediger",
@@ -84,6 +91,7 @@ __all__ = [
     "optimize_thresholds",
     "percent_agreement",
     "quadratic_weighted_kappa",
+    "rater_diagnostics",
     "scott_pi",
     "weight_matrix",
 ]
