@@ -124,7 +124,7 @@ def against_gold(
     >>> m = [["O", "G", "O"], ["G", "G", "R"], ["R", "R", "R"], ["G", "G", "O"]]
     >>> g = concord.against_gold([row[1:] for row in m], [row[0] for row in m])
     >>> [round(r.statistic, 4) for r in g.results], round(g.mean, 4)
-    ([0.5455, 0.2], 0.3727)
+    ([0.5556, 0.3333], 0.4444)
     """
     c = entry(function, _FUNC)
     if c.arity != 2:
