@@ -100,7 +100,9 @@ def _paired(
     return difference_se(c, u2 - u1, clusters)
 
 
-def difference_se(c: Coefficient, d: np.ndarray, clusters: np.ndarray | None) -> tuple[float, float]:
+def difference_se(
+    c: Coefficient, d: np.ndarray, clusters: np.ndarray | None
+) -> tuple[float, float]:
     """SE and df of a paired difference from its per-item terms ``d`` (clusters: or None)."""
     if clusters is not None and not singletons(clusters):
         # Cohen's terms carry the delta method's n², the others Gwet's n (n − 1)

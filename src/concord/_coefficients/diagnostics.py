@@ -27,15 +27,20 @@ from concord._common.errors import param_error
 from concord._data.labels import Labels
 from concord._data.long import long_groups
 from concord._data.matrix import RatingMatrix, rating_matrix
+from concord._results.raters import RaterDiagnostics
 from concord._tables.item_table import Items
 from concord._tables.pair_table import PairTable
 from concord._tables.patterns import distinct
-from concord._results.raters import RaterDiagnostics
 
 _FUNC = "rater_diagnostics"
 _DENSE = 256  # beyond it α takes its continuous engine, which keeps no count rows
 # the Cohen's kappa weights that match a level of Krippendorff's alpha
-_LEVEL_WEIGHTS = {"nominal": None, "ordinal": "linear", "interval": "quadratic", "ratio": "quadratic"}
+_LEVEL_WEIGHTS = {
+    "nominal": None,
+    "ordinal": "linear",
+    "interval": "quadratic",
+    "ratio": "quadratic",
+}
 
 
 def _matrix(wide: Any, labels: Any) -> RatingMatrix:
@@ -62,7 +67,7 @@ def _matrix(wide: Any, labels: Any) -> RatingMatrix:
 
 
 def _values(codes: np.ndarray, labels: Labels) -> np.ndarray:
-    """The ratings of ``codes`` as values: floats with nan, or objects with None, missing."""
+    """Return the ratings of ``codes`` as values; missing: nan (numbers) or None."""
     if labels.numeric:
         table = np.array([float(v) for v in labels.values] + [np.nan])
     else:
@@ -74,7 +79,7 @@ def _values(codes: np.ndarray, labels: Labels) -> np.ndarray:
 def _core_side(
     c: Coefficient, counts: np.ndarray, labels: Labels, opts: dict[str, Any]
 ) -> tuple[Any, np.ndarray]:
-    """The coefficient and its per-item terms from the items' counts per category."""
+    """Return the coefficient and its per-item terms from the items' counts per category."""
     rated = counts.sum(axis=1) > 0
     rows = counts[rated]
     items = Items(labels, distinct(rows), declared=True)
@@ -96,7 +101,7 @@ def _core_side(
 def _raw_side(
     c: Coefficient, codes: np.ndarray, labels: Labels, opts: dict[str, Any]
 ) -> tuple[Any, np.ndarray]:
-    """The general path: the public function and its terms hook on the ratings themselves.
+    """Return the result and terms by the general path: the function and its terms hook.
 
     Items that only the left-out rater rated are not in the coefficient: their term is 0.
     """
@@ -111,7 +116,7 @@ def _raw_side(
 def _left_out(
     c: Coefficient, matrix: RatingMatrix, opts: dict[str, Any], clusters: Any, level: float
 ) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
-    """The panel's result, and for each rater the result without them and the change."""
+    """Return the panel's result, and for each rater the result without them and the change."""
     labels, codes = matrix.labels, matrix.codes
     counts = matrix.counts()
     by_counts = c.table in ("items", "coincidences") and labels.k <= _DENSE
@@ -152,7 +157,7 @@ def _kappa(a: np.ndarray, b: np.ndarray, labels: Labels, weights: Any) -> Any:
 
 
 def panel_reference(counts: np.ndarray, weighted: bool) -> np.ndarray:
-    """The others' reference label of each item (−1: none): the majority, or the lower median.
+    """Return each item's reference label (−1: none): the majority, or the lower median.
 
     A tie for the majority leaves the item out; weighted (ordered) data take
     the lower median, which is always a label.
@@ -293,4 +298,3 @@ def rater_diagnostics(
         totals.astype(np.int64),
         float(confidence_level),
     )
-

@@ -60,7 +60,7 @@ def _statistic(c: Any, table: np.ndarray, labels: Labels, opts: dict[str, Any]) 
 
 
 def _replicates(c: Any, table: np.ndarray, labels: Labels, opts: dict[str, Any]) -> np.ndarray:
-    """The coefficient of ``table`` less one count in each cell (nan where the cell is empty).
+    """Return the coefficient of ``table`` less one count in each cell (nan: empty cells).
 
     An undefined replicate (one category on both sides) counts as 0, as
     kappaGold's ``kappa2`` returns it.

@@ -52,7 +52,7 @@ class GoldResult:
         return self.mean
 
     def confidence_interval(self, confidence_level: float | None = None) -> ConfidenceInterval:
-        """The normal interval around the bias-corrected ``estimate``, as kappam_gold's."""
+        """Return the normal interval around the bias-corrected ``estimate``, as kappam_gold's."""
         level = self.confidence_level if confidence_level is None else confidence_level
         z = NormalDist().inv_cdf(1 - (1 - level) / 2)
         half = z * self.standard_error
@@ -108,7 +108,7 @@ class GoldResult:
         ]
         for row in self._rows():
             lines.append(
-                f"{str(row['rater']):>12} {row['statistic']:7.3f} [{row['low']:.3f}, "
+                f"{row['rater']!s:>12} {row['statistic']:7.3f} [{row['low']:.3f}, "
                 f"{row['high']:.3f}]  n={row['n_items']}"
             )
         return "\n".join(lines)

@@ -146,7 +146,7 @@ class RaterDiagnostics:
         for row in self._rows():
             flag = "  *" if row["flagged"] else ""
             lines.append(
-                f"{str(row['rater']):>12} {row['without']:8.3f} {row['change']:+8.3f} "
+                f"{row['rater']!s:>12} {row['without']:8.3f} {row['change']:+8.3f} "
                 f"{row['pvalue']:8.3g} {row['kappa_vs_panel']:11.3f}{flag}"
             )
         if self.flagged:
@@ -160,8 +160,7 @@ class RaterDiagnostics:
         flagged = ", ".join(map(str, self.flagged)) or "none"
         return "\n".join(
             [
-                f"{self.coefficient} of the {len(self.raters)} raters: "
-                f"{self.full.statistic:.4f}.",
+                f"{self.coefficient} of the {len(self.raters)} raters: {self.full.statistic:.4f}.",
                 f"Leaving out {self.raters[top]!s} changes it most: to "
                 f"{self.without[top].statistic:.4f} ({changes[top]:+.4f}).",
                 "Each change pairs the per-item linearised terms of the panel with and "
