@@ -30,7 +30,7 @@ from concord._data.matrix import RatingMatrix, rating_matrix
 from concord._results.raters import RaterDiagnostics
 from concord._tables.item_table import Items
 from concord._tables.pair_table import PairTable
-from concord._tables.patterns import distinct
+from concord._tables.patterns import merge
 
 _FUNC = "rater_diagnostics"
 _DENSE = 256  # beyond it α takes its continuous engine, which keeps no count rows
@@ -77,24 +77,27 @@ def _values(codes: np.ndarray, labels: Labels) -> np.ndarray:
 
 
 def _core_side(
-    c: Coefficient, counts: np.ndarray, labels: Labels, opts: dict[str, Any]
+    c: Coefficient, rows: np.ndarray, freq: np.ndarray, labels: Labels, opts: dict[str, Any]
 ) -> tuple[Any, np.ndarray]:
-    """Return the coefficient and its per-item terms from the items' counts per category."""
-    rated = counts.sum(axis=1) > 0
-    rows = counts[rated]
-    items = Items(labels, distinct(rows), declared=True)
+    """Return the coefficient and the term of each row from count rows that ``freq`` items share.
+
+    Rows left empty (items only the left-out rater rated) are not in the
+    coefficient: their term is 0.
+    """
+    rated = rows.sum(axis=1) > 0
+    rows, freq = rows[rated], freq[rated]
+    items = Items(labels, merge(rows, freq)[0], declared=True)
     result = c.core(items, opts)
-    out = np.zeros(counts.shape[0])
+    out = np.zeros(rated.shape[0])
     if c.pattern_terms is not None:  # the percent-agreement family
-        ones = np.ones(rows.shape[0], dtype=np.int64)
-        out[rated] = c.pattern_terms.terms(items, opts, rows, ones)
+        out[rated] = c.pattern_terms.terms(items, opts, rows, freq)
         return result, out
     sampler = result._inferred().sampler
     assert isinstance(sampler, CoincidenceSampler)
     top = float(sampler.delta.max()) if sampler.delta.size else 0.0
     agreement = 1 - sampler.delta / top if top > 0 else np.ones_like(sampler.delta)
     population = opts["population_size"]
-    out[rated] = alpha_terms(rows, agreement, population, counts=False)
+    out[rated] = alpha_terms(rows, agreement, population, counts=False, freq=freq)
     return result, out
 
 
@@ -113,25 +116,57 @@ def _raw_side(
     return c.function(*data, **opts), out
 
 
+def _joint(inverse: np.ndarray, code: np.ndarray, width: int) -> tuple[np.ndarray, ...]:
+    """Return the joint patterns of (panel pattern, a rater's code + 1), by a bincount.
+
+    Returns each item's joint pattern, and each joint pattern's panel
+    pattern, code + 1 and number of items.
+    """
+    key = inverse * width + code + 1
+    tally = np.bincount(key)
+    present = np.flatnonzero(tally)
+    lookup = np.zeros(tally.shape[0], dtype=np.int64)
+    lookup[present] = np.arange(present.size)
+    pattern, code1 = np.divmod(present, width)
+    return lookup[key], pattern, code1, tally[present]
+
+
+def _by_counts(
+    c: Coefficient, matrix: RatingMatrix, opts: dict[str, Any], clusters: Any, level: float
+) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
+    """Leave each rater out of the panel's count patterns, which are counted once.
+
+    The items that share a panel pattern and the left-out rater's code share
+    their row without the rater, hence their terms: each side runs on those
+    joint patterns, not on the items.
+    """
+    labels, codes = matrix.labels, matrix.codes
+    panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
+    full, u_full = _core_side(c, panel.rows, panel.freq, labels, opts)
+    without, changes = [], []
+    for r in range(codes.shape[1]):
+        item, pattern, code1, freq = _joint(inverse, codes[:, r], labels.k + 1)
+        rows = panel.rows[pattern].copy()
+        rated = np.flatnonzero(code1)
+        rows[rated, code1[rated] - 1] -= 1
+        result, u = _core_side(c, rows, freq, labels, opts)
+        se, df = difference_se(c, (u - u_full[pattern])[item], clusters)
+        without.append(result)
+        changes.append(finish(full, result, se, df, True, level, "t"))
+    return full, tuple(without), tuple(changes)
+
+
 def _left_out(
     c: Coefficient, matrix: RatingMatrix, opts: dict[str, Any], clusters: Any, level: float
 ) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
     """Return the panel's result, and for each rater the result without them and the change."""
+    if c.table in ("items", "coincidences") and matrix.labels.k <= _DENSE:
+        return _by_counts(c, matrix, opts, clusters, level)
     labels, codes = matrix.labels, matrix.codes
-    counts = matrix.counts()
-    by_counts = c.table in ("items", "coincidences") and labels.k <= _DENSE
-    side = _core_side if by_counts else _raw_side
-    full, u_full = side(c, counts if by_counts else codes, labels, opts)
-    eye = np.eye(labels.k, dtype=counts.dtype)
+    full, u_full = _raw_side(c, codes, labels, opts)
     without, changes = [], []
     for r in range(codes.shape[1]):
-        rated = codes[:, r] >= 0
-        if by_counts:
-            mine = np.zeros_like(counts)
-            mine[rated] = eye[codes[rated, r]]
-            result, u = _core_side(c, counts - mine, labels, opts)
-        else:
-            result, u = _raw_side(c, np.delete(codes, r, axis=1), labels, opts)
+        result, u = _raw_side(c, np.delete(codes, r, axis=1), labels, opts)
         se, df = difference_se(c, u - u_full, clusters)
         without.append(result)
         changes.append(finish(full, result, se, df, True, level, "t"))
@@ -147,9 +182,9 @@ def _kappa_weights(c: Coefficient, opts: dict[str, Any]) -> Any:
 
 def _kappa(a: np.ndarray, b: np.ndarray, labels: Labels, weights: Any) -> Any:
     """Cohen's kappa of two code vectors over the items both rated (−1: missing)."""
-    k = labels.k
-    both = (a >= 0) & (b >= 0)
-    table = np.bincount(a[both] * k + b[both], minlength=k * k).reshape(k, k)
+    w = labels.k + 1  # codes + 1: row and column 0 hold the items either left unrated
+    tally = np.bincount((a + 1) * w + b + 1, minlength=w * w).reshape(w, w)
+    table = np.ascontiguousarray(tally[1:, 1:])
     options = {"weights": weights, "population_size": None}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # an undefined kappa is nan in the table
@@ -175,24 +210,28 @@ def panel_reference(counts: np.ndarray, weighted: bool) -> np.ndarray:
 
 
 def _versus(matrix: RatingMatrix, weights: Any) -> tuple[tuple[Any, ...], np.ndarray]:
-    """Each rater against the others' reference, and the pairwise kappa matrix."""
+    """Return each rater against the others' reference, and the pairwise kappa matrix.
+
+    The others' reference depends on an item's panel pattern and the rater's
+    code only: it is found once per joint pattern (see :func:`_by_counts`).
+    """
     labels, codes = matrix.labels, matrix.codes
-    counts = matrix.counts()
-    eye = np.eye(labels.k, dtype=counts.dtype)
+    panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
     n_raters = codes.shape[1]
-    panel = []
+    versus = []
     for r in range(n_raters):
-        rated = codes[:, r] >= 0
-        mine = np.zeros_like(counts)
-        mine[rated] = eye[codes[rated, r]]
-        ref = panel_reference(counts - mine, weights is not None)
-        panel.append(_kappa(ref, codes[:, r], labels, weights))
+        item, pattern, code1, _ = _joint(inverse, codes[:, r], labels.k + 1)
+        rows = panel.rows[pattern].copy()
+        rated = np.flatnonzero(code1)
+        rows[rated, code1[rated] - 1] -= 1
+        ref = panel_reference(rows, weights is not None)[item]
+        versus.append(_kappa(ref, codes[:, r], labels, weights))
     pairwise = np.ones((n_raters, n_raters))
     for g in range(n_raters):
         for h in range(g + 1, n_raters):
             kappa = _kappa(codes[:, g], codes[:, h], labels, weights).statistic
             pairwise[g, h] = pairwise[h, g] = kappa
-    return tuple(panel), pairwise
+    return tuple(versus), pairwise
 
 
 def rater_diagnostics(
