@@ -1,25 +1,26 @@
 """Rater diagnostics: each rater left out, against the panel, against each other rater.
 
 The ratings are read once, into label codes (items × raters) and each item's
-counts per category. Leaving rater r out subtracts r's column from those
-counts; the coefficient's core then runs on the distinct count rows, and its
-per-item linearised terms come from the same rows, so no rater's data are
-read again (the raters table kind, Conger's and Light's, keeps who rated
-what and takes the general path: the public function on the other columns).
+counts per category, whose distinct rows are the panel's patterns. Leaving
+rater r out subtracts r's rating from an item's counts: the items that share
+a panel pattern and r's rating share their row without r, so the
+coefficient's core and its per-item linearised terms run on those joint
+patterns, and no rater's data are read again (Conger's and Light's kappas,
+whose table keeps who rated what, take the general path: the public
+function on the other columns).
 The change's SE pairs the per-item terms of the panel with those of the
 panel without r, as :func:`concord.compare` does (Gwet 2016).
 """
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients.clustered import clusters_of
-from concord._coefficients.cohen import COHEN, from_counts
 from concord._coefficients.compare import _options, compared, difference_se, finish
+from concord._coefficients.diagnostics_panel import joint, kappa_weights, versus
 from concord._coefficients.krippendorff import krippendorff_alpha
 from concord._coefficients.krippendorff_core import CoincidenceSampler, alpha_terms
 from concord._coefficients.registry import Coefficient
@@ -29,18 +30,10 @@ from concord._data.long import long_groups
 from concord._data.matrix import RatingMatrix, rating_matrix
 from concord._results.raters import RaterDiagnostics
 from concord._tables.item_table import Items
-from concord._tables.pair_table import PairTable
 from concord._tables.patterns import merge
 
 _FUNC = "rater_diagnostics"
 _DENSE = 256  # beyond it α takes its continuous engine, which keeps no count rows
-# the Cohen's kappa weights that match a level of Krippendorff's alpha
-_LEVEL_WEIGHTS = {
-    "nominal": None,
-    "ordinal": "linear",
-    "interval": "quadratic",
-    "ratio": "quadratic",
-}
 
 
 def _matrix(wide: Any, labels: Any) -> RatingMatrix:
@@ -116,21 +109,6 @@ def _raw_side(
     return c.function(*data, **opts), out
 
 
-def _joint(inverse: np.ndarray, code: np.ndarray, width: int) -> tuple[np.ndarray, ...]:
-    """Return the joint patterns of (panel pattern, a rater's code + 1), by a bincount.
-
-    Returns each item's joint pattern, and each joint pattern's panel
-    pattern, code + 1 and number of items.
-    """
-    key = inverse * width + code + 1
-    tally = np.bincount(key)
-    present = np.flatnonzero(tally)
-    lookup = np.zeros(tally.shape[0], dtype=np.int64)
-    lookup[present] = np.arange(present.size)
-    pattern, code1 = np.divmod(present, width)
-    return lookup[key], pattern, code1, tally[present]
-
-
 def _by_counts(
     c: Coefficient, matrix: RatingMatrix, opts: dict[str, Any], clusters: Any, level: float
 ) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
@@ -145,7 +123,7 @@ def _by_counts(
     full, u_full = _core_side(c, panel.rows, panel.freq, labels, opts)
     without, changes = [], []
     for r in range(codes.shape[1]):
-        item, pattern, code1, freq = _joint(inverse, codes[:, r], labels.k + 1)
+        item, pattern, code1, freq = joint(inverse, codes[:, r], labels.k + 1)
         rows = panel.rows[pattern].copy()
         rated = np.flatnonzero(code1)
         rows[rated, code1[rated] - 1] -= 1
@@ -171,67 +149,6 @@ def _left_out(
         without.append(result)
         changes.append(finish(full, result, se, df, True, level, "t"))
     return full, tuple(without), tuple(changes)
-
-
-def _kappa_weights(c: Coefficient, opts: dict[str, Any]) -> Any:
-    if "weights" in opts:
-        return opts["weights"]
-    level = opts.get("level", "nominal")
-    return _LEVEL_WEIGHTS.get(level) if isinstance(level, str) else None
-
-
-def _kappa(a: np.ndarray, b: np.ndarray, labels: Labels, weights: Any) -> Any:
-    """Cohen's kappa of two code vectors over the items both rated (−1: missing)."""
-    w = labels.k + 1  # codes + 1: row and column 0 hold the items either left unrated
-    tally = np.bincount((a + 1) * w + b + 1, minlength=w * w).reshape(w, w)
-    table = np.ascontiguousarray(tally[1:, 1:])
-    options = {"weights": weights, "population_size": None}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # an undefined kappa is nan in the table
-        return from_counts(COHEN, PairTable(table, labels, declared=True), options)
-
-
-def panel_reference(counts: np.ndarray, weighted: bool) -> np.ndarray:
-    """Return each item's reference label (−1: none): the majority, or the lower median.
-
-    A tie for the majority leaves the item out; weighted (ordered) data take
-    the lower median, which is always a label.
-    """
-    m = counts.sum(axis=1)
-    if weighted:
-        reached = counts.cumsum(axis=1) >= ((m + 1) // 2)[:, None]
-        ref = np.argmax(reached, axis=1)
-    else:
-        ref = np.argmax(counts, axis=1)
-        top = counts.max(axis=1)
-        ref = np.where((counts == top[:, None]).sum(axis=1) > 1, -1, ref)
-    out: np.ndarray = np.where(m > 0, ref, -1)
-    return out
-
-
-def _versus(matrix: RatingMatrix, weights: Any) -> tuple[tuple[Any, ...], np.ndarray]:
-    """Return each rater against the others' reference, and the pairwise kappa matrix.
-
-    The others' reference depends on an item's panel pattern and the rater's
-    code only: it is found once per joint pattern (see :func:`_by_counts`).
-    """
-    labels, codes = matrix.labels, matrix.codes
-    panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
-    n_raters = codes.shape[1]
-    versus = []
-    for r in range(n_raters):
-        item, pattern, code1, _ = _joint(inverse, codes[:, r], labels.k + 1)
-        rows = panel.rows[pattern].copy()
-        rated = np.flatnonzero(code1)
-        rows[rated, code1[rated] - 1] -= 1
-        ref = panel_reference(rows, weights is not None)[item]
-        versus.append(_kappa(ref, codes[:, r], labels, weights))
-    pairwise = np.ones((n_raters, n_raters))
-    for g in range(n_raters):
-        for h in range(g + 1, n_raters):
-            kappa = _kappa(codes[:, g], codes[:, h], labels, weights).statistic
-            pairwise[g, h] = pairwise[h, g] = kappa
-    return tuple(versus), pairwise
 
 
 def rater_diagnostics(
@@ -318,7 +235,7 @@ def rater_diagnostics(
     opts = _options(c, (wide,), {**options, "labels": list(matrix.labels.values)})
     clusters = None if groups is None else clusters_of(groups, wide, _FUNC)
     full, without, changes = _left_out(c, matrix, opts, clusters, confidence_level)
-    panel, pairwise = _versus(matrix, _kappa_weights(c, opts))
+    panel, pairwise = versus(matrix, kappa_weights(opts))
     totals = matrix.counts().sum(axis=0)
     k = matrix.labels.k
     by_rater = np.stack(
