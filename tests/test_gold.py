@@ -92,6 +92,8 @@ def test_jackknife_matches_recomputing_without_each_item() -> None:
 def test_refuses_two_rater_less_functions() -> None:
     with pytest.raises(TypeError, match="two-rater"):
         concord.against_gold([[1, 2], [2, 2]], [1, 2], function=concord.fleiss_kappa)
+    with pytest.raises(TypeError, match="returns a result"):
+        concord.against_gold([[1, 2], [2, 2]], [1, 2], function=concord.quadratic_weighted_kappa)
 
 
 def test_records() -> None:

@@ -127,13 +127,14 @@ def against_gold(
     ([0.5556, 0.3333], 0.4444)
     """
     c = entry(function, _FUNC)
-    if c.arity != 2:
+    if c.arity != 2 or not c.returns_result:
         param_error(
             _FUNC,
             "function",
-            "a two-rater coefficient (concord.cohen_kappa, concord.scott_pi)",
+            "a two-rater coefficient that returns a result (concord.cohen_kappa, ...)",
             function,
             exc=TypeError,
+            fix='For quadratic weighted kappa pass weights="quadratic" to cohen_kappa.',
         )
     codes, labels, raters = _codes(ratings, gold, options.get("labels"))
     opts = _options(c, (None, None), {**options, "labels": list(labels.values)})
