@@ -12,6 +12,7 @@ import dataclasses
 import importlib
 import inspect
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,8 @@ def _signature(obj: Any) -> str:
     except (TypeError, ValueError):
         return "(...)"
     public = [p for p in sig.parameters.values() if not p.name.startswith("_")]
-    return str(sig.replace(parameters=public))
+    # a function as a default (function=concord.krippendorff_alpha) prints its address
+    return re.sub(r" at 0x[0-9a-f]+>", ">", str(sig.replace(parameters=public)))
 
 
 def _inherited(cls: type) -> dict[str, Any]:

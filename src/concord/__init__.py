@@ -17,6 +17,8 @@ from concord._coefficients.categories import (
 from concord._coefficients.cohen import cohen_kappa, scott_pi
 from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.concordance import concordance_correlation
+from concord._coefficients.diagnostics import rater_diagnostics
+from concord._coefficients.gold import against_gold
 from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
 from concord._coefficients.icc import icc
 from concord._coefficients.krippendorff import krippendorff_alpha
@@ -41,8 +43,10 @@ from concord._results.categories import (
 )
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
+from concord._results.gold import GoldResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
+from concord._results.raters import RaterDiagnostics
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
@@ -65,6 +69,7 @@ __all__ = [
     "ConfidenceInterval",
     "CrossValidatedKappa",
     "FleissResult",
+    "GoldResult",
     "GroupedKappaResult",
     "HomogeneityResult",
     "IccResult",
@@ -72,12 +77,14 @@ __all__ = [
     "KrippendorffResult",
     "LightResult",
     "MarginalHomogeneityResult",
+    "RaterDiagnostics",
     "SpecificAgreementResult",
     "ThresholdClassifier",
     "ThresholdResult",
     "UndefinedKappaWarning",
     "__version__",
     "accumulate",
+    "against_gold",
     "agree",
     "bangdiwala_b",
     "bland_altman",
@@ -99,6 +106,7 @@ __all__ = [
     "optimize_thresholds",
     "percent_agreement",
     "quadratic_weighted_kappa",
+    "rater_diagnostics",
     "scott_pi",
     "specific_agreement",
     "weight_matrix",

@@ -96,14 +96,19 @@ def _paired(
             f"{u2.shape[0]} items",
             fix="Pass paired=False for independent samples.",
         )
-    d = u2 - u1
-    if groups is not None:
-        clusters = clusters_of(groups, d1[0], _FUNC)
-        if not singletons(clusters):
-            # Cohen's terms carry the delta method's n², the others Gwet's n (n − 1)
-            corrected = c.variance is not fce
-            var = cluster_variance(d, clusters, corrected)
-            return float(np.sqrt(var)), float(t_df(clusters))
+    clusters = None if groups is None else clusters_of(groups, d1[0], _FUNC)
+    return difference_se(c, u2 - u1, clusters)
+
+
+def difference_se(
+    c: Coefficient, d: np.ndarray, clusters: np.ndarray | None
+) -> tuple[float, float]:
+    """SE and df of a paired difference from its per-item terms ``d`` (clusters: or None)."""
+    if clusters is not None and not singletons(clusters):
+        # Cohen's terms carry the delta method's n², the others Gwet's n (n − 1)
+        corrected = c.variance is not fce
+        var = cluster_variance(d, clusters, corrected)
+        return float(np.sqrt(var)), float(t_df(clusters))
     return float(np.sqrt(np.sum((d - d.mean()) ** 2))), float(d.shape[0] - 1)
 
 

@@ -203,20 +203,27 @@ def _alpha_linear(
 
 
 def alpha_terms(
-    rows: np.ndarray, agreement: np.ndarray, population: float | None, *, counts: bool
+    rows: np.ndarray,
+    agreement: np.ndarray,
+    population: float | None,
+    *,
+    counts: bool,
+    freq: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per-item terms u_i of alpha, items in order (``rows``: their category counts).
 
     u_i = (α*_i − α') √((1 − f) / (n'' (n'' − 1))) for the n'' pairable items
     and 0 for the others, so Σ u_i² is :func:`alpha_variance`'s variance and
     :func:`concord.compare` can pair them item by item (Gwet 2016; pairedCAC's
-    ``alpha.linear.i`` and ``ttest.alpha``).
+    ``alpha.linear.i`` and ``ttest.alpha``). With ``freq``, the rows are
+    patterns that many items share, and the term is each such item's.
     """
-    t = terms(Patterns(rows, np.ones(rows.shape[0], dtype=np.int64)), agreement)
+    ones = np.ones(rows.shape[0], dtype=np.int64)
+    t = terms(Patterns(rows, ones if freq is None else freq), agreement)
     keep = t.pairable
     out = np.zeros(rows.shape[0])
-    n = float(keep.sum())
-    n_rated = int((t.m >= 1).sum())
+    n = float(t.freq[keep].sum())
+    n_rated = int(t.freq[t.m >= 1].sum())
     if n < 2:
         return np.full(rows.shape[0], np.nan)
     pi = (t.freq[keep] @ t.rows[keep]) / float(t.freq[keep] @ t.m[keep])

@@ -1,0 +1,178 @@
+"""What :func:`concord.rater_diagnostics` returns: one row per rater, and the pairwise matrix.
+
+It computes nothing itself: every number is a result's or a count's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from concord._common.jsonable import jsonable
+from concord._results.comparison import ComparisonResult
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class RaterDiagnostics:
+    """Each rater of a panel: left out, against the others, and their categories.
+
+    Attributes
+    ----------
+    coefficient : str
+        The function name of the coefficient left out of (``"krippendorff_alpha"``).
+    raters : tuple
+        The raters' names (column names; 0, 1, … for an array).
+    labels : tuple
+        The categories, in order.
+    full : result
+        The coefficient of the whole panel.
+    without : tuple of result
+        The coefficient without each rater, in the order of ``raters``.
+    changes : tuple of ComparisonResult
+        Without the rater minus the whole panel, paired item by item: a
+        positive change means the panel agrees more without that rater.
+    versus_panel : tuple of KappaResult
+        Each rater's Cohen's kappa against the other raters' reference label
+        (their majority; the lower median when weighted).
+    pairwise : numpy.ndarray
+        Raters × raters Cohen's kappa over the items both rated (diagonal 1,
+        nan where undefined).
+    category_counts : numpy.ndarray
+        Raters × categories: how often each rater used each category.
+    panel_counts : numpy.ndarray
+        The whole panel's ratings per category.
+    confidence_level : float
+        The level of the changes' intervals, and 1 − the flags' threshold.
+    """
+
+    coefficient: str
+    raters: tuple[Any, ...]
+    labels: tuple[Any, ...]
+    full: Any
+    without: tuple[Any, ...]
+    changes: tuple[ComparisonResult, ...]
+    versus_panel: tuple[Any, ...]
+    pairwise: np.ndarray
+    category_counts: np.ndarray
+    panel_counts: np.ndarray
+    confidence_level: float = 0.95
+
+    def __post_init__(self) -> None:
+        for array in (self.pairwise, self.category_counts, self.panel_counts):
+            array.setflags(write=False)
+
+    @property
+    def flagged(self) -> tuple[Any, ...]:
+        """The raters whose change is significant (p below 1 − ``confidence_level``)."""
+        alpha = 1 - self.confidence_level
+        return tuple(r for r, c in zip(self.raters, self.changes, strict=True) if c.pvalue < alpha)
+
+    @property
+    def category_shares(self) -> np.ndarray:
+        """Raters × categories: each rater's share of their ratings in each category."""
+        totals = self.category_counts.sum(axis=1, keepdims=True)
+        out: np.ndarray = self.category_counts / np.where(totals > 0, totals, 1)
+        return out
+
+    @property
+    def panel_shares(self) -> np.ndarray:
+        """The whole panel's share of ratings in each category."""
+        out: np.ndarray = self.panel_counts / max(int(self.panel_counts.sum()), 1)
+        return out
+
+    def _rows(self) -> list[dict[str, Any]]:
+        alpha = 1 - self.confidence_level
+        rows = []
+        for i, rater in enumerate(self.raters):
+            change = self.changes[i]
+            low, high = change.confidence_interval(self.confidence_level)
+            row: dict[str, Any] = {
+                "rater": rater,
+                "n_ratings": int(self.category_counts[i].sum()),
+                "without": float(self.without[i].statistic),
+                "change": float(change.difference),
+                "change_se": float(change.standard_error),
+                "change_low": float(low),
+                "change_high": float(high),
+                "pvalue": float(change.pvalue),
+                "flagged": bool(change.pvalue < alpha),
+                "kappa_vs_panel": float(self.versus_panel[i].statistic),
+            }
+            for label, share in zip(self.labels, self.category_shares[i], strict=True):
+                row[f"share_{label}"] = float(share)
+            rows.append(row)
+        return rows
+
+    def table(self) -> Any:
+        """Return a pandas DataFrame, one row per rater, indexed by the rater's name.
+
+        Columns: ``n_ratings``, ``without`` (the coefficient without the
+        rater), ``change`` with ``change_se``, ``change_low``,
+        ``change_high`` and ``pvalue``, ``flagged``, ``kappa_vs_panel`` and
+        ``share_<label>``, the rater's share of each category (the panel's
+        is :attr:`panel_shares`).
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._rows()).set_index("rater")
+
+    def pairwise_frame(self) -> Any:
+        """Return the pairwise kappa matrix as a DataFrame, raters on both axes."""
+        import pandas as pd
+
+        return pd.DataFrame(self.pairwise, index=list(self.raters), columns=list(self.raters))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the diagnostics as plain JSON-ready data: the panel, the raters, the matrix."""
+        out: dict[str, Any] = jsonable(
+            {
+                "coefficient": self.coefficient,
+                "statistic": float(self.full.statistic),
+                "confidence_level": self.confidence_level,
+                "labels": list(self.labels),
+                "panel_shares": self.panel_shares,
+                "raters": self._rows(),
+                "pairwise": self.pairwise,
+            }
+        )
+        return out
+
+    def summary(self) -> str:
+        """Return a short text table: one line per rater."""
+        lines = [f"{self.coefficient} of the panel: {self.full.statistic:.3f}"]
+        lines.append(f"{'rater':>12} {'without':>8} {'change':>8} {'p':>8} {'κ vs panel':>11}")
+        for row in self._rows():
+            flag = "  *" if row["flagged"] else ""
+            lines.append(
+                f"{row['rater']!s:>12} {row['without']:8.3f} {row['change']:+8.3f} "
+                f"{row['pvalue']:8.3g} {row['kappa_vs_panel']:11.3f}{flag}"
+            )
+        if self.flagged:
+            lines.append(f"* the change is significant at {1 - self.confidence_level:g}")
+        return "\n".join(lines)
+
+    def explain(self) -> str:
+        """Say in words which rater moves the coefficient most, and how it was measured."""
+        changes = np.array([c.difference for c in self.changes])
+        top = int(np.nanargmax(changes)) if np.isfinite(changes).any() else 0
+        flagged = ", ".join(map(str, self.flagged)) or "none"
+        return "\n".join(
+            [
+                f"{self.coefficient} of the {len(self.raters)} raters: {self.full.statistic:.4f}.",
+                f"Leaving out {self.raters[top]!s} changes it most: to "
+                f"{self.without[top].statistic:.4f} ({changes[top]:+.4f}).",
+                "Each change pairs the per-item linearised terms of the panel with and "
+                "without the rater (Gwet 2016), so its SE accounts for the shared items.",
+                f"Significant changes at {1 - self.confidence_level:g}: {flagged}.",
+                "κ vs panel is each rater's Cohen's kappa against the other raters' "
+                "majority label (the lower median when weighted).",
+            ]
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"RaterDiagnostics(coefficient={self.coefficient!r}, raters={len(self.raters)}, "
+            f"statistic={self.full.statistic:.4f}, flagged={list(self.flagged)!r})"
+        )
