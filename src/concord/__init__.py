@@ -12,6 +12,7 @@ from concord._coefficients.bland_altman import bland_altman
 from concord._coefficients.cohen import cohen_kappa, scott_pi
 from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.concordance import concordance_correlation
+from concord._coefficients.evaluate import evaluate
 from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
 from concord._coefficients.icc import icc
 from concord._coefficients.krippendorff import krippendorff_alpha
@@ -31,6 +32,7 @@ from concord._results.agreement import (
 from concord._results.agreement_continuous import BlandAltmanResult, CccResult
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
+from concord._results.evaluation import EvaluationResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
 from concord._streaming.accumulator import Accumulator, accumulate
@@ -53,6 +55,7 @@ __all__ = [
     "ComparisonResult",
     "ConfidenceInterval",
     "CrossValidatedKappa",
+    "EvaluationResult",
     "FleissResult",
     "GroupedKappaResult",
     "HomogeneityResult",
@@ -73,6 +76,7 @@ __all__ = [
     "concordance_correlation",
     "conger_kappa",
     "cross_validated_kappa",
+    "evaluate",
     "fleiss_kappa",
     "grouped_kappa",
     "gwet_ac",
