@@ -150,15 +150,18 @@ def evaluate(
 
     Examples
     --------
-    RSMTool's test fixture ``predictions_scaled_with_subgroups.csv`` (first 8 responses):
+    The first 8 responses of RSMTool's test fixture
+    ``predictions_scaled_with_subgroups.csv`` (machine scores to 4 decimals):
 
     >>> import concord
-    >>> h1 = [4, 4, 4, 3, 4, 5, 4, 3]
-    >>> h2 = [4, 4, 3, 4, 4, 5, 4, 4]
-    >>> machine = [4.1155, 4.3183, 2.9241, 3.9030, 4.2106, 4.7125, 3.4853, 3.3416]
+    >>> h1 = [4, 4, 4, 3, 2, 2, 4, 2]
+    >>> h2 = [4, 4, 3, 4, 3, 2, 4, 2]
+    >>> machine = [4.1155, 4.3183, 2.9241, 3.903, 3.5025, 1.4596, 4.2182, 1.9446]
     >>> result = concord.evaluate(h1, machine, human2=h2, trim=(1, 6))
     >>> round(result.eval["raw_trim"]["wtkappa"], 4), result.consistency["exact_agr"]
-    (0.4786, 75.0)
+    (0.6962, 62.5)
+    >>> round(result.true_score["raw_trim"].prmse_true, 4)
+    0.7806
     """
     h = _in.scores(human, "human")
     m = _in.scores(machine, "machine", len(h))
