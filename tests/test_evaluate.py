@@ -75,6 +75,23 @@ def test_rsmtool_tables(result: concord.EvaluationResult, name: str) -> None:
     np.testing.assert_array_less(np.abs(ours.to_numpy() - expected.to_numpy()), 4.5e-16 * scale)
 
 
+@pytest.mark.parametrize("group", ["L1", "QUESTION"])
+@pytest.mark.parametrize(
+    "name", ["fairness_metrics", "estimates_osa", "estimates_osd", "estimates_csd"]
+)
+def test_rsmtool_fairness(result: concord.EvaluationResult, name: str, group: str) -> None:
+    """OSA, OSD and CSD (Loukina et al. 2019): RSMTool fits them with statsmodels, concord
+    with numpy's least squares; estimates, p-values and intervals agree within 1e-12."""
+    expected = pd.read_csv(REF / f"{PREFIX}{name}_by_{group}.csv", index_col=0)
+    ours = result.table(f"{name}_by_{group}")
+    assert sorted(ours.index) == sorted(expected.index)  # RSMTool's row order is concat's
+    numbers = expected.select_dtypes("number").columns
+    got = ours.loc[expected.index, numbers].astype(float).to_numpy()
+    np.testing.assert_allclose(got, expected[numbers].to_numpy(), rtol=0, atol=1e-12)
+    if name == "fairness_metrics":
+        assert (ours["base_category"] == expected["base_category"]).all()
+
+
 def test_rsmtool_same_arithmetic_is_bit_for_bit(result: concord.EvaluationResult) -> None:
     expected = _expected("eval")
     ours = result.table("eval")

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients import evaluate_inputs as _in
+from concord._coefficients.evaluate_fairness import fairness
 from concord._coefficients.evaluate_groups import by_group
 from concord._coefficients.evaluate_metrics import pair_metrics, round_half_up
 from concord._coefficients.evaluate_metrics import trim as _trim
@@ -72,6 +73,11 @@ def _flags(result: dict[str, Any]) -> tuple[Flag, ...]:
         for metric, value, bound, rule, group in checks
         if breaks(float(value), bound, rule)
     )
+
+
+def _fair(labels: np.ndarray) -> bool:
+    """Whether the fairness models can be fitted: two groups or more."""
+    return len(set(labels.tolist())) > 1
 
 
 def evaluate(
@@ -193,6 +199,8 @@ def evaluate(
         parts["true_score"] = {t: true_score(s, humans) for t, s in types.items()}
     first2 = None if h2 is None else h2[:, 0]
     parts["by_group"] = {k: by_group(h, types, first2, v) for k, v in labels.items()}
+    primary = types[parts["primary"]]
+    parts["fairness"] = {k: fairness(h, primary, v) for k, v in labels.items() if _fair(v)}
     return EvaluationResult(
         n=len(h),
         n_excluded=int(np.count_nonzero(~keep)),

@@ -9,7 +9,7 @@ from concord._common import text as _text
 from concord._common.jsonable import jsonable
 from concord._results import evaluation_tables as _t
 from concord._results import html as _html
-from concord._results.evaluation_parts import Flag, GroupRows, Metrics, TrueScore
+from concord._results.evaluation_parts import Fairness, Flag, GroupRows, Metrics, TrueScore
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -46,6 +46,9 @@ class EvaluationResult:
     by_group : dict of str to dict of str to GroupRows
         Per grouping column, per subgroup ("All data" first): every metric
         with DSM for SMD, and the human-human row.
+    fairness : dict of str to Fairness
+        Per grouping column: OSA, OSD and CSD (Loukina, Madnani & Zechner
+        2019) of the primary score type.
     flags : tuple of Flag
         Each metric that breaks a Williamson, Xi & Breyer (2012) threshold.
     """
@@ -62,6 +65,7 @@ class EvaluationResult:
     disattenuated: dict[str, dict[str, float]]
     true_score: dict[str, TrueScore]
     by_group: dict[str, dict[str, GroupRows]]
+    fairness: dict[str, Fairness]
     flags: tuple[Flag, ...]
 
     def __repr__(self) -> str:
@@ -84,7 +88,8 @@ class EvaluationResult:
             RSMTool's file name without the experiment id: ``"eval"``,
             ``"consistency"``, ``"degradation"``, ``"disattenuated_correlations"``,
             ``"true_score_eval"``, and per grouping column G ``"eval_by_G"``,
-            ``"consistency_by_G"``, ``"disattenuated_correlations_by_G"``.
+            ``"consistency_by_G"``, ``"disattenuated_correlations_by_G"``,
+            ``"fairness_metrics_by_G"``, ``"estimates_osa_by_G"`` (``osd``, ``csd``).
         inference : bool
             Add the standard errors and 95% intervals of ``kappa`` and
             ``wtkappa`` (columns ``kappa_se``, ``kappa_ci_low``, ...) to the
@@ -139,7 +144,7 @@ class EvaluationResult:
                 continue
             lines.append(f"{name}:")
             for label, row in rows:
-                cells = ", ".join(f"{k} {_text.number(float(v), 4)}" for k, v in row.items())
+                cells = ", ".join(f"{k} {_cell(v)}" for k, v in row.items())
                 lines.append(f"  {label or 'human-human'}: {cells}")
         lines.append("Flags:" if self.flags else "Flags: none.")
         lines.extend(f"  {f}" for f in self.flags)
@@ -152,11 +157,18 @@ class EvaluationResult:
                 continue
             head = ["", *(_html.text(c) for c in rows[0][1])]
             body = [
-                [_html.text(label), *(_html.number(float(v)) for v in row.values())]
-                for label, row in rows
+                [_html.text(label), *(_html_cell(v) for v in row.values())] for label, row in rows
             ]
             parts.append(_html.table(head, body, _html.text(name)))
         if self.flags:
             items = "".join(f"<li>{_html.text(f)}</li>" for f in self.flags)
             parts.append(f"<p>Flags:</p><ul>{items}</ul>")
         return _html.page(parts)
+
+
+def _cell(value: Any) -> str:
+    return value if isinstance(value, str) else _text.number(float(value), 4)
+
+
+def _html_cell(value: Any) -> str:
+    return _html.text(value) if isinstance(value, str) else _html.number(float(value))

@@ -103,6 +103,28 @@ class GroupRows:
 
 
 @dataclass(frozen=True)
+class Fairness:
+    """Loukina, Madnani & Zechner's (2019) fairness models of one grouping column.
+
+    Attributes
+    ----------
+    base : str
+        The reference group (the largest; ties alphabetically).
+    metrics : dict
+        ``{"Overall score accuracy" | "Overall score difference" | "Conditional
+        score difference": {"R2": adjusted R² (CSD: its gain over the human
+        score alone), "sig": the F test's p-value}}``.
+    estimates : dict
+        ``{"osa" | "osd" | "csd": [(term, {"estimate", "P>[t]", "[0.025",
+        "0.975]"})]}``: the intercept (the base group) and each group's term.
+    """
+
+    base: str
+    metrics: dict[str, dict[str, float]]
+    estimates: dict[str, list[tuple[str, dict[str, float]]]]
+
+
+@dataclass(frozen=True)
 class TrueScore:
     """One row of RSMTool's true-score table (Loukina et al. 2020).
 

@@ -108,6 +108,15 @@ def disattenuated_by_rows(result: Any, group: str) -> Rows:
     ]
 
 
+def fairness_rows(result: Any, group: str) -> Rows:
+    """``_fairness_metrics_by_<group>.csv``: rows R2 and sig, one column per model."""
+    fair = result.fairness[group]
+    return [
+        (stat, {**{name: m[stat] for name, m in fair.metrics.items()}, "base_category": fair.base})
+        for stat in ("R2", "sig")
+    ]
+
+
 def all_tables(result: Any, inference: bool = False) -> dict[str, Rows]:
     """Every table the result has, under RSMTool's file names (without the experiment id)."""
     tables = {"eval": eval_rows(result, inference)}
@@ -121,4 +130,8 @@ def all_tables(result: Any, inference: bool = False) -> dict[str, Rows]:
         if any(g.consistency is not None for g in result.by_group[group].values()):
             tables[f"consistency_by_{group}"] = consistency_by_rows(result, group)
             tables[f"disattenuated_correlations_by_{group}"] = disattenuated_by_rows(result, group)
+        if group in result.fairness:
+            tables[f"fairness_metrics_by_{group}"] = fairness_rows(result, group)
+            for model, rows in result.fairness[group].estimates.items():
+                tables[f"estimates_{model}_by_{group}"] = rows
     return tables
