@@ -206,3 +206,23 @@ def test_errors(kwargs: dict[str, object], message: str) -> None:
     machine = args.pop("machine")
     with pytest.raises((ValueError, TypeError), match=message):
         concord.evaluate([1, 2, 3], machine, **args)  # type: ignore[arg-type]
+
+
+@pytest.mark.filterwarnings("error")
+def test_singleton_groups_give_nan_quietly() -> None:
+    """A group of one response has no SD, r or fairness fit: nan, as in RSMTool's tables."""
+    result = concord.evaluate([1, 2, 3], [1.2, 2.5, 2.9], groups=["a", "b", "c"])
+    by_group = result.table("eval_by_group")
+    assert math.isnan(by_group.loc["a", "h_sd"]) and math.isnan(by_group.loc["a", "corr.raw_trim"])
+    assert result.table("fairness_metrics_by_group").loc["R2"].isna().iloc[:3].all()
+
+
+def test_a_shifted_group_is_flagged_by_dsm() -> None:
+    rng = np.random.default_rng(3)
+    human = rng.integers(1, 6, 400).astype(float)
+    group = np.repeat(["x", "y"], 200)
+    machine = human + rng.normal(0, 0.3, 400) + np.where(group == "y", 0.4, 0.0)
+    result = concord.evaluate(human, machine, groups={"site": group}, trim=(1, 5))
+    dsm = {f.group: f for f in result.flags if f.metric == "DSM"}
+    assert set(dsm) == {"site=x", "site=y"} and dsm["site=y"].value > 0.10
+    assert dsm["site=y"].rule == "|x| > 0.10"

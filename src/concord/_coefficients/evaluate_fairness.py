@@ -11,6 +11,7 @@ against the largest group. Here the same least squares come from numpy.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -38,16 +39,24 @@ class _Ols:
     def __init__(self, y: np.ndarray, x: np.ndarray) -> None:
         design = np.column_stack([np.ones(len(y)), x])
         self.beta, _, rank, _ = np.linalg.lstsq(design, y, rcond=None)
-        self.rss = float(((y - design @ self.beta) ** 2).sum())
-        self.tss = float(((y - y.mean()) ** 2).sum())
+        # numpy scalars: a fit with no residual degrees of freedom, or a constant error,
+        # gives nan (as statsmodels does), not ZeroDivisionError
+        self.rss = np.float64(((y - design @ self.beta) ** 2).sum())
+        self.tss = np.float64(((y - y.mean()) ** 2).sum())
         self.df_model = int(rank) - 1
-        self.df_resid = len(y) - int(rank)
-        sigma2 = self.rss / self.df_resid
-        self.se = np.sqrt(np.diag(sigma2 * np.linalg.pinv(design.T @ design)))
+        self.df_resid = np.float64(len(y) - int(rank))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sigma2 = self.rss / self.df_resid
+            self.se = np.sqrt(np.diag(sigma2 * np.linalg.pinv(design.T @ design)))
 
     @property
     def r2_adj(self) -> float:
-        return 1 - (self.rss / self.df_resid) / (self.tss / (self.df_resid + self.df_model))
+        if self.df_resid <= 0:
+            return math.nan
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(
+                1 - (self.rss / self.df_resid) / (self.tss / (self.df_resid + self.df_model))
+            )
 
     def f_pvalue(self, null: _Ols | None = None) -> float:
         """Return the p-value of the F test of the terms, or of what they add to ``null``."""
@@ -57,22 +66,25 @@ class _Ols:
             else (null.rss, null.df_resid)
         )
         dfn = df0 - self.df_resid
-        f = ((rss0 - self.rss) / dfn) / (self.rss / self.df_resid)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = ((rss0 - self.rss) / dfn) / (self.rss / self.df_resid)
         import scipy.special
 
         return float(scipy.special.fdtrc(dfn, self.df_resid, f))
 
     def estimates(self, names: list[str], base: str) -> list[tuple[str, dict[str, float]]]:
         """RSMTool's ``get_coefficients``: the intercept (the base group) and the group terms."""
-        q = t_quantile(0.975, self.df_resid)
+        q = t_quantile(0.975, float(self.df_resid))
         rows = []
         for i, name in enumerate([f"Intercept ({base})", *names]):
-            b, se = float(self.beta[i]), float(self.se[i])
+            b, se = np.float64(self.beta[i]), np.float64(self.se[i])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = abs(b / se)
             row = {
-                "estimate": b,
-                "P>[t]": 2 * t_sf(abs(b / se), self.df_resid),
-                "[0.025": b - q * se,
-                "0.975]": b + q * se,
+                "estimate": float(b),
+                "P>[t]": 2 * t_sf(float(t), float(self.df_resid)),
+                "[0.025": float(b - q * se),
+                "0.975]": float(b + q * se),
             }
             rows.append((name, row))
         return rows

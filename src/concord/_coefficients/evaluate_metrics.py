@@ -20,7 +20,6 @@ import numpy as np
 
 from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.concordance import concordance_correlation
-from concord._common.errors import UndefinedKappaWarning
 from concord._results.evaluation_parts import Metrics
 
 
@@ -102,13 +101,22 @@ def pair_metrics(
     """All of RSMTool's metrics of ``machine`` against ``human`` (same length, no NaN).
 
     ``pooled`` gives the human-human SMD; ``population`` replaces SMD by DSM
-    (a subgroup's row).
+    (a subgroup's row). A metric a row cannot have (the SD of one score, κ of
+    one category) is nan, as in RSMTool's tables, without a warning per row.
     """
-    # κ on the rounded scores (skll's ``kappa`` rounds both before counting); a subgroup
-    # with one category has κ nan, which the table shows: no warning per row
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedKappaWarning)
-        kappa = cohen_kappa(round_half_up(human), round_half_up(machine))
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)  # UndefinedKappaWarning is one
+        return _pair_metrics(human, machine, pooled, population)
+
+
+def _pair_metrics(
+    human: np.ndarray,
+    machine: np.ndarray,
+    pooled: bool,
+    population: Population | None,
+) -> Metrics:
+    # κ on the rounded scores (skll's ``kappa`` rounds both before counting)
+    kappa = cohen_kappa(round_half_up(human), round_half_up(machine))
     wtkappa = concordance_correlation(human, machine)
     values = {
         "N": len(human),
