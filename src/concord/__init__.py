@@ -18,6 +18,7 @@ from concord._coefficients.cohen import cohen_kappa, scott_pi
 from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.concordance import concordance_correlation
 from concord._coefficients.diagnostics import rater_diagnostics
+from concord._coefficients.evaluate import evaluate
 from concord._coefficients.gold import against_gold
 from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
 from concord._coefficients.icc import icc
@@ -43,6 +44,7 @@ from concord._results.categories import (
 )
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
+from concord._results.evaluation import EvaluationResult
 from concord._results.gold import GoldResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
@@ -68,6 +70,7 @@ __all__ = [
     "ComparisonResult",
     "ConfidenceInterval",
     "CrossValidatedKappa",
+    "EvaluationResult",
     "FleissResult",
     "GoldResult",
     "GroupedKappaResult",
@@ -94,6 +97,7 @@ __all__ = [
     "concordance_correlation",
     "conger_kappa",
     "cross_validated_kappa",
+    "evaluate",
     "fleiss_kappa",
     "grouped_kappa",
     "gwet_ac",

@@ -1,0 +1,112 @@
+"""The inputs of :func:`concord.evaluate`: validated float columns, human2 as a matrix, groups.
+
+Missing scores: RSMTool (``FeaturePreprocessor.filter_on_column``) drops a
+response whose first human score or machine score is not numeric, and
+reports it among the excluded responses. concord raises instead, so that no
+response leaves the evaluation unannounced; the second human scores may be
+missing (NaN), which is how partially double-scored data are given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from concord._common.errors import param_error
+from concord._data.columns import column
+
+FUNC = "evaluate"
+
+
+def scores(x: Any, name: str, n: int | None = None, missing: bool = False) -> np.ndarray:
+    """Return one score column as float64: 1-D, numeric, n long, no NaN unless ``missing``."""
+    col = column(x, FUNC, name)
+    if not col.numeric or col.values.dtype.kind == "b":
+        param_error(FUNC, name, "numeric scores", col.values.dtype, exc=TypeError)
+    values = np.asarray(col.values, dtype=np.float64)
+    if n is not None and len(values) != n:
+        param_error(
+            FUNC,
+            name,
+            f"as long as 'human' ({n} scores)",
+            f"{len(values)} scores",
+            fix="Every score column must score the same responses, in the same order.",
+            raw=True,
+        )
+    if len(values) == 0:
+        param_error(FUNC, name, "non-empty", "an empty array", raw=True)
+    if not missing and col.missing is not None:
+        where = np.flatnonzero(col.missing)
+        param_error(
+            FUNC,
+            name,
+            "scores without NaN",
+            f"{len(where)} NaN (first at position {where[0]})",
+            fix=(
+                "RSMTool drops such responses; drop them yourself first, e.g. "
+                "keep = ~(np.isnan(human) | np.isnan(machine))."
+            ),
+            raw=True,
+        )
+    if np.isinf(values).any():
+        param_error(FUNC, name, "finite scores", "an infinite score", raw=True)
+    return values
+
+
+def second_humans(human2: Any, n: int) -> np.ndarray:
+    """Return ``human2`` as an (n, k) float matrix (a column, 2-D array, DataFrame, columns)."""
+    if type(human2).__module__.startswith("pandas") and hasattr(human2, "columns"):
+        cols = [human2[c] for c in human2.columns]
+    elif isinstance(human2, np.ndarray) and human2.ndim == 2:
+        cols = list(human2.T)
+    elif isinstance(human2, list | tuple) and human2 and not np.isscalar(human2[0]):
+        cols = list(human2)
+    else:
+        cols = [human2]
+    matrix = np.column_stack(
+        [scores(c, "human2", n, missing=True) for c in cols]  # NaN: not scored by that rater
+    )
+    return matrix
+
+
+def trim_range(trim: Any, human: np.ndarray, tolerance: float) -> tuple[float, float]:
+    """Return ``trim`` as (low, high); None takes the human scores' range."""
+    if not (isinstance(tolerance, int | float) and math.isfinite(tolerance) and tolerance >= 0):
+        param_error(FUNC, "trim_tolerance", "a finite number >= 0", tolerance)
+    if trim is None:
+        return float(human.min()), float(human.max())
+    try:
+        low, high = (float(v) for v in trim)
+    except (TypeError, ValueError):
+        param_error(FUNC, "trim", "a pair (min, max) of numbers, such as (1, 6)", trim)
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        param_error(FUNC, "trim", "a pair (min, max) of finite numbers with min < max", trim)
+    return low, high
+
+
+def group_columns(groups: Any, n: int) -> dict[str, np.ndarray]:
+    """Return ``groups`` as named label columns (an array-like, a mapping, a DataFrame)."""
+    if groups is None:
+        return {}
+    if type(groups).__module__.startswith("pandas") and hasattr(groups, "columns"):
+        named = {str(c): groups[c] for c in groups.columns}
+    elif isinstance(groups, Mapping):
+        named = {str(k): v for k, v in groups.items()}
+    else:
+        named = {str(getattr(groups, "name", None) or "group"): groups}
+    out = {}
+    for name, labels in named.items():
+        values = np.asarray(labels, dtype=object)
+        if values.ndim != 1 or len(values) != n:
+            param_error(
+                FUNC,
+                "groups",
+                f"one label per response ({n})",
+                f"{name!r} of shape {values.shape}",
+                raw=True,
+            )
+        out[name] = values
+    return out
