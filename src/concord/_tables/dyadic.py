@@ -1,0 +1,203 @@
+"""Exact Σx, Σy, Σx², Σy², Σxy of float ratings, at numpy speed.
+
+Every finite float64 is ±m · 2**(E − 1075), with m < 2**53 an integer and
+E its biased exponent, both read from its bits (a subnormal has E = 0 and
+no implicit bit, so it is taken as E = 1). Values with the same E add as
+integers, and so do products whose exponents have the same E_x + E_y. So
+each sum is kept in int64 *buckets*, one per exponent (2,047 for Σx, 4,093
+for a product), and the mantissas are split into limbs small enough that a
+bucket cannot overflow: Σx adds m's high and low 26 bits; a product adds
+m_x · m_y as the products of the limbs, grouped by their power of two. Only
+the few non-zero buckets (real ratings have few exponents) are combined at
+the end, in Python integers: the sums are exact, and every result equals
+the one of summing ``fractions.Fraction`` values.
+
+Two engines give identical integers:
+
+* a numba kernel (:mod:`concord._tables.dyadic_kernels`), one pass over the
+  pairs with 18-bit limbs (five buckets a product, 2**24 pairs between
+  combinations), one kernel per core on disjoint slices;
+* numpy, in chunks of ``_CHUNK`` pairs: 13-bit limbs, counted by
+  ``np.bincount`` with float64 weights, exact while a bucket stays below
+  2**53 (a chunk adds at most 2**20 terms below 2**30).
+
+The kernels load under the policy of :mod:`concord._tables.engines`, with a
+float pair weighing ``_COST`` integer values (numpy's float path is that much
+slower than its integer one).
+
+The sums come back on the power of two the ratings' integers have always had
+(:class:`~concord._tables.moments.Moments`): 2**0 when every value is a whole
+number below 2**53, else the smallest ``frexp`` exponent minus 53.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from concord._tables import engines
+
+_CHUNK = 1 << 20  # numpy: pairs a chunk; 2**20 terms below 2**30 stay below 2**53
+_KERNEL_BLOCK = 1 << 24  # numba: pairs between combinations; 2**24 terms below 2**38
+_COST = 16  # numpy's float path per pair, in its integer path's values
+_BIAS = 1075  # value = m · 2**(E − _BIAS)
+_WHOLE = 2**53
+
+Sums = tuple[int, int, int, int, int]
+
+
+def float_sums(x: np.ndarray, y: np.ndarray, engine: engines.Engine = "auto") -> tuple[Sums, int]:
+    """Return (Σx, Σy, Σx², Σy², Σxy) / (2**exp, 2**exp, 4**exp, 4**exp, 4**exp) and exp.
+
+    ``x`` and ``y`` are finite and of the same length (any real dtype: they are
+    taken as float64, as numpy converts them).
+    """
+    a = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
+    b = np.ascontiguousarray(y, dtype=np.float64).view(np.uint64)
+    n = a.shape[0]
+    signature = engines._signature("float_sums", a, b)
+    kernels = engines._engine(n * _COST, engine, 1, signature)
+    total = [0, 0, 0, 0, 0]
+    low, high, whole = math.inf, 0.0, True
+    block = _KERNEL_BLOCK if kernels is not None else 1 << 30
+    for s in range(0, n, block):
+        if kernels is not None:
+            engines._warm.add(signature)
+            parts = engines._map_slices(_kernel().float_sums, a[s : s + block], b[s : s + block])
+            lin, quad = sum(p[0] for p in parts), sum(p[1] for p in parts)
+            low = min(low, *(_magnitude(p[2]) for p in parts))
+            high = max(high, *(_magnitude(p[3]) for p in parts))
+            whole = whole and all(p[4] for p in parts)
+            sums = _combined(lin, quad, (26, 0), 18, 0, 0)
+        else:
+            sums, (lo, hi, wh) = _numpy_sums(a[s : s + block], b[s : s + block])
+            low, high, whole = min(low, lo), max(high, hi), whole and wh
+        total = [t + v for t, v in zip(total, sums, strict=True)]
+    exp = 0 if whole and high < _WHOLE else (math.frexp(low)[1] - 53 if low < math.inf else 0)
+    return _on_power(total, exp), exp
+
+
+def _kernel() -> Any:
+    from concord._tables import dyadic_kernels
+
+    return dyadic_kernels
+
+
+def _magnitude(bits: Any) -> float:
+    return float(np.array([bits], dtype=np.uint64).view(np.float64)[0])
+
+
+def _on_power(total: list[int], exp: int) -> Sums:
+    """Move sums on 2**−1075 (linear) and 2**−2150 (products) to 2**exp and 4**exp."""
+
+    def shift(v: int, s: int) -> int:
+        return v << s if s >= 0 else v >> -s  # exact: the sums are multiples of 2**exp
+
+    one, two = -_BIAS - exp, -2 * _BIAS - 2 * exp
+    sx, sy, sxx, syy, sxy = total
+    return shift(sx, one), shift(sy, one), shift(sxx, two), shift(syy, two), shift(sxy, two)
+
+
+def _combined(
+    lin: np.ndarray, quad: np.ndarray, lin_bits: tuple[int, int], limb: int, lo1: int, lo2: int
+) -> list[int]:
+    """Return the five sums as Python integers on 2**−1075 and 2**−2150.
+
+    ``lin[r, j, i]``: rater r's bucket of limb j (worth 2**lin_bits[j]) at
+    E = lo1 + i; ``quad[s, i, k]``: product s's bucket at E_x + E_y = lo2 + i,
+    limb k worth 2**(limb · k).
+    """
+    out = []
+    for r in range(2):
+        value = 0
+        for i in np.flatnonzero(lin[r].any(axis=0)).tolist():
+            limbs = (int(lin[r, j, i]) << lin_bits[j] for j in range(2))
+            value += sum(limbs) << (lo1 + i)
+        out.append(value)
+    for s in range(3):
+        value = 0
+        for i in np.flatnonzero(quad[s].any(axis=1)).tolist():
+            limbs = (int(v) << (limb * k) for k, v in enumerate(quad[s, i].tolist()))
+            value += sum(limbs) << (lo2 + i)
+        out.append(value)
+    return out
+
+
+def _fields(u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return m, E and whether negative, for float64 bits u (value = ±m · 2**(E − 1075))."""
+    e = ((u >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+    m = (u & np.uint64((1 << 52) - 1)).astype(np.int64)
+    m |= (e != 0).astype(np.int64) << 52
+    np.maximum(e, 1, out=e)
+    return m, e, (u >> np.uint64(63)).astype(bool)
+
+
+def _limbs(m: np.ndarray) -> list[np.ndarray]:
+    """Split m < 2**53 into four 13-bit limbs (the top one 14 bits), as float64."""
+    mask = (1 << 13) - 1
+    return [((m >> (13 * k)) & mask).astype(np.float64) for k in range(3)] + [
+        (m >> 39).astype(np.float64)
+    ]
+
+
+def _numpy_sums(a: np.ndarray, b: np.ndarray) -> tuple[list[int], tuple[float, float, bool]]:
+    """Return the five sums (on 2**−1075, 2**−2150) and the magnitudes' range, in chunks."""
+    total = [0, 0, 0, 0, 0]
+    low, high, whole = math.inf, 0.0, True
+    for s in range(0, a.shape[0], _CHUNK):
+        ua, ub = a[s : s + _CHUNK], b[s : s + _CHUNK]
+        for u in (ua, ub):
+            v = np.abs(u.view(np.float64))
+            high = max(high, float(v.max(initial=0.0)))
+            low = min(low, float(v.min(where=v > 0, initial=math.inf)))
+            whole = whole and bool(np.all(v == np.floor(v)))
+        total = [t + c for t, c in zip(total, _chunk_sums(ua, ub), strict=True)]
+    return total, (low, high, whole)
+
+
+def _signed(w: np.ndarray, negative: np.ndarray) -> np.ndarray:
+    return np.negative(w, out=w, where=negative)
+
+
+def _chunk_sums(ua: np.ndarray, ub: np.ndarray) -> list[int]:
+    mx, ex, nx = _fields(ua)
+    my, ey, ny = _fields(ub)
+    out = [_linear(mx, ex, nx), _linear(my, ey, ny)]
+    lx, ly = _limbs(mx), _limbs(my)
+    for (la, ea), (lb, eb), neg in (
+        ((lx, ex), (lx, ex), None),
+        ((ly, ey), (ly, ey), None),
+        ((lx, ex), (ly, ey), nx ^ ny),
+    ):
+        e = ea + eb
+        lo = int(e.min())
+        e -= lo
+        value = 0
+        for k in range(7):
+            w = sum(la[i] * lb[k - i] for i in range(max(0, k - 3), min(k, 3) + 1))
+            w = _signed(w, neg) if neg is not None else w
+            counts = np.bincount(e, weights=w).astype(np.int64)
+            value += _bucket_total(counts, lo, 13 * k)
+        out.append(value)
+    return out
+
+
+def _linear(m: np.ndarray, e: np.ndarray, negative: np.ndarray) -> int:
+    lo = int(e.min())
+    idx = e - lo
+    value = 0
+    for w, bits in (((m >> 26).astype(np.float64), 26), ((m & ((1 << 26) - 1)).astype(float), 0)):
+        counts = np.bincount(idx, weights=_signed(w, negative)).astype(np.int64)
+        value += _bucket_total(counts, lo, bits)
+    return value
+
+
+def _bucket_total(counts: np.ndarray, lo: int, bits: int) -> int:
+    """Σ counts[i] · 2**(lo + i + bits), in Python integers over the non-zero buckets."""
+    nonzero = np.flatnonzero(counts)
+    return sum(
+        int(c) << (lo + int(i) + bits)
+        for i, c in zip(nonzero, counts[nonzero].tolist(), strict=True)
+    )
