@@ -4,19 +4,21 @@ Every finite float64 is ±m · 2**(E − 1075), with m < 2**53 an integer and
 E its biased exponent, both read from its bits (a subnormal has E = 0 and
 no implicit bit, so it is taken as E = 1). Values with the same E add as
 integers, and so do products whose exponents have the same E_x + E_y. So
-each sum is kept in int64 *buckets*, one per exponent (2,047 for Σx, 4,093
-for a product), and the mantissas are split into limbs small enough that a
-bucket cannot overflow: Σx adds m's high and low 26 bits; a product adds
-m_x · m_y as the products of the limbs, grouped by their power of two. Only
-the few non-zero buckets (real ratings have few exponents) are combined at
-the end, in Python integers: the sums are exact, and every result equals
-the one of summing ``fractions.Fraction`` values.
+each sum is kept in integer *buckets*, one per exponent (2,047 for Σx,
+4,093 for a product), with the mantissas split into limbs small enough
+that a bucket cannot overflow. Only the few non-zero buckets (real ratings
+have few exponents) are combined, in Python integers, once per block of
+pairs: the sums are exact, equal to summing ``fractions.Fraction`` values,
+and no Python object is made per value (the former path, 34.8 s and
+3.4 GiB at 10⁷ pairs).
 
 Two engines give identical integers:
 
 * a numba kernel (:mod:`concord._tables.dyadic_kernels`), one pass over the
-  pairs with 18-bit limbs (five buckets a product, 2**24 pairs between
-  combinations), one kernel per core on disjoint slices;
+  pairs: Σx in 26-bit limbs, each product m_x · m_y (106 bits, from 32-bit
+  halves) added to a 128-bit bucket of two uint64 words, one bucket per
+  exponent and sign, so 2**22 pairs cannot overflow it; one kernel per core
+  on disjoint slices;
 * numpy, in chunks of ``_CHUNK`` pairs: 13-bit limbs, counted by
   ``np.bincount`` with float64 weights, exact while a bucket stays below
   2**53 (a chunk adds at most 2**20 terms below 2**30).
@@ -40,7 +42,7 @@ import numpy as np
 from concord._tables import engines
 
 _CHUNK = 1 << 20  # numpy: pairs a chunk; 2**20 terms below 2**30 stay below 2**53
-_KERNEL_BLOCK = 1 << 24  # numba: pairs between combinations; 2**24 terms below 2**38
+_KERNEL_BLOCK = 1 << 22  # numba: pairs between combinations; 2**22 products below 2**106
 _COST = 16  # numpy's float path per pair, in its integer path's values
 _BIAS = 1075  # value = m · 2**(E − _BIAS)
 _WHOLE = 2**53
@@ -66,11 +68,10 @@ def float_sums(x: np.ndarray, y: np.ndarray, engine: engines.Engine = "auto") ->
         if kernels is not None:
             engines._warm.add(signature)
             parts = engines._map_slices(_kernel().float_sums, a[s : s + block], b[s : s + block])
-            lin, quad = sum(p[0] for p in parts), sum(p[1] for p in parts)
             low = min(low, *(_magnitude(p[2]) for p in parts))
             high = max(high, *(_magnitude(p[3]) for p in parts))
             whole = whole and all(p[4] for p in parts)
-            sums = _combined(lin, quad, (26, 0), 18, 0, 0)
+            sums = [sum(v) for v in zip(*(_combined(p[0], p[1]) for p in parts), strict=True)]
         else:
             sums, (lo, hi, wh) = _numpy_sums(a[s : s + block], b[s : s + block])
             low, high, whole = min(low, lo), max(high, hi), whole and wh
@@ -100,27 +101,25 @@ def _on_power(total: list[int], exp: int) -> Sums:
     return shift(sx, one), shift(sy, one), shift(sxx, two), shift(syy, two), shift(sxy, two)
 
 
-def _combined(
-    lin: np.ndarray, quad: np.ndarray, lin_bits: tuple[int, int], limb: int, lo1: int, lo2: int
-) -> list[int]:
-    """Return the five sums as Python integers on 2**−1075 and 2**−2150.
+def _combined(lin: np.ndarray, quad: np.ndarray) -> list[int]:
+    """Return the kernel's five sums as Python integers on 2**−1075 and 2**−2150.
 
-    ``lin[r, j, i]``: rater r's bucket of limb j (worth 2**lin_bits[j]) at
-    E = lo1 + i; ``quad[s, i, k]``: product s's bucket at E_x + E_y = lo2 + i,
-    limb k worth 2**(limb · k).
+    ``lin[r, j, E]``: rater r's bucket of its mantissas' high (j = 0, worth
+    2**26) or low 26 bits; ``quad[s, negative, E, w]``: product s's 128-bit
+    bucket (w = 0 the low word, 1 the high one) of products of one sign.
     """
     out = []
     for r in range(2):
         value = 0
-        for i in np.flatnonzero(lin[r].any(axis=0)).tolist():
-            limbs = (int(lin[r, j, i]) << lin_bits[j] for j in range(2))
-            value += sum(limbs) << (lo1 + i)
+        for e in np.flatnonzero(lin[r].any(axis=0)).tolist():
+            value += ((int(lin[r, 0, e]) << 26) + int(lin[r, 1, e])) << e
         out.append(value)
     for s in range(3):
         value = 0
-        for i in np.flatnonzero(quad[s].any(axis=1)).tolist():
-            limbs = (int(v) << (limb * k) for k, v in enumerate(quad[s, i].tolist()))
-            value += sum(limbs) << (lo2 + i)
+        for sign, negative in ((1, 0), (-1, 1)):
+            words = quad[s, negative]
+            for e in np.flatnonzero(words.any(axis=1)).tolist():
+                value += sign * ((int(words[e, 0]) + (int(words[e, 1]) << 64)) << e)
         out.append(value)
     return out
 

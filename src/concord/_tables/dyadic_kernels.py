@@ -12,8 +12,8 @@ import numpy as np
 _FRACTION = np.uint64((1 << 52) - 1)
 _MAGNITUDE = np.uint64((1 << 63) - 1)
 _IMPLICIT = np.int64(1 << 52)
-_M18 = np.int64((1 << 18) - 1)
 _M26 = np.int64((1 << 26) - 1)
+_M32 = np.uint64((1 << 32) - 1)
 
 
 @numba.njit(nogil=True, cache=True, inline="always")
@@ -41,13 +41,18 @@ def _fraction_bits(m, e):  # type: ignore[no-untyped-def]  # pragma: no cover - 
 
 
 @numba.njit(nogil=True, cache=True, inline="always")
-def _square(quad, r, j, a0, a1, a2):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
-    """Add (a0 + a1·2**18 + a2·2**36)² to ``quad[r, j]``, limb by limb."""
-    quad[r, j, 0] += a0 * a0
-    quad[r, j, 1] += 2 * a0 * a1
-    quad[r, j, 2] += 2 * a0 * a2 + a1 * a1
-    quad[r, j, 3] += 2 * a1 * a2
-    quad[r, j, 4] += a2 * a2
+def _add_product(quad, r, negative, j, a, b):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Add the 106-bit a·b to the 128-bit bucket ``quad[r, negative, j]`` (low, high words)."""
+    a0, a1 = a & _M32, a >> np.uint64(32)
+    b0, b1 = b & _M32, b >> np.uint64(32)
+    p00 = a0 * b0
+    mid = a0 * b1 + a1 * b0
+    lo = p00 + (mid << np.uint64(32))
+    hi = a1 * b1 + (mid >> np.uint64(32)) + np.uint64(lo < p00)
+    old = quad[r, negative, j, 0]
+    new = old + lo
+    quad[r, negative, j, 0] = new
+    quad[r, negative, j, 1] += hi + np.uint64(new < old)
 
 
 @numba.njit(nogil=True, cache=True)
@@ -55,13 +60,14 @@ def float_sums(ua, ub):  # type: ignore[no-untyped-def]  # pragma: no cover - co
     """Bucket Σx, Σy (by E) and Σx², Σy², Σxy (by E_x + E_y) of floats given as uint64 bits.
 
     ``lin[r, 0, E]`` and ``lin[r, 1, E]`` sum rater r's mantissas' high (·2**26)
-    and low 26 bits; ``quad[s, E, k]`` sums the products of 18-bit limbs at
-    2**(18k), for s = x², y², xy. Every term is below 2**38, so 2**24 pairs
-    cannot overflow a bucket. Also returns the smallest non-zero and the
-    largest magnitude (as bits) and whether every value is a whole number.
+    and low 26 bits; ``quad[s, negative, E]`` sums the products of one sign
+    as a 128-bit integer (low word, high word), for s = x², y², xy. Products
+    are below 2**106, so 2**22 pairs cannot overflow a bucket. Also returns
+    the smallest non-zero and the largest magnitude (as bits) and whether
+    every value is a whole number.
     """
     lin = np.zeros((2, 2, 2048), np.int64)
-    quad = np.zeros((3, 4096, 5), np.int64)
+    quad = np.zeros((3, 2, 4096, 2), np.uint64)
     low = np.uint64(0x7FF0000000000000)
     high = np.uint64(0)
     whole = True
@@ -79,15 +85,8 @@ def float_sums(ua, ub):  # type: ignore[no-untyped-def]  # pragma: no cover - co
         lin[0, 1, ex] += sx * (mx & _M26)
         lin[1, 0, ey] += sy * (my >> 26)
         lin[1, 1, ey] += sy * (my & _M26)
-        x0, x1, x2 = mx & _M18, (mx >> 18) & _M18, mx >> 36
-        y0, y1, y2 = my & _M18, (my >> 18) & _M18, my >> 36
-        _square(quad, 0, ex + ex, x0, x1, x2)
-        _square(quad, 1, ey + ey, y0, y1, y2)
-        s = sx * sy
-        j = ex + ey
-        quad[2, j, 0] += s * (x0 * y0)
-        quad[2, j, 1] += s * (x0 * y1 + x1 * y0)
-        quad[2, j, 2] += s * (x0 * y2 + x1 * y1 + x2 * y0)
-        quad[2, j, 3] += s * (x1 * y2 + x2 * y1)
-        quad[2, j, 4] += s * (x2 * y2)
+        ax, ay = np.uint64(mx), np.uint64(my)
+        _add_product(quad, 0, 0, ex + ex, ax, ax)
+        _add_product(quad, 1, 0, ey + ey, ay, ay)
+        _add_product(quad, 2, np.int64(sx != sy), ex + ey, ax, ay)
     return lin, quad, low, high, whole
