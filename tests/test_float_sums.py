@@ -84,6 +84,7 @@ def test_blocks_chunks_and_threads_add_up(monkeypatch):
     y = rng.normal(size=5000)
     y[::7] = TINY
     monkeypatch.setattr(dyadic, "_CHUNK", 512)
+    monkeypatch.setattr(dyadic, "_FLUSH", 3)
     monkeypatch.setattr(dyadic, "_KERNEL_BLOCK", 1024)
     monkeypatch.setattr(engines, "_THREAD_MIN", 100)
     for engine in ("numpy", "numba"):

@@ -19,9 +19,9 @@ Two engines give identical integers:
   halves) added to a 128-bit bucket of two uint64 words, one bucket per
   exponent and sign, so 2**22 pairs cannot overflow it; one kernel per core
   on disjoint slices;
-* numpy, in chunks of ``_CHUNK`` pairs: 13-bit limbs, counted by
-  ``np.bincount`` with float64 weights, exact while a bucket stays below
-  2**53 (a chunk adds at most 2**20 terms below 2**30).
+* numpy, in chunks of ``_CHUNK`` pairs: products of 18-bit limbs, counted
+  by ``np.bincount`` with float64 weights, exact while a bucket stays below
+  2**53 (a chunk adds 2**15 terms below 2**37), then added in int64.
 
 The kernels load under the policy of :mod:`concord._tables.engines`, with a
 float pair weighing ``_COST`` integer values (numpy's float path is that much
@@ -41,9 +41,10 @@ import numpy as np
 
 from concord._tables import engines
 
-_CHUNK = 1 << 20  # numpy: pairs a chunk; 2**20 terms below 2**30 stay below 2**53
+_CHUNK = 1 << 15  # numpy: pairs a chunk; 2**15 terms below 2**37 stay below 2**53
+_FLUSH = 1 << 9  # numpy: chunks between combinations; int64 buckets stay below 2**62
 _KERNEL_BLOCK = 1 << 22  # numba: pairs between combinations; 2**22 products below 2**106
-_COST = 16  # numpy's float path per pair, in its integer path's values
+_COST = 64  # numpy's float path per pair, in its integer path's values
 _BIAS = 1075  # value = m · 2**(E − _BIAS)
 _WHOLE = 2**53
 
@@ -134,69 +135,75 @@ def _fields(u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _limbs(m: np.ndarray) -> list[np.ndarray]:
-    """Split m < 2**53 into four 13-bit limbs (the top one 14 bits), as float64."""
-    mask = (1 << 13) - 1
-    return [((m >> (13 * k)) & mask).astype(np.float64) for k in range(3)] + [
-        (m >> 39).astype(np.float64)
-    ]
+    """Split m < 2**53 into three 18-bit limbs (the top one 17 bits), as float64."""
+    mask = (1 << 18) - 1
+    return [((m >> 18 * k) & mask).astype(np.float64) for k in range(3)]
 
 
 def _numpy_sums(a: np.ndarray, b: np.ndarray) -> tuple[list[int], tuple[float, float, bool]]:
     """Return the five sums (on 2**−1075, 2**−2150) and the magnitudes' range, in chunks."""
     total = [0, 0, 0, 0, 0]
     low, high, whole = math.inf, 0.0, True
-    for s in range(0, a.shape[0], _CHUNK):
+    lin, quad = np.zeros((2, 2, 2048), np.int64), np.zeros((3, 5, 4096), np.int64)
+    for i, s in enumerate(range(0, a.shape[0], _CHUNK)):
         ua, ub = a[s : s + _CHUNK], b[s : s + _CHUNK]
         for u in (ua, ub):
             v = np.abs(u.view(np.float64))
             high = max(high, float(v.max(initial=0.0)))
             low = min(low, float(v.min(where=v > 0, initial=math.inf)))
             whole = whole and bool(np.all(v == np.floor(v)))
-        total = [t + c for t, c in zip(total, _chunk_sums(ua, ub), strict=True)]
+        _add_chunk(ua, ub, lin, quad)
+        if i % _FLUSH == _FLUSH - 1 or s + _CHUNK >= a.shape[0]:
+            total = [t + v for t, v in zip(total, _numpy_combined(lin, quad), strict=True)]
+            lin[...], quad[...] = 0, 0
     return total, (low, high, whole)
 
 
-def _signed(w: np.ndarray, negative: np.ndarray) -> np.ndarray:
-    return np.negative(w, out=w, where=negative)
-
-
-def _chunk_sums(ua: np.ndarray, ub: np.ndarray) -> list[int]:
+def _add_chunk(ua: np.ndarray, ub: np.ndarray, lin: np.ndarray, quad: np.ndarray) -> None:
+    """Add a chunk's buckets: ``lin[r, j, E]`` (26-bit limbs), ``quad[s, k, E]`` (2**(18k))."""
     mx, ex, nx = _fields(ua)
     my, ey, ny = _fields(ub)
-    out = [_linear(mx, ex, nx), _linear(my, ey, ny)]
-    lx, ly = _limbs(mx), _limbs(my)
-    for (la, ea), (lb, eb), neg in (
-        ((lx, ex), (lx, ex), None),
-        ((ly, ey), (ly, ey), None),
-        ((lx, ex), (ly, ey), nx ^ ny),
-    ):
-        e = ea + eb
-        lo = int(e.min())
-        e -= lo
+    for r, (m, e, neg) in enumerate(((mx, ex, nx), (my, ey, ny))):
+        for j, w in enumerate(((m >> 26).astype(np.float64), (m & ((1 << 26) - 1)).astype(float))):
+            lin[r, j] += _count(e, _signed(w, neg), 2048)
+    (x0, x1, x2), (y0, y1, y2) = _limbs(mx), _limbs(my)
+    for r, (a0, a1, a2), e in ((0, (x0, x1, x2), ex + ex), (1, (y0, y1, y2), ey + ey)):
+        squares = (a0 * a0, 2 * a0 * a1, 2 * a0 * a2 + a1 * a1, 2 * a1 * a2, a2 * a2)
+        for k, w in enumerate(squares):
+            quad[r, k] += _count(e, w, 4096)
+    products = (
+        x0 * y0,
+        x0 * y1 + x1 * y0,
+        x0 * y2 + x1 * y1 + x2 * y0,
+        x1 * y2 + x2 * y1,
+        x2 * y2,
+    )
+    e, neg = ex + ey, nx ^ ny
+    for k, w in enumerate(products):
+        quad[2, k] += _count(e, _signed(w, neg), 4096)
+
+
+def _count(e: np.ndarray, w: np.ndarray, size: int) -> np.ndarray:
+    """Bucket sums of float weights, exact integers (each below 2**53), as int64."""
+    return np.bincount(e, weights=w, minlength=size).astype(np.int64)
+
+
+def _signed(w: np.ndarray, negative: np.ndarray) -> np.ndarray:
+    np.negative(w, out=w, where=negative)
+    return w
+
+
+def _numpy_combined(lin: np.ndarray, quad: np.ndarray) -> list[int]:
+    """Return the numpy buckets' five sums as Python integers on 2**−1075 and 2**−2150."""
+    out = []
+    for r in range(2):
         value = 0
-        for k in range(7):
-            w = sum(la[i] * lb[k - i] for i in range(max(0, k - 3), min(k, 3) + 1))
-            w = _signed(w, neg) if neg is not None else w
-            counts = np.bincount(e, weights=w).astype(np.int64)
-            value += _bucket_total(counts, lo, 13 * k)
+        for e in np.flatnonzero(lin[r].any(axis=0)).tolist():
+            value += ((int(lin[r, 0, e]) << 26) + int(lin[r, 1, e])) << e
+        out.append(value)
+    for s in range(3):
+        value = 0
+        for e in np.flatnonzero(quad[s].any(axis=0)).tolist():
+            value += sum(int(v) << 18 * k for k, v in enumerate(quad[s, :, e].tolist())) << e
         out.append(value)
     return out
-
-
-def _linear(m: np.ndarray, e: np.ndarray, negative: np.ndarray) -> int:
-    lo = int(e.min())
-    idx = e - lo
-    value = 0
-    for w, bits in (((m >> 26).astype(np.float64), 26), ((m & ((1 << 26) - 1)).astype(float), 0)):
-        counts = np.bincount(idx, weights=_signed(w, negative)).astype(np.int64)
-        value += _bucket_total(counts, lo, bits)
-    return value
-
-
-def _bucket_total(counts: np.ndarray, lo: int, bits: int) -> int:
-    """Σ counts[i] · 2**(lo + i + bits), in Python integers over the non-zero buckets."""
-    nonzero = np.flatnonzero(counts)
-    return sum(
-        int(c) << (lo + int(i) + bits)
-        for i, c in zip(nonzero, counts[nonzero].tolist(), strict=True)
-    )
