@@ -6,7 +6,9 @@ Every float is a dyadic rational m·2**e, so the ratings of a batch equal
 Python integers times one power of two, 2**``exp``: the sums are exact
 integers, two batches' sums add exactly (after moving to the smaller power),
 and a merge equals the one-shot sums bit for bit. Integer ratings keep
-``exp = 0`` and take int64 arithmetic while it cannot overflow.
+``exp = 0`` and take int64 arithmetic while it cannot overflow; float
+ratings are summed by :mod:`concord._tables.dyadic` (integer buckets by
+exponent, no Python integer per value).
 """
 
 from __future__ import annotations
