@@ -8,6 +8,7 @@ The exact core, the limits' intervals and the regression on the means are in
 from __future__ import annotations
 
 import math
+from functools import partial
 from statistics import NormalDist
 from typing import Any
 
@@ -20,10 +21,10 @@ from concord._coefficients.bland_altman_core import (
 from concord._coefficients.concordance import empty_error
 from concord._common.docs import fill
 from concord._common.errors import param_error
-from concord._inference.intervals import ConfidenceInterval, Inference, _level
+from concord._inference.intervals import ConfidenceInterval, Deferred, Inference, _level
 from concord._results.agreement_continuous import BlandAltmanResult
 from concord._results.spec import Spec
-from concord._tables.moments import Moments, counted, distinct_pairs, exact_sums, paired_ratings
+from concord._tables.moments import Moments, bootstrap_pairs, counted, exact_sums, paired_ratings
 
 SPEC = Spec(
     "bland_altman", "Bland–Altman bias", interval="t", scale=None, bounds=(-math.inf, math.inf)
@@ -47,18 +48,30 @@ def checked(options: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> BlandAltmanResult:
-    """Build the :class:`BlandAltmanResult` of exact sums (``pairs`` for the bootstrap)."""
-    opts = checked(options)
-    level, limits = opts["confidence_level"], opts["limits"]
-    d = differences(sums)
-    z = NormalDist().inv_cdf((1 + limits) / 2)
+def _inference(bias: float, se: float, n: int, pairs: Any) -> Inference:
+    pairs = pairs() if callable(pairs) else pairs
     sampler = None
     if pairs is not None:
         offset = (pairs[0] @ pairs[2] - pairs[1] @ pairs[2]) / pairs[2].sum()
         sampler = BiasSampler(pairs[0], pairs[1], pairs[2], offset=float(offset))
+    return Inference(bias, se, max(n - 1, 0), SPEC.bounds, SPEC.interval, sampler)
+
+
+def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> BlandAltmanResult:
+    """Build the :class:`BlandAltmanResult` of exact sums.
+
+    ``pairs``: the distinct pairs, for the bootstrap, or a function computing
+    them; then the result's inference is deferred until it is first read.
+    """
+    opts = checked(options)
+    level, limits = opts["confidence_level"], opts["limits"]
+    d = differences(sums)
+    z = NormalDist().inv_cdf((1 + limits) / 2)
     se = d.sd / math.sqrt(d.n) if d.n > 1 else math.nan
-    inference = Inference(d.bias, se, max(d.n - 1, 0), SPEC.bounds, SPEC.interval, sampler)
+    inference = _inference(d.bias, se, d.n, None if callable(pairs) else pairs)
+    deferred: Deferred = inference
+    if callable(pairs):  # the bias's t interval needs no sampler
+        deferred = partial(_inference, d.bias, se, d.n, pairs)
     exact = limit_intervals(d.n, d.bias, d.sd, z, level, "exact")
     approx = limit_intervals(d.n, d.bias, d.sd, z, level, "approximate")
     fit = regression(sums) if opts["proportional"] else None
@@ -86,7 +99,7 @@ def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> Blan
         lower_interval_approximate=approx[0],
         upper_interval_approximate=approx[1],
         proportional=opts["proportional"],
-        _inference=inference,
+        _inference=deferred,
         _spec=SPEC,
         **extra,
     )
@@ -188,4 +201,4 @@ def bland_altman(
     paired = counted(x, y, _FUNC, nan_policy)
     if paired.sums.n == 0:
         empty_error(_FUNC)
-    return ba_result(paired.sums, options, distinct_pairs(paired.x, paired.y))
+    return ba_result(paired.sums, options, bootstrap_pairs(paired.x, paired.y))

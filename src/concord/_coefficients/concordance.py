@@ -8,20 +8,22 @@ The exact core, its float twin and its variance are in
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 from concord._coefficients.concordance_core import PairSampler, ccc_core, z_variance
 from concord._common.docs import fill
-from concord._inference.intervals import Inference, _level
+from concord._inference.intervals import Deferred, Inference, _level
 from concord._results.agreement_continuous import CccResult
 from concord._results.spec import Spec
-from concord._tables.moments import Moments, counted, distinct_pairs, exact_sums, paired_ratings
+from concord._tables.moments import Moments, bootstrap_pairs, counted, exact_sums, paired_ratings
 
 SPEC = Spec("concordance_correlation", "Lin's concordance correlation", scale=None)
 _FUNC = SPEC.name
 
 
 def _inference(statistic: float, se: float, n: int, pairs: Any) -> Inference:
+    pairs = pairs() if callable(pairs) else pairs
     sampler = None if pairs is None else PairSampler(*pairs)
     return Inference(
         statistic=statistic,
@@ -34,17 +36,25 @@ def _inference(statistic: float, se: float, n: int, pairs: Any) -> Inference:
 
 
 def ccc_result(sums: Moments, confidence_level: Any, pairs: Any = None) -> CccResult:
-    """Build the :class:`CccResult` of exact sums (``pairs``: distinct pairs, for bootstrap)."""
+    """Build the :class:`CccResult` of exact sums.
+
+    ``pairs``: the distinct pairs, for the bootstrap, or a function computing
+    them; then the result's inference is deferred until it is first read.
+    """
     level = _level(confidence_level, _FUNC)
     c = ccc_core(sums)
     var_z = z_variance(c, sums.n)
     se = math.sqrt(var_z) * (1 - c.statistic**2) if math.isfinite(var_z) else math.nan
-    inference = _inference(c.statistic, se, sums.n, pairs)
+    inference = _inference(c.statistic, se, sums.n, None if callable(pairs) else pairs)
+    interval = inference.interval(level, None, 2, None, _FUNC)  # analytic: no sampler
+    deferred: Deferred = inference
+    if callable(pairs):
+        deferred = partial(_inference, c.statistic, se, sums.n, pairs)
     return CccResult(
         statistic=c.statistic,
         n=sums.n,
         confidence_level=level,
-        interval=inference.interval(level, None, 2, None, _FUNC),
+        interval=interval,
         precision=c.precision,
         accuracy=c.accuracy,
         scale_shift=c.scale_shift,
@@ -54,7 +64,7 @@ def ccc_result(sums: Moments, confidence_level: Any, pairs: Any = None) -> CccRe
         var_x=c.var_x,
         var_y=c.var_y,
         covariance=c.covariance,
-        _inference=inference,
+        _inference=deferred,
         _spec=SPEC,
     )
 
@@ -153,4 +163,4 @@ def concordance_correlation(
     paired = counted(x, y, _FUNC, nan_policy)
     if paired.sums.n == 0:
         empty_error(_FUNC)
-    return ccc_result(paired.sums, confidence_level, distinct_pairs(paired.x, paired.y))
+    return ccc_result(paired.sums, confidence_level, bootstrap_pairs(paired.x, paired.y))
