@@ -25,12 +25,13 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.concordance_core import PairSampler, sqrt_ratio
+from concord._common.exact import rounded
 from concord._inference.intervals import ConfidenceInterval, t_quantile, t_sf
 from concord._tables.moments import Moments
 
 
 def _float(x: Fraction) -> float:
-    return x.numerator / x.denominator
+    return rounded(x.numerator, x.denominator)
 
 
 @dataclass(frozen=True)

@@ -25,24 +25,18 @@ from fractions import Fraction
 
 import numpy as np
 
+from concord._common.exact import root_ratio, rounded
 from concord._inference.resampling import Resampled
 from concord._tables.moments import Moments
-
-_BITS = 64  # extra bits of an integer square root: the float it gives is correctly rounded
 
 
 def sqrt_ratio(num: int, den: int) -> float:
     """Return √(num/den) for non-negative integers, to the last bit; nan when den is 0."""
-    if den == 0 or num < 0:
-        return math.nan
-    e = 2 * _BITS + den.bit_length() - num.bit_length()
-    e += e % 2  # even, so that the root's power of two is whole
-    root = math.isqrt((num << e) // den if e >= 0 else num // (den << -e))
-    return math.ldexp(float(root), -e // 2)
+    return root_ratio(num, den)
 
 
 def _fraction(x: Fraction) -> float:
-    return x.numerator / x.denominator
+    return rounded(x.numerator, x.denominator)
 
 
 @dataclass(frozen=True)
@@ -75,8 +69,8 @@ def ccc_core(s: Moments) -> Ccc:
     r = math.copysign(sqrt_ratio(c * c, a * b), -1 if c < 0 else 1) if a * b else math.nan
     accuracy = sqrt_ratio(4 * a * b, chance * chance) if chance else math.nan
     u = math.nan if a * b == 0 else 0.0
-    if a * b and d:  # u = D / (AB)^¼, from the exact D⁴ / (AB)
-        u = math.copysign(math.sqrt(sqrt_ratio(d**4, a * b)), -1 if d < 0 else 1)
+    if a * b and d:  # u = D / (AB)^¼, one root of the exact D⁴ / (AB)
+        u = math.copysign(root_ratio(d**4, a * b, 4), -1 if d < 0 else 1)
     n, scale = s.n, Fraction(2) ** s.exp
     return Ccc(
         statistic=statistic,

@@ -9,6 +9,8 @@ k×k, so this costs microseconds.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 _SAFE = 1 << 62
@@ -50,6 +52,48 @@ def as_object(x: np.ndarray) -> np.ndarray:
 def ratio(num: int, den: int) -> float:
     """Return num/den rounded once; nan when den is 0."""
     return num / den if den else float("nan")
+
+
+def rounded(num: int, den: int) -> float:
+    """Return num/den rounded once, ±inf beyond the float range (IEEE overflow); den > 0.
+
+    Python raises on an integer quotient too large for a float; rounding to
+    infinity is what float arithmetic does, so a variance of ratings near
+    1e200 reads ``inf`` while the coefficients, which are ratios, stay finite.
+
+    >>> rounded(10**400, 3), rounded(-(10**400), 1), rounded(1, 3) == 1 / 3
+    (inf, -inf, True)
+    """
+    try:
+        return num / den
+    except OverflowError:
+        return math.inf if num > 0 else -math.inf
+
+
+_ROOT_BITS = 64  # extra bits of an integer root: the float it gives is correctly rounded
+
+
+def root_ratio(num: int, den: int, degree: int = 2) -> float:
+    """Return (num/den)^(1/degree) for non-negative integers, degree 2 or 4, to the last bit.
+
+    One integer root of the scaled ratio (the floor of a floor square root is
+    the floor of the fourth root), so there is no intermediate float that
+    could overflow or round twice; nan when den is 0, inf beyond the float range.
+
+    >>> root_ratio(2, 1) == 2**0.5, root_ratio(16, 1, 4), root_ratio(10**1240, 1, 4)
+    (True, 2.0, inf)
+    """
+    if den == 0 or num < 0:
+        return math.nan
+    e = degree * _ROOT_BITS + den.bit_length() - num.bit_length()
+    e += -e % degree  # a multiple of the degree, so that the root's power of two is whole
+    root = math.isqrt((num << e) // den if e >= 0 else num // (den << -e))
+    if degree == 4:
+        root = math.isqrt(root)
+    try:
+        return math.ldexp(float(root), -e // degree)
+    except OverflowError:
+        return math.inf
 
 
 # Limbs of LIMB bits: a part times a count total below 2**(62 - LIMB - 2) stays in int64.
