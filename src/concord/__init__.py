@@ -8,6 +8,7 @@ a small count table → one core function → a frozen result object.
 imported lazily, where they are used.
 """
 
+from concord._coefficients.alt_test import alt_test
 from concord._coefficients.bland_altman import bland_altman
 from concord._coefficients.cohen import cohen_kappa, scott_pi
 from concord._coefficients.compare import compare, homogeneity
@@ -28,6 +29,7 @@ from concord._results.agreement import (
     KrippendorffResult,
     LightResult,
 )
+from concord._results.alt_test import AltTestResult
 from concord._results.agreement_continuous import BlandAltmanResult, CccResult
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
@@ -47,6 +49,7 @@ __all__ = [
     "Accumulator",
     "AgreementResult",
     "AgreementTable",
+    "AltTestResult",
     "BlandAltmanResult",
     "CategoryCounts",
     "CccResult",
@@ -66,6 +69,7 @@ __all__ = [
     "__version__",
     "accumulate",
     "agree",
+    "alt_test",
     "bland_altman",
     "brennan_prediger",
     "cohen_kappa",
