@@ -39,7 +39,10 @@ def _counts(dataset: str, candidate: str) -> list[dict[str, str]]:
 def _from_counts(row: dict[str, str]) -> concord.AltTestResult:
     counts = _counts(row["dataset"], row["candidate"])
     outcomes = Outcomes(
-        *(np.array([int(c[k]) for c in counts]) for k in ("candidate_better", "ties", "human_better"))
+        *(
+            np.array([int(c[k]) for c in counts])
+            for k in ("candidate_better", "ties", "human_better")
+        )
     )
     humans = tuple(c["human"] for c in counts)
     eps = float(row["epsilon"])
@@ -85,7 +88,9 @@ def test_one_row_by_hand():
 DATA = os.environ.get("CONCORD_ALTTEST_DATA")
 
 
-@pytest.mark.skipif(DATA is None, reason="CONCORD_ALTTEST_DATA (a nitaytech/AltTest checkout) unset")
+@pytest.mark.skipif(
+    DATA is None, reason="CONCORD_ALTTEST_DATA (a nitaytech/AltTest checkout) unset"
+)
 @pytest.mark.parametrize("row", PUBLISHED, ids=IDS)
 def test_on_the_annotations(row):
     pd = pytest.importorskip("pandas")

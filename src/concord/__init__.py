@@ -29,8 +29,8 @@ from concord._results.agreement import (
     KrippendorffResult,
     LightResult,
 )
-from concord._results.alt_test import AltTestResult
 from concord._results.agreement_continuous import BlandAltmanResult, CccResult
+from concord._results.alt_test import AltTestResult
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
 from concord._results.kappa import KappaResult

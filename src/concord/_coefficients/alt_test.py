@@ -1,4 +1,4 @@
-"""The Alt-Test: can a candidate annotator (an LLM judge) replace the humans?
+"""The Alt-Test: whether a candidate annotator (an LLM judge) can replace the humans.
 
 Calderon, Reichart & Dror (2025). The arithmetic is in
 :mod:`concord._coefficients.alt_test_core`; the result is
@@ -50,7 +50,9 @@ def _joint(humans: Any, candidate: Any) -> tuple[np.ndarray, tuple[Any, ...]]:
         names, matrix = tuple(humans.columns), humans.to_numpy(dtype=object)
     else:
         if isinstance(humans, str | bytes) or np.isscalar(humans) or humans is None:
-            param_error(_FUNC, "humans", "a 2-D array-like (items × humans)", humans, TypeError)
+            param_error(
+                _FUNC, "humans", "a 2-D array-like (items × humans)", humans, exc=TypeError
+            )
         matrix = np.asarray(to_host(humans), dtype=object)
         names = tuple(range(matrix.shape[1])) if matrix.ndim == 2 else ()
     if matrix.ndim != 2 or matrix.shape[1] < 2:
@@ -66,7 +68,7 @@ def _joint(humans: Any, candidate: Any) -> tuple[np.ndarray, tuple[Any, ...]]:
 
 
 def _outcomes(codes: np.ndarray, values: tuple[Any, ...], metric: Any) -> np.ndarray:
-    """d (items × humans) of the items that have a candidate and at least two humans."""
+    """Return d (items × humans) of the items with a candidate and at least two humans."""
     humans, candidate = codes[:, :-1], codes[:, -1]
     present = humans >= 0
     if metric == "accuracy":
@@ -91,7 +93,7 @@ def alt_test(
     alpha: float = 0.05,
     metric: str | Callable[[Any, list[Any]], float] = "accuracy",
 ) -> AltTestResult:
-    r"""The Alt-Test: whether a candidate annotator (an LLM judge) can replace the humans.
+    r"""Test whether a candidate annotator (an LLM judge) can replace the humans: the Alt-Test.
 
     One human at a time is left out. On each item the left-out human annotated,
     the candidate's annotation and the human's are scored against the other
@@ -175,7 +177,9 @@ def alt_test(
     if not kept.any():
         got = "no such item"
         fix = "Check that the rows of humans and candidate are the same items."
-        param_error(_FUNC, "humans", "items with a candidate and two humans", got, raw=True, fix=fix)
+        param_error(
+            _FUNC, "humans", "items with a candidate and two humans", got, raw=True, fix=fix
+        )
     codes = codes[kept]
     d = _outcomes(codes, matrix.labels.values, metric)
     outcomes = core.tally(d, codes[:, :-1] >= 0)
@@ -198,9 +202,13 @@ def from_outcomes(
     if tested.size == 0:
         got = f"at most {int(n.max())} items per human"
         fix = "The t test needs 30 items per human; the paper suggests 50 to 100."
-        param_error(_FUNC, "humans", f"a human with {core.MIN_ITEMS} items", got, raw=True, fix=fix)
+        param_error(
+            _FUNC, "humans", f"a human with {core.MIN_ITEMS} items", got, raw=True, fix=fix
+        )
     counts = [o[tested] for o in (outcomes.candidate_better, outcomes.ties, outcomes.human_better)]
-    p = np.array([core.pvalue(*map(int, c), epsilon) for c in zip(*counts, strict=True)])
+    p = np.array(
+        [core.pvalue(int(a), int(b), int(c), epsilon) for a, b, c in zip(*counts, strict=True)]
+    )
     wins = core.by_rejected(p, alpha)
     rho = (counts[0] + counts[1]) / n[tested]
     return AltTestResult(

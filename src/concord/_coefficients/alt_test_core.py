@@ -32,13 +32,13 @@ class Outcomes:
 
 
 def accuracy_outcomes(codes: np.ndarray, candidate: np.ndarray) -> np.ndarray:
-    """d (items × humans) for accuracy: the share of the others that match.
+    """Return d (items × humans) for accuracy: the share of the others that match.
 
     ``codes`` are label codes (−1 missing), ``candidate`` the candidate's codes.
     Both shares divide by the same n_i − 1 others, so their numerators
     (whole counts) decide the comparison exactly.
     """
-    n, m = codes.shape
+    n = codes.shape[0]
     k = int(max(codes.max(), candidate.max())) + 1
     present = codes >= 0
     rows = np.broadcast_to(np.arange(n)[:, None], codes.shape)
@@ -49,7 +49,7 @@ def accuracy_outcomes(codes: np.ndarray, candidate: np.ndarray) -> np.ndarray:
 
 
 def rmse_outcomes(values: np.ndarray, present: np.ndarray, candidate: np.ndarray) -> np.ndarray:
-    """d (items × humans) for negative RMSE: the smaller squared error is better.
+    """Return d (items × humans) for negative RMSE: the smaller squared error is better.
 
     Both RMSEs average over the same others, so their sums of squares decide
     the comparison (no square root, no division, to round).
@@ -68,7 +68,7 @@ def rmse_outcomes(values: np.ndarray, present: np.ndarray, candidate: np.ndarray
 def callable_outcomes(
     values: np.ndarray, present: np.ndarray, candidate: np.ndarray, metric: Callable[..., Any]
 ) -> np.ndarray:
-    """d (items × humans) for a user's metric(annotation, others) → score (higher is better)."""
+    """Return d (items × humans) for a user's metric(annotation, others), higher better."""
     d = np.zeros(values.shape, dtype=np.int64)
     for i, j in zip(*np.nonzero(present), strict=True):
         others = [values[i, h] for h in np.flatnonzero(present[i]) if h != j]

@@ -122,7 +122,7 @@ class AltTestResult:
         ...                   z, z, wins, z, z, z, z, z)
         >>> r.summary()
         'The candidate passed the alt-test (ε = 0.10, BY-corrected FDR 0.05): it beat 5 of 8 human annotators (ω = 0.62) and its advantage probability is ρ = 0.74.'
-        """
+        """  # noqa: E501
         verdict = "passed" if self.passed else "failed"
         return (
             f"The candidate {verdict} the alt-test (ε = {self.epsilon:.2f}, BY-corrected "
@@ -134,7 +134,8 @@ class AltTestResult:
     def explain(self) -> str:
         """Say in words how the test was run and what it found, human by human."""
         lines = [
-            f"Alt-Test (Calderon, Reichart & Dror 2025), metric {self.metric}, ε = {self.epsilon}.",
+            f"Alt-Test (Calderon, Reichart & Dror 2025), metric {self.metric}, "
+            f"ε = {self.epsilon}.",
             "Each human is left out in turn; on each of their items the candidate and the "
             "human are scored against the other humans, and d = (human ≥ candidate) − "
             "(candidate ≥ human).",
@@ -151,9 +152,7 @@ class AltTestResult:
             strict=True,
         ):
             who = "candidate wins" if w else "human holds"
-            lines.append(
-                f"  {h}: {n} items, ρ_j = {rho:.3f}, p = {p:.4g}, BY p = {q:.4g}: {who}"
-            )
+            lines.append(f"  {h}: {n} items, ρ_j = {rho:.3f}, p = {p:.4g}, BY p = {q:.4g}: {who}")
         if self.skipped:
             names = ", ".join(str(s) for s in self.skipped)
             lines.append(f"Not tested (fewer than 30 items): {names}.")
