@@ -157,7 +157,7 @@ class AltTestResult:
             names = ", ".join(str(s) for s in self.skipped)
             lines.append(f"Not tested (fewer than 30 items): {names}.")
         if self.n_dropped:
-            lines.append(f"{self.n_dropped} items unused (no candidate or fewer than two humans).")
+            lines.append(f"Unused items (no candidate or under two humans): {self.n_dropped}.")
         lines.append(
             f"ω = {self.winning_rate:.4f} ({int(self.wins.sum())} of {len(self.humans)}), "
             f"ρ = {self.advantage_probability:.4f}: "
