@@ -8,6 +8,7 @@ a small count table → one core function → a frozen result object.
 imported lazily, where they are used.
 """
 
+from concord._coefficients.alt_test import alt_test
 from concord._coefficients.bland_altman import bland_altman
 from concord._coefficients.categories import (
     bangdiwala_b,
@@ -37,6 +38,7 @@ from concord._results.agreement import (
     LightResult,
 )
 from concord._results.agreement_continuous import BlandAltmanResult, CccResult
+from concord._results.alt_test import AltTestResult
 from concord._results.categories import (
     BangdiwalaResult,
     MarginalHomogeneityResult,
@@ -63,6 +65,7 @@ __all__ = [
     "Accumulator",
     "AgreementResult",
     "AgreementTable",
+    "AltTestResult",
     "BangdiwalaResult",
     "BlandAltmanResult",
     "CategoryCounts",
@@ -89,6 +92,7 @@ __all__ = [
     "accumulate",
     "against_gold",
     "agree",
+    "alt_test",
     "bangdiwala_b",
     "bland_altman",
     "brennan_prediger",
