@@ -211,13 +211,26 @@ def _scan(x: np.ndarray) -> tuple[bool, bool, bool]:
     infinite, rated, integral = False, False, True
     for start in range(0, x.shape[0], _CHUNK):
         chunk = x[start : start + _CHUNK]
-        infinite = infinite or bool(np.isinf(chunk).any())
-        present = chunk[~np.isnan(chunk)]
+        if np.isfinite(chunk.sum()):  # no NaN nor infinity: one pass, no temporary
+            present = chunk
+        else:
+            infinite = infinite or bool(np.isinf(chunk).any())
+            present = chunk[~np.isnan(chunk)]
         if present.size:
             rated = True
-            whole = np.all(present == np.round(present)) and np.abs(present).max() < 2**53
-            integral = integral and bool(whole)
+            integral = integral and _whole(present)
     return infinite, rated, integral
+
+
+def _whole(x: np.ndarray) -> bool:
+    """Whether every value is a whole number under 2**53.
+
+    A few rows first: scores with decimals show it at once.
+    """
+    for part in (x[:64], x):
+        if not (np.all(part == np.round(part)) and np.abs(part).max() < 2**53):
+            return False
+    return True
 
 
 def _numeric(ratings: Any, func: str) -> np.ndarray:

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from concord._coefficients.icc_sums import column_sums, row_sums
 from concord._results.icc_anova import Anova, coefficient
 
 _CHUNK = 1 << 16  # rows per pass: temporaries stay O(chunk × raters)
@@ -149,32 +150,42 @@ def sums_of(x: np.ndarray, names: tuple[Any, ...], integral: bool) -> Sums:
 
 
 def _chunk(x: np.ndarray, names: tuple[Any, ...], integral: bool, big: bool) -> Sums:
-    rated = ~np.isnan(x) if x.dtype.kind == "f" else np.ones(x.shape, dtype=bool)
     dtype: Any = object if big else (np.int64 if integral else np.float64)
-    complete = bool(rated.all())
-    # complete float scores are their own values: no copy (the same sums, bit for bit)
-    values = x if complete and x.dtype == dtype else np.where(rated, x, 0).astype(dtype)
-    k = None if complete else rated.sum(axis=1)
-    t = values.sum(axis=1)
+    # a NaN makes the total NaN: a total that is not NaN proves the block complete
+    rated = None if x.dtype.kind != "f" or not np.isnan(x.sum()) else ~np.isnan(x)
+    if rated is not None and rated.all():
+        rated = None
+    if rated is None:  # complete float scores are their own values: no copy
+        values = x if x.dtype == dtype else x.astype(dtype)
+    else:
+        values = np.where(rated, x, 0).astype(dtype)
+    t = row_sums(values)  # x.sum(axis=1) and x.sum(axis=0), the same floats faster
     square = _py((values * values).sum(), integral)
-    rater_sums = _vec(values.sum(axis=0), integral)
+    rater_sums = _vec(column_sums(values), integral)
+    r = x.shape[1]
+    if rated is None:  # complete rows: every rater rated each item
+        by_size = {r: _complete(t, r, integral)} if len(x) else {}
+        return Sums(names, square, rater_sums, by_size, integral)
     by_size = {}
-    sizes = np.array([x.shape[1]]) if complete and len(x) else np.unique(np.asarray(k))
-    for m in sizes[sizes > 0].tolist():
-        if sizes.size == 1:
-            keep, tm = rated, t
-        else:
-            pick = np.asarray(k) == m
-            keep, tm = rated[pick], t[pick]
-        c, r = int(np.shape(keep)[0]), int(np.shape(keep)[-1])
-        if keep.all():  # complete rows: every rater rated each item
-            b = np.full(r, tm.sum())
-            cc = np.full((r, r), c)
-        else:
-            as_int = keep.astype(dtype)
-            b, cc = tm @ as_int, keep.T.astype(np.int64) @ keep.astype(np.int64)
-        by_size[int(m)] = (c, _py((tm * tm).sum(), integral), _vec(b, integral), _vec(cc, True))
+    k = rated.sum(axis=1)
+    for m in np.unique(k).tolist():
+        if m == 0:
+            continue
+        pick = k == m
+        keep, tm = rated[pick], t[pick]
+        if m == r:
+            by_size[int(m)] = _complete(tm, r, integral)
+            continue
+        b, cc = tm @ keep.astype(dtype), keep.T.astype(np.int64) @ keep.astype(np.int64)
+        a = _py((tm * tm).sum(), integral)
+        by_size[int(m)] = (len(tm), a, _vec(b, integral), _vec(cc, True))
     return Sums(names, square, rater_sums, by_size, integral)
+
+
+def _complete(t: np.ndarray, r: int, integral: bool) -> tuple[Any, Any, np.ndarray, np.ndarray]:
+    """(c, A, B, C) of items that every one of the r raters rated: B and C are constant."""
+    b = _vec(np.full(r, t.sum()), integral)
+    return len(t), _py((t * t).sum(), integral), b, _vec(np.full((r, r), len(t)), True)
 
 
 def _py(v: Any, integral: bool) -> Any:

@@ -1,0 +1,62 @@
+"""The ICC's fast reductions give numpy's own floats, bit for bit (numpy is the reference)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import concord
+from concord._coefficients.icc import _scan
+from concord._coefficients.icc_sums import column_sums, row_sums
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return np.asarray(a).view(np.int64)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(1, 300),
+    st.sampled_from([2, 3, 5, 7, 8, 9, 16, 17, 40, 128, 129]),
+    st.integers(0, 2**32 - 1),
+)
+def test_twins_are_numpys_sums(n: int, k: int, seed: int) -> None:
+    """Same floats as x.sum(axis=1) and x.sum(axis=0), negative zeros included."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-8, 8, size=(n, k))
+    x[rng.random(x.shape) < rng.random()] = -0.0
+    for block in (x, x[: n // 2 + 1], np.asfortranarray(x)):
+        assert np.array_equal(_bits(row_sums(block)), _bits(block.sum(axis=1)))
+        assert np.array_equal(_bits(column_sums(block)), _bits(block.sum(axis=0)))
+
+
+def test_zero_totals_keep_numpys_sign() -> None:
+    """numpy adds to 0.0: a row or column of negative zeros sums to +0.0 (numpy by hand)."""
+    x = np.full((3, 4), -0.0)
+    assert np.signbit(x.sum(axis=0)).sum() == 0 and np.signbit(column_sums(x)).sum() == 0
+    assert np.signbit(row_sums(x)).sum() == 0
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8])
+def test_integer_sums_are_exact(dtype: type) -> None:
+    x = np.arange(60, dtype=dtype).reshape(12, 5)
+    assert row_sums(x).tolist() == x.sum(axis=1).tolist()
+    assert column_sums(x).tolist() == x.sum(axis=0).tolist()
+
+
+def test_scan_finds_an_infinity_and_decimals_past_the_first_rows() -> None:
+    """The scan's shortcuts (a finite total, a look at the first rows) miss nothing."""
+    x = np.ones((300, 2))
+    assert _scan(x) == (False, True, True)
+    x[200, 1] = 0.5
+    assert _scan(x) == (False, True, False)
+    x[100, 0] = np.nan
+    assert _scan(x) == (False, True, False)
+    x[200, 1] = 1.0
+    assert _scan(x) == (False, True, True)
+    x[250, 0] = np.inf
+    assert _scan(x)[0]
+    with pytest.raises(ValueError, match="infinite"):
+        concord.icc(x)
