@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -60,3 +62,18 @@ def test_scan_finds_an_infinity_and_decimals_past_the_first_rows() -> None:
     assert _scan(x)[0]
     with pytest.raises(ValueError, match="infinite"):
         concord.icc(x)
+
+
+@pytest.mark.parametrize(
+    ("x", "df1", "df2"),
+    [(2.5, 59999.0, 59999.0), (0.0, 3.0, 4.5), (math.inf, 2.0, 7.0), (7.1, 0.3, 1e7), (1.0, 5, 0)],
+)
+def test_f_helpers_are_scipy_stats_f(x: float, df1: float, df2: float) -> None:
+    """The shortcuts past scipy.stats' checks give its very floats (scipy is the reference)."""
+    from scipy.stats import f
+
+    from concord._results.icc_anova import f_ppf, f_sf
+
+    assert np.array_equal(f_sf(x, df1, df2), float(f.sf(x, df1, df2)), equal_nan=True)
+    for q in (0.975, 0.5, 1.0):
+        assert np.array_equal(f_ppf(q, df1, df2), float(f.ppf(q, df1, df2)), equal_nan=True)
