@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import concord
 from concord._coefficients.icc import _scan
-from concord._coefficients.icc_sums import column_sums, row_sums
+from concord._coefficients.icc_sums import block_sums, column_sums, row_sums
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
@@ -77,3 +77,20 @@ def test_f_helpers_are_scipy_stats_f(x: float, df1: float, df2: float) -> None:
     assert np.array_equal(f_sf(x, df1, df2), float(f.sf(x, df1, df2)), equal_nan=True)
     for q in (0.975, 0.5, 1.0):
         assert np.array_equal(f_ppf(q, df1, df2), float(f.ppf(q, df1, df2)), equal_nan=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 300),
+    st.sampled_from([2, 3, 7, 8, 9, 17, 128]),
+    st.integers(0, 2**32 - 1),
+)
+def test_numba_block_sums_are_numpys(n: int, k: int, seed: int) -> None:
+    """The one-pass kernel gives numpy's floats of both sums (numpy is the reference)."""
+    kernels = pytest.importorskip("concord._tables.block_kernels")
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-8, 8, size=(n, k))
+    x[rng.random(x.shape) < rng.random()] = -0.0
+    rows, columns = block_sums(x, kernels)
+    assert np.array_equal(_bits(rows), _bits(x.sum(axis=1)))
+    assert np.array_equal(_bits(columns), _bits(x.sum(axis=0)))

@@ -146,7 +146,7 @@ def icc(
     r0 = _r0(r0, func)
     x, names, integral = ratings_matrix(long_ratings(ratings, (item, rater, rating), func), func)
     sums = sums_of(x, names, integral)
-    return icc_result(sums, form, level, r0, ItemSampler(np.asarray(x, dtype=np.float64), form))
+    return icc_result(sums, form, level, r0, ItemSampler(x, form))
 
 
 def _form(model: str, type: str, unit: str, func: str) -> tuple[str, str, str]:

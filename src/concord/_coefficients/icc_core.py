@@ -23,11 +23,12 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from concord._coefficients.icc_sums import column_sums, row_sums
+from concord._coefficients.icc_sums import block_sums, kernels
 from concord._results.icc_anova import Anova, coefficient
 
 _CHUNK = 1 << 16  # rows per pass: temporaries stay O(chunk × raters)
@@ -138,18 +139,24 @@ def sums_of(x: np.ndarray, names: tuple[Any, ...], integral: bool) -> Sums:
     that no int64 sum can overflow.
     """
     r = x.shape[1]
-    top = int(np.nanmax(np.abs(x), initial=0)) if integral and x.size else 0
+    top = 0
+    if integral and x.size:  # fmin and fmax skip NaN and need no |x| temporary
+        lo, hi = np.fmin.reduce(x, axis=None), np.fmax.reduce(x, axis=None)
+        top = 0 if np.isnan(hi) else max(-int(lo), int(hi), 0)
     rows = _CHUNK
     if integral:  # n · (r·top)² < 2**62: no int64 sum of a chunk can overflow
         rows = max(1, min(_CHUNK, (1 << 62) // max(1, (r * top) ** 2 * r)))
     total = Sums(names, 0 if integral else 0.0, _zeros(r, integral), {}, integral)
     big = integral and (r * top) ** 2 * r >= 1 << 62
+    fast = None if integral else kernels(x.size)  # integer sums are fast in numpy
     for start in range(0, x.shape[0], rows):
-        total = total.merge(_chunk(x[start : start + rows], names, integral, big), ("", ""))
+        total = total.merge(_chunk(x[start : start + rows], names, integral, big, fast), ("", ""))
     return total
 
 
-def _chunk(x: np.ndarray, names: tuple[Any, ...], integral: bool, big: bool) -> Sums:
+def _chunk(
+    x: np.ndarray, names: tuple[Any, ...], integral: bool, big: bool, fast: ModuleType | None
+) -> Sums:
     dtype: Any = object if big else (np.int64 if integral else np.float64)
     # a NaN makes the total NaN: a total that is not NaN proves the block complete
     rated = None if x.dtype.kind != "f" or not np.isnan(x.sum()) else ~np.isnan(x)
@@ -159,9 +166,9 @@ def _chunk(x: np.ndarray, names: tuple[Any, ...], integral: bool, big: bool) -> 
         values = x if x.dtype == dtype else x.astype(dtype)
     else:
         values = np.where(rated, x, 0).astype(dtype)
-    t = row_sums(values)  # x.sum(axis=1) and x.sum(axis=0), the same floats faster
+    t, columns = block_sums(values, fast)  # x.sum(axis=1), x.sum(axis=0): the same floats
     square = _py((values * values).sum(), integral)
-    rater_sums = _vec(column_sums(values), integral)
+    rater_sums = _vec(columns, integral)
     r = x.shape[1]
     if rated is None:  # complete rows: every rater rated each item
         by_size = {r: _complete(t, r, integral)} if len(x) else {}

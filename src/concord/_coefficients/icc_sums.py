@@ -22,10 +22,41 @@ each twin against numpy on random blocks, negative zeros included.
 
 from __future__ import annotations
 
+from functools import cache
+from types import ModuleType
+
 import numpy as np
+
+from concord._tables import engines
 
 _UNROLL = 8  # numpy's pairwise sum: eight running sums
 _BLOCK = 128  # numpy's pairwise sum: rows up to this length are one block
+
+
+@cache
+def _load() -> ModuleType | None:
+    try:
+        from concord._tables import block_kernels
+    except ImportError:
+        return None
+    return block_kernels
+
+
+def kernels(n: int) -> ModuleType | None:
+    """Return the numba kernel when the engines would take numba for n values (counts them)."""
+    if engines._engine(n, "auto", engines._MATRIX) is None:
+        return None
+    return _load()
+
+
+def block_sums(x: np.ndarray, fast: ModuleType | None) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(x.sum(axis=1), x.sum(axis=0))``, the same floats: one pass with ``fast``."""
+    n, k = x.shape
+    if fast is None or x.dtype != np.float64 or not x.flags.c_contiguous or not 2 <= k <= _BLOCK:
+        return row_sums(x), column_sums(x)
+    rows, columns = np.empty(n), np.empty(k)
+    fast.block_sums(x, rows, columns)
+    return rows, columns
 
 
 def row_sums(x: np.ndarray) -> np.ndarray:
