@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import concord
 from concord._coefficients.icc import _scan
+from concord._coefficients.icc_core import sums_of
 from concord._coefficients.icc_sums import block_sums, column_sums, row_sums
 
 
@@ -94,3 +95,19 @@ def test_numba_block_sums_are_numpys(n: int, k: int, seed: int) -> None:
     rows, columns = block_sums(x, kernels)
     assert np.array_equal(_bits(rows), _bits(x.sum(axis=1)))
     assert np.array_equal(_bits(columns), _bits(x.sum(axis=0)))
+
+
+@pytest.mark.parametrize("top", [5, 2**20, 2**26, 2**40, 2**52])
+def test_whole_number_sums_are_exact_in_every_dtype(top: int) -> None:
+    """Float64, int64 or Python ints: the exact sums (Python ints by hand)."""
+    rng = np.random.default_rng(top)
+    x = rng.integers(-top, top, size=(3000, 3), endpoint=True).astype(np.float64)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    x[:2] = top
+    sums = sums_of(x, (0, 1, 2), True)
+    rows = [[int(v) for v in row if v == v] for row in x.tolist()]
+    assert sums.square == sum(v * v for row in rows for v in row)
+    assert sums.rater_sums.tolist() == [sum(int(v) for v in x[:, j] if v == v) for j in range(3)]
+    for m, (c, a, _, _) in sums.by_size.items():
+        group = [row for row in rows if len(row) == m]
+        assert (c, a) == (len(group), sum(sum(row) ** 2 for row in group))

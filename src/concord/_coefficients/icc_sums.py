@@ -49,10 +49,18 @@ def kernels(n: int) -> ModuleType | None:
     return _load()
 
 
-def block_sums(x: np.ndarray, fast: ModuleType | None) -> tuple[np.ndarray, np.ndarray]:
-    """Return ``(x.sum(axis=1), x.sum(axis=0))``, the same floats: one pass with ``fast``."""
+def block_sums(
+    x: np.ndarray, fast: ModuleType | None, ordered: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(x.sum(axis=1), x.sum(axis=0))``, the same floats: one pass with ``fast``.
+
+    ``ordered=False``: the sums are exact (whole numbers under 2**53), so any
+    order gives them, and each column is summed pairwise.
+    """
     n, k = x.shape
     if fast is None or x.dtype != np.float64 or not x.flags.c_contiguous or not 2 <= k <= _BLOCK:
+        if not ordered and x.dtype == np.float64:
+            return row_sums(x), np.array([x[:, j].sum() for j in range(k)])
         return row_sums(x), column_sums(x)
     rows, columns = np.empty(n), np.empty(k)
     fast.block_sums(x, rows, columns)
