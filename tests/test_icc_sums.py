@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import concord
 from concord._coefficients.icc import _scan
 from concord._coefficients.icc_core import sums_of
-from concord._coefficients.icc_sums import block_sums, column_sums, row_sums
+from concord._coefficients.icc_sums import block_sums, column_sums, row_sums, scan
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
@@ -111,3 +111,27 @@ def test_whole_number_sums_are_exact_in_every_dtype(top: int) -> None:
     for m, (c, a, _, _) in sums.by_size.items():
         group = [row for row in rows if len(row) == m]
         assert (c, a) == (len(group), sum(sum(row) ** 2 for row in group))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [1.0, 2.0, -3.0, 0.0],
+        [1.0, 2.5, np.nan, 4.0],
+        [np.nan, np.nan, np.nan, np.nan],
+        [1.0, np.inf, 2.0, 3.0],
+        [2.0**53, 1.0, 2.0, 3.0],
+        [-(2.0**52), 1.0, np.nan, -0.0],
+        [1e300, -np.inf, np.nan, 0.5],
+    ],
+)
+def test_numba_scan_is_the_numpy_scan(
+    values: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One pass of the kernel finds what numpy's chunked scan finds (the numpy scan by hand)."""
+    kernels = pytest.importorskip("concord._tables.block_kernels")
+    from concord._coefficients import icc
+
+    x = np.array(values * 50).reshape(-1, 2)
+    monkeypatch.setattr(icc, "loaded", lambda: None)
+    assert scan(x, kernels) == _scan(x)

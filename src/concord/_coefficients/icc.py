@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.icc_core import _CHUNK, ItemSampler, Sums, anova, sums_of
+from concord._coefficients.icc_sums import loaded, scan
 from concord._common.errors import check_option, param_error
 from concord._data.arrays import is_device_array, to_host
 from concord._data.long import Wide, long_ratings
@@ -206,8 +207,12 @@ def ratings_matrix(
 def _scan(x: np.ndarray) -> tuple[bool, bool, bool]:
     """Whether x holds an infinity, a rating, and only whole numbers under 2**53.
 
-    Chunk by chunk, so that the temporaries stay O(chunk × raters).
+    One pass of the numba kernel where loaded; else numpy chunk by chunk, so
+    that the temporaries stay O(chunk × raters).
     """
+    found = scan(x, loaded())
+    if found is not None:
+        return found
     infinite, rated, integral = False, False, True
     for start in range(0, x.shape[0], _CHUNK):
         chunk = x[start : start + _CHUNK]

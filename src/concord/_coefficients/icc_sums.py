@@ -49,6 +49,21 @@ def kernels(n: int) -> ModuleType | None:
     return _load()
 
 
+def loaded() -> ModuleType | None:
+    """Return the numba kernels once the engines have loaded their own (counts nothing)."""
+    if engines._kernels.cache_info().currsize == 0 or engines._kernels() is None:
+        return None
+    return _load()
+
+
+def scan(x: np.ndarray, fast: ModuleType | None) -> tuple[bool, bool, bool] | None:
+    """(infinite, rated, integral) of a float block in one pass of ``fast``; None without it."""
+    if fast is None or x.dtype != np.float64 or not x.flags.c_contiguous or not x.size:
+        return None
+    nan, infinite, whole = fast.scan(x)
+    return bool(infinite), nan < x.size, bool(whole)
+
+
 def block_sums(
     x: np.ndarray, fast: ModuleType | None, ordered: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:

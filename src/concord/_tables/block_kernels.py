@@ -44,3 +44,23 @@ def block_sums(x, rows, columns):  # type: ignore[no-untyped-def]  # pragma: no 
         for j in range(end, k):
             s += x[i, j]
         rows[i] = 0.0 + s
+
+
+@numba.njit(nogil=True, cache=True)
+def scan(x):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Return the NaNs, the infinities, and whether the rest are whole numbers under 2**53.
+
+    ``x`` is a C-contiguous float64 array.
+    """
+    nan = 0
+    infinite = 0
+    whole = True
+    for v in x.reshape(-1):
+        if v != v:
+            nan += 1
+        elif abs(v) == np.inf:
+            infinite += 1
+            whole = False
+        elif whole and not (abs(v) < 2.0**53 and v == np.floor(v)):
+            whole = False
+    return nan, infinite, whole
