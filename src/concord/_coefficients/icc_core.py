@@ -181,9 +181,9 @@ def _chunk(
         values = x if x.dtype == dtype else _as(x, dtype)
     else:
         values = _as(np.where(rated, x, 0), dtype)
-    # x.sum(axis=1), x.sum(axis=0): numpy's floats, or exact sums in any order
-    t, columns = block_sums(values, fast, ordered=not integral)
-    square = _py((values * values).sum(), integral)
+    # x.sum(axis=1), x.sum(axis=0), (x * x).sum(): numpy's floats, or exact in any order
+    t, columns, square = block_sums(values, fast, ordered=not integral)
+    square = _py(square, integral)
     rater_sums = _vec(columns, integral)
     r = x.shape[1]
     if rated is None:  # complete rows: every rater rated each item

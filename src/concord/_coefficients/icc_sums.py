@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -66,20 +67,22 @@ def scan(x: np.ndarray, fast: ModuleType | None) -> tuple[bool, bool, bool] | No
 
 def block_sums(
     x: np.ndarray, fast: ModuleType | None, ordered: bool = True
-) -> tuple[np.ndarray, np.ndarray]:
-    """Return ``(x.sum(axis=1), x.sum(axis=0))``, the same floats: one pass with ``fast``.
+) -> tuple[np.ndarray, np.ndarray, Any]:
+    """Return ``x.sum(axis=1)``, ``x.sum(axis=0)`` and ``(x * x).sum()``, the same floats.
 
-    ``ordered=False``: the sums are exact (whole numbers under 2**53), so any
-    order gives them, and each column is summed pairwise.
+    One pass with ``fast``. ``ordered=False``: the sums are exact (whole
+    numbers under 2**53), so any order gives them: each column pairwise.
     """
     n, k = x.shape
     if fast is None or x.dtype != np.float64 or not x.flags.c_contiguous or not 2 <= k <= _BLOCK:
         if not ordered and x.dtype == np.float64:
-            return row_sums(x), np.array([x[:, j].sum() for j in range(k)])
-        return row_sums(x), column_sums(x)
+            columns = np.array([x[:, j].sum() for j in range(k)])
+        else:
+            columns = column_sums(x)
+        return row_sums(x), columns, (x * x).sum()
     rows, columns = np.empty(n), np.empty(k)
-    fast.block_sums(x, rows, columns)
-    return rows, columns
+    square = fast.block_sums(x, rows, columns)
+    return rows, columns, square
 
 
 def row_sums(x: np.ndarray) -> np.ndarray:

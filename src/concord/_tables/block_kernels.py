@@ -19,7 +19,8 @@ def block_sums(x, rows, columns):  # type: ignore[no-untyped-def]  # pragma: no 
 
     A row is numpy's pairwise sum added to 0.0: a left fold under 8 values,
     else eight running sums combined pairwise, then the tail. A column is a
-    left fold down the rows from 0.0.
+    left fold down the rows from 0.0. Returns ``(x * x).sum()``: numpy's
+    pairwise sum of the squares of the whole block, without the temporary.
     """
     n, k = x.shape
     end = k - k % 8
@@ -44,6 +45,66 @@ def block_sums(x, rows, columns):  # type: ignore[no-untyped-def]  # pragma: no 
         for j in range(end, k):
             s += x[i, j]
         rows[i] = 0.0 + s
+    return 0.0 + _squares(x.reshape(-1), 0, n * k)
+
+
+@numba.njit(nogil=True, cache=True)
+def _squares(a, lo, n):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Return numpy's pairwise sum (``DOUBLE_pairwise_sum``) of a[lo:lo + n] ** 2, in its order.
+
+    numpy recurses: halves (the first a multiple of 8 long) down to blocks of
+    at most 128. The recursion is walked with explicit stacks here, since
+    numba's cache cannot reload a recursive function.
+    """
+    starts = np.empty(64, dtype=np.int64)
+    sizes = np.empty(64, dtype=np.int64)
+    state = np.zeros(64, dtype=np.int8)  # 0: left half next, 1: right half next, 2: add
+    values = np.empty(64)
+    top = 0
+    filled = 0
+    starts[0], sizes[0], state[0] = lo, n, 0
+    while top >= 0:
+        m = sizes[top]
+        if m <= 128:
+            values[filled] = _leaf(a, starts[top], m)
+            filled += 1
+            top -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        if state[top] == 2:
+            filled -= 1
+            values[filled - 1] = values[filled - 1] + values[filled]
+            top -= 1
+            continue
+        first = state[top] == 0
+        state[top] += 1
+        top += 1
+        starts[top] = starts[top - 1] + (0 if first else half)
+        sizes[top] = half if first else m - half
+        state[top] = 0
+    return values[0]
+
+
+@numba.njit(nogil=True, cache=True)
+def _leaf(a, lo, n):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Return numpy's pairwise sum of the squares of a block of at most 128 values."""
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += a[i] * a[i]
+        return res
+    r = np.empty(8)
+    for j in range(8):
+        r[j] = a[lo + j] * a[lo + j]
+    end = n - n % 8
+    for i in range(8, end, 8):
+        for j in range(8):
+            r[j] += a[lo + i + j] * a[lo + i + j]
+    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    for i in range(end, n):
+        res += a[lo + i] * a[lo + i]
+    return res
 
 
 @numba.njit(nogil=True, cache=True)
