@@ -90,13 +90,13 @@ def row_sums(x: np.ndarray) -> np.ndarray:
     n, k = x.shape
     if x.dtype.kind != "f" or not x.flags.c_contiguous or k > _BLOCK or k == 0 or n == 0:
         if x.dtype == np.int64 and k:  # exact in any order
-            out = x[:, 0].copy()
+            whole: np.ndarray = x[:, 0].copy()
             for j in range(1, k):
-                out += x[:, j]
-            return out
+                whole += x[:, j]
+            return whole
         return np.asarray(x.sum(axis=1))
     if k < _UNROLL:
-        out = x[:, 0] + 0.0
+        out: np.ndarray = x[:, 0] + 0.0
         for j in range(1, k):
             out += x[:, j]
         return out
