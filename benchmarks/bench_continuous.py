@@ -8,6 +8,17 @@ raters of normal scores (item effect + rater noise), complete.
   on 120,000 long rows).
 * 10⁶ items × 5 raters: concord and the numpy ANOVA only; pingouin is timed
   at 60,000 items alone (its long-form groupby makes 10⁶ × 5 a minutes-long run).
+  concord's numba kernels are loaded first, as in a process that has counted
+  2**25 values (``concord._tables.engines``); a row without them shows numpy alone.
+  At 60,000 × 2 they are not used: numpy is as fast there.
+
+What each row measures: concord ``icc(x)`` is one form (ICC(A,1)) from the
+wide matrix, its F test included (p-value and interval are computed when
+asked); ``forms()`` adds all six forms with F tests, p-values and F-based
+intervals (``to_dict()``); the long form starts from the 120,000-row table
+pingouin needs; pingouin's ``intraclass_corr`` takes that long table and
+returns all six forms with F tests and intervals. "4x rounded" is the same
+data on a whole-number scale, where concord's sums are exact integers.
 
 The contenders run round-robin (one call each per round), so that the
 machine's noise falls on all of them alike: medians with min–max, the ratio
@@ -31,13 +42,16 @@ import platform
 import statistics
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 import concord
+from concord._coefficients import icc_sums
+from concord._tables import engines
 
 try:  # the peer is optional: a missing one is reported, not fatal
     import pingouin
@@ -64,14 +78,38 @@ def numpy_anova(x: np.ndarray) -> float:
     return float((msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n))
 
 
+@contextmanager
+def numpy_only() -> Iterator[None]:
+    """Run concord's ICC without its numba kernels, as without concord[fast]."""
+    saved = icc_sums._load
+    icc_sums._load = lambda: None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        icc_sums._load = saved  # type: ignore[assignment]
+
+
+def _numpy_icc(x: np.ndarray) -> float:
+    with numpy_only():
+        return concord.icc(x).statistic
+
+
 def icc_contenders(x: np.ndarray, peers: bool) -> dict[str, Callable[[], float]]:
     """The calls timed on x, each returning ICC(A,1)."""
     n, k = x.shape
     long = pd.DataFrame(
         {"item": np.repeat(np.arange(n), k), "rater": np.tile(np.arange(k), n), "score": x.ravel()}
     )
+    whole = np.round(4 * x)  # scores on a whole-number scale: exact integer sums
     out: dict[str, Callable[[], float]] = {
         "concord `icc(x)`": lambda: concord.icc(x).statistic,
+    }
+    if not peers:  # at 60,000 × 2 the kernels are not used: numpy is as fast
+        out["concord `icc(x)`, numpy only (without concord[fast])"] = lambda: _numpy_icc(x)
+    out |= {
+        "concord `icc(4x rounded)`, whole-number scores, exact sums": lambda: (
+            concord.icc(whole).statistic
+        ),
         "concord `icc(x).forms()`, six forms with F and CI": lambda: (
             concord.icc(x).forms().to_dict()[2]["icc"]
         ),
@@ -118,8 +156,10 @@ def icc_tables(repeat: int = 15, big: int = 1_000_000) -> str:
     """Return the ICC tables: 60,000 × 2 with pingouin, then big × 5 without."""
     rng = np.random.default_rng(20261124)
     parts = []
-    for n, k, peers, rounds in ((60_000, 2, True, repeat), (big, 5, False, max(3, repeat // 3))):
+    for n, k, peers, rounds in ((60_000, 2, True, repeat), (big, 5, False, max(5, repeat // 3))):
         x = scores(n, k, rng)
+        if not peers:  # as in a process that has counted 2**25 values: the kernels loaded
+            engines._kernels()
         runs = icc_contenders(x, peers)
         times = interleaved(runs, rounds)
         reference = next((t for name, t in times.items() if "pingouin" in name), None)
@@ -163,6 +203,8 @@ def main() -> None:
             header(),
             "## Intraclass correlation",
             icc_tables(args.repeat, args.big),
+            "The machine is shared and noisy: the rounds are interleaved so that the noise"
+            " falls on every row alike; compare ratios within a table, not times across runs.",
         ]
     )
     print(text)

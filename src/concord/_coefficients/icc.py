@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.icc_core import _CHUNK, ItemSampler, Sums, anova, sums_of
+from concord._coefficients.icc_sums import loaded, scan
 from concord._common.errors import check_option, param_error
 from concord._data.arrays import is_device_array, to_host
 from concord._data.long import Wide, long_ratings
@@ -146,7 +147,7 @@ def icc(
     r0 = _r0(r0, func)
     x, names, integral = ratings_matrix(long_ratings(ratings, (item, rater, rating), func), func)
     sums = sums_of(x, names, integral)
-    return icc_result(sums, form, level, r0, ItemSampler(np.asarray(x, dtype=np.float64), form))
+    return icc_result(sums, form, level, r0, ItemSampler(x, form))
 
 
 def _form(model: str, type: str, unit: str, func: str) -> tuple[str, str, str]:
@@ -206,18 +207,35 @@ def ratings_matrix(
 def _scan(x: np.ndarray) -> tuple[bool, bool, bool]:
     """Whether x holds an infinity, a rating, and only whole numbers under 2**53.
 
-    Chunk by chunk, so that the temporaries stay O(chunk × raters).
+    One pass of the numba kernel where loaded; else numpy chunk by chunk, so
+    that the temporaries stay O(chunk × raters).
     """
+    found = scan(x, loaded())
+    if found is not None:
+        return found
     infinite, rated, integral = False, False, True
     for start in range(0, x.shape[0], _CHUNK):
         chunk = x[start : start + _CHUNK]
-        infinite = infinite or bool(np.isinf(chunk).any())
-        present = chunk[~np.isnan(chunk)]
+        if np.isfinite(chunk.sum()):  # no NaN nor infinity: one pass, no temporary
+            present = chunk
+        else:
+            infinite = infinite or bool(np.isinf(chunk).any())
+            present = chunk[~np.isnan(chunk)]
         if present.size:
             rated = True
-            whole = np.all(present == np.round(present)) and np.abs(present).max() < 2**53
-            integral = integral and bool(whole)
+            integral = integral and _whole(present)
     return infinite, rated, integral
+
+
+def _whole(x: np.ndarray) -> bool:
+    """Whether every value is a whole number under 2**53.
+
+    A few rows first: scores with decimals show it at once.
+    """
+    for part in (x[:64], x):
+        if not (np.all(part == np.round(part)) and np.abs(part).max() < 2**53):
+            return False
+    return True
 
 
 def _numeric(ratings: Any, func: str) -> np.ndarray:

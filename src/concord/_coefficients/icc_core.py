@@ -23,13 +23,16 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from concord._coefficients.icc_sums import block_sums, kernels
 from concord._results.icc_anova import Anova, coefficient
 
 _CHUNK = 1 << 16  # rows per pass: temporaries stay O(chunk × raters)
+_FLOAT_ROWS = 1 << 10  # whole numbers whose float64 chunks would be shorter go to int64
 
 
 class NoLabels(NamedTuple):
@@ -133,48 +136,85 @@ def sums_of(x: np.ndarray, names: tuple[Any, ...], integral: bool) -> Sums:
     """Count an (items, raters) matrix (NaN missing) into :class:`Sums`, chunk by chunk.
 
     ``integral``: every rating is a whole number (float64 holds it exactly);
-    the sums are then Python ints, computed in int64 on chunks small enough
-    that no int64 sum can overflow.
+    the sums are then Python ints, computed in float64 or int64 on chunks
+    small enough that every partial sum is exact (see :func:`_layout`).
     """
-    r = x.shape[1]
-    top = int(np.nanmax(np.abs(x), initial=0)) if integral and x.size else 0
-    rows = _CHUNK
-    if integral:  # n · (r·top)² < 2**62: no int64 sum of a chunk can overflow
-        rows = max(1, min(_CHUNK, (1 << 62) // max(1, (r * top) ** 2 * r)))
-    total = Sums(names, 0 if integral else 0.0, _zeros(r, integral), {}, integral)
-    big = integral and (r * top) ** 2 * r >= 1 << 62
+    dtype, rows = _layout(x, integral)
+    total = Sums(names, 0 if integral else 0.0, _zeros(x.shape[1], integral), {}, integral)
+    fast = kernels(x.size) if dtype is np.float64 else None  # integer sums are fast in numpy
     for start in range(0, x.shape[0], rows):
-        total = total.merge(_chunk(x[start : start + rows], names, integral, big), ("", ""))
+        part = _chunk(x[start : start + rows], names, integral, dtype, fast)
+        total = total.merge(part, ("", ""))
     return total
 
 
-def _chunk(x: np.ndarray, names: tuple[Any, ...], integral: bool, big: bool) -> Sums:
-    rated = ~np.isnan(x) if x.dtype.kind == "f" else np.ones(x.shape, dtype=bool)
-    dtype: Any = object if big else (np.int64 if integral else np.float64)
-    complete = bool(rated.all())
-    # complete float scores are their own values: no copy (the same sums, bit for bit)
-    values = x if complete and x.dtype == dtype else np.where(rated, x, 0).astype(dtype)
-    k = None if complete else rated.sum(axis=1)
-    t = values.sum(axis=1)
-    square = _py((values * values).sum(), integral)
-    rater_sums = _vec(values.sum(axis=0), integral)
+def _layout(x: np.ndarray, integral: bool) -> tuple[Any, int]:
+    """Return the dtype a chunk's sums are computed in, and the rows per chunk.
+
+    Whole numbers: every sum of a chunk is at most rows · r · (r·top)² in
+    absolute value, so under 2**53 they are exact in float64 (whatever the
+    order: integral float scores need no integer copy), else under 2**62 in
+    int64, else Python ints.
+    """
+    if not integral:
+        return np.float64, _CHUNK
+    top = 0
+    if x.size:  # fmin and fmax skip NaN and need no |x| temporary
+        lo, hi = np.fmin.reduce(x, axis=None), np.fmax.reduce(x, axis=None)
+        top = 0 if np.isnan(hi) else max(-int(lo), int(hi), 0)
+    bound = max(1, (x.shape[1] * top) ** 2 * x.shape[1])
+    if x.dtype.kind == "f" and (1 << 53) // bound >= _FLOAT_ROWS:
+        return np.float64, min(_CHUNK, (1 << 53) // bound)
+    if bound < 1 << 62:
+        return np.int64, min(_CHUNK, (1 << 62) // bound)
+    return object, _CHUNK
+
+
+def _chunk(
+    x: np.ndarray, names: tuple[Any, ...], integral: bool, dtype: Any, fast: ModuleType | None
+) -> Sums:
+    # a NaN makes the total NaN: a total that is not NaN proves the block complete
+    rated = None if x.dtype.kind != "f" or not np.isnan(x.sum()) else ~np.isnan(x)
+    if rated is not None and rated.all():
+        rated = None
+    if rated is None:  # complete float scores are their own values: no copy
+        values = x if x.dtype == dtype else _as(x, dtype)
+    else:
+        values = _as(np.where(rated, x, 0), dtype)
+    # x.sum(axis=1), x.sum(axis=0), (x * x).sum(): numpy's floats, or exact in any order
+    t, columns, square = block_sums(values, fast, ordered=not integral)
+    square = _py(square, integral)
+    rater_sums = _vec(columns, integral)
+    r = x.shape[1]
+    if rated is None:  # complete rows: every rater rated each item
+        by_size = {r: _complete(t, r, integral)} if len(x) else {}
+        return Sums(names, square, rater_sums, by_size, integral)
     by_size = {}
-    sizes = np.array([x.shape[1]]) if complete and len(x) else np.unique(np.asarray(k))
-    for m in sizes[sizes > 0].tolist():
-        if sizes.size == 1:
-            keep, tm = rated, t
-        else:
-            pick = np.asarray(k) == m
-            keep, tm = rated[pick], t[pick]
-        c, r = int(np.shape(keep)[0]), int(np.shape(keep)[-1])
-        if keep.all():  # complete rows: every rater rated each item
-            b = np.full(r, tm.sum())
-            cc = np.full((r, r), c)
-        else:
-            as_int = keep.astype(dtype)
-            b, cc = tm @ as_int, keep.T.astype(np.int64) @ keep.astype(np.int64)
-        by_size[int(m)] = (c, _py((tm * tm).sum(), integral), _vec(b, integral), _vec(cc, True))
+    k = rated.sum(axis=1)
+    for m in np.unique(k).tolist():
+        if m == 0:
+            continue
+        pick = k == m
+        keep, tm = rated[pick], t[pick]
+        if m == r:
+            by_size[int(m)] = _complete(tm, r, integral)
+            continue
+        b, cc = tm @ keep.astype(dtype), keep.T.astype(np.int64) @ keep.astype(np.int64)
+        a = _py((tm * tm).sum(), integral)
+        by_size[int(m)] = (len(tm), a, _vec(b, integral), _vec(cc, True))
     return Sums(names, square, rater_sums, by_size, integral)
+
+
+def _as(x: np.ndarray, dtype: Any) -> np.ndarray:
+    if dtype is object and x.dtype.kind == "f":  # Python ints: Python floats would round
+        return x.astype(np.int64).astype(object)
+    return x.astype(dtype)
+
+
+def _complete(t: np.ndarray, r: int, integral: bool) -> tuple[Any, Any, np.ndarray, np.ndarray]:
+    """(c, A, B, C) of items that every one of the r raters rated: B and C are constant."""
+    b = _vec(np.full(r, t.sum()), integral)
+    return len(t), _py((t * t).sum(), integral), b, _vec(np.full((r, r), len(t)), True)
 
 
 def _py(v: Any, integral: bool) -> Any:

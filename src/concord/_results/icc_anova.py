@@ -186,7 +186,23 @@ def f_sf(f: float, df1: float, df2: float) -> float:
     """P(F > f) on (df1, df2) degrees of freedom (scipy, imported when first needed)."""
     if not (math.isfinite(df1) and math.isfinite(df2)) or math.isnan(f):
         return math.nan
+    if df1 > 0 and df2 > 0 and 0 < f < math.inf:  # what scipy.stats.f.sf calls, less its checks
+        return float(_special().fdtrc(df1, df2, f))
     return float(_f().sf(f, df1, df2))
+
+
+def f_ppf(q: float, df1: float, df2: float) -> float:
+    """Return the q quantile of F on (df1, df2) degrees of freedom, as ``scipy.stats.f.ppf``."""
+    if 0 < q < 1 and 0 < df1 < math.inf and 0 < df2 < math.inf:
+        return float(_special().fdtri(df1, df2, q))  # scipy.stats.f.ppf's own call
+    return float(_f().ppf(q, df1, df2))
+
+
+def _special() -> Any:
+    _f()  # the same message when scipy is missing
+    import scipy.special
+
+    return scipy.special
 
 
 def _f() -> Any:
@@ -205,7 +221,6 @@ def f_interval(
     """McGraw & Wong's (1996) exact F-based interval (Tables 7 and 8), as R irr's ``icc``."""
     ms = {name: float(v) for name, v in anova.mean_squares().items()}
     n, k0, q = anova.n_items, float(anova.k0), 1 - (1 - level) / 2
-    f = _f()
     if model == "twoway" and type == "agreement":
         return _agreement_interval(anova, ms, unit, icc, q)
     if model == "oneway":
@@ -213,8 +228,8 @@ def f_interval(
     else:
         rows, error, df2 = ms["items_adjusted"], ms["error"], float(anova.df_error)
     ratio = _fdiv(rows, error)
-    low = ratio / float(f.ppf(q, n - 1, df2))
-    high = ratio * float(f.ppf(q, df2, n - 1))
+    low = ratio / f_ppf(q, n - 1, df2)
+    high = ratio * f_ppf(q, df2, n - 1)
     if unit == "single":
         return (low - 1) / (low + k0 - 1), (high - 1) / (high + k0 - 1)
     return 1 - 1 / low, 1 - 1 / high
@@ -229,8 +244,7 @@ def _agreement_interval(
     # irr and iccNA take a and b of the single form's k₀ at the estimate, for both units
     a, b = _agreement_ab(anova, icc, "single")
     v = _agreement_df(anova, ms, a, b)
-    f = _f()
-    low_f, high_f = float(f.ppf(q, n - 1, v)), float(f.ppf(q, v, n - 1))
+    low_f, high_f = f_ppf(q, n - 1, v), f_ppf(q, v, n - 1)
     rows, raters, error = ms["items_adjusted"], ms["raters"], ms["error"]
     if unit == "single":
         spread = k0 * raters + (k0 * n - k0 - n) * error
