@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
@@ -67,14 +68,16 @@ def test_probabilities_sum_to_one_and_intervals_tile():
     assert math.isclose(sum(x.probability for x in got.levels), 1.0)
     intervals = [x.interval for x in reversed(got.levels)]
     assert intervals[0][0] == -1 and intervals[-1][1] == 1
-    assert all(a[1] == b[0] for a, b in zip(intervals, intervals[1:], strict=False))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(intervals))
 
 
 def test_zero_and_undefined_standard_error():
     sure = benchmark.normal("landis-koch", 0.6, 0.0)
     # Landis & Koch's moderate is (0.4, 0.6]: the point mass sits in it, as interpret() says
-    assert sure.most_likely.label == "moderate" == concord._results.interpret.interpret(
-        0.6, "landis-koch", ""
+    assert (
+        sure.most_likely.label
+        == "moderate"
+        == concord._results.interpret.interpret(0.6, "landis-koch", "")
     )
     assert sure.most_likely.probability == 1
     assert str(benchmark.normal("landis-koch", math.nan, 0.1)) == "undefined"
@@ -97,7 +100,9 @@ def test_unknown_scale_is_refused():
 
 def test_icc_probabilities_invert_the_f_test():
     # Shrout & Fleiss (1979) Table 2: 6 targets x 4 judges
-    x = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]])
+    x = np.array(
+        [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+    )
     for model, type_, unit in [
         ("oneway", "agreement", "single"),
         ("twoway", "agreement", "single"),

@@ -110,7 +110,7 @@ def _shown(p: float) -> str:
 
 
 def _ranges(scale: str) -> list[tuple[str, float, float]]:
-    """The scale's levels as (label, low, high) in [−1, 1], worst first."""
+    """Return the scale's levels as (label, low, high) in [−1, 1], worst first."""
     out, low = [], -1.0
     for label, upper, _ in _scales.SCALES[scale]:
         high = min(upper, 1.0)

@@ -170,7 +170,9 @@ class IccResult:
         )
 
     @overload
-    def interpret(self, scale: str | None = None, *, probabilistic: Literal[False] = ...) -> str: ...
+    def interpret(
+        self, scale: str | None = None, *, probabilistic: Literal[False] = ...
+    ) -> str: ...
 
     @overload
     def interpret(

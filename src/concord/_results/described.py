@@ -39,7 +39,9 @@ class Described:
         raise NotImplementedError
 
     @overload
-    def interpret(self, scale: str | None = None, *, probabilistic: Literal[False] = ...) -> str: ...
+    def interpret(
+        self, scale: str | None = None, *, probabilistic: Literal[False] = ...
+    ) -> str: ...
 
     @overload
     def interpret(
