@@ -34,6 +34,8 @@ NOT_COEFFICIENTS = {
     "Accumulator": "class: the state of accumulate()",
     "AgreementResult": "result class",
     "AgreementTable": "result class of agree: several coefficients of one panel",
+    "BenchmarkLevel": "result class: one level of interpret(probabilistic=True)",
+    "BenchmarkProbabilities": "result class of interpret(probabilistic=True)",
     "BlandAltmanResult": "result class of bland_altman",
     "CategoryCounts": "input: an items x categories count table",
     "CccResult": "result class of concordance_correlation",

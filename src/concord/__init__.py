@@ -29,6 +29,7 @@ from concord._results.agreement import (
     LightResult,
 )
 from concord._results.agreement_continuous import BlandAltmanResult, CccResult
+from concord._results.benchmark import BenchmarkLevel, BenchmarkProbabilities
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
 from concord._results.kappa import KappaResult
@@ -47,6 +48,8 @@ __all__ = [
     "Accumulator",
     "AgreementResult",
     "AgreementTable",
+    "BenchmarkLevel",
+    "BenchmarkProbabilities",
     "BlandAltmanResult",
     "CategoryCounts",
     "CccResult",

@@ -57,7 +57,10 @@ class BenchmarkProbabilities:
 
     ``str()`` gives the sentence: the most probable level and the best level
     whose cumulative probability reaches 0.95, e.g. "substantial with
-    probability 0.71; moderate or better 0.98".
+    probability 0.71; moderate or better 0.98". Where only the worst level
+    reaches it (its cumulative probability is 1 by definition), the sentence
+    gives the next level's instead, e.g. "poor with probability 0.87;
+    moderate or better 0.13".
 
     Attributes
     ----------
@@ -94,6 +97,8 @@ class BenchmarkProbabilities:
         if not all(math.isfinite(level.probability) for level in self.levels):
             return "undefined"
         likely, kept = self.most_likely, self.retained()
+        if kept is self.levels[-1] and len(self.levels) > 1:
+            kept = self.levels[-2]
         return (
             f"{likely.label} with probability {_shown(likely.probability)}; "
             f"{kept.label} or better {_shown(kept.cumulative)}"
