@@ -36,6 +36,8 @@ NOT_COEFFICIENTS = {
     "AgreementTable": "result class of agree: several coefficients of one panel",
     "AltTestResult": "result class of alt_test",
     "BangdiwalaResult": "result class of bangdiwala_b",
+    "BenchmarkLevel": "result class: one level of interpret(probabilistic=True)",
+    "BenchmarkProbabilities": "result class of interpret(probabilistic=True)",
     "BlandAltmanResult": "result class of bland_altman",
     "CategoryCounts": "input: an items x categories count table",
     "CccResult": "result class of concordance_correlation",

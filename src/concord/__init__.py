@@ -39,6 +39,7 @@ from concord._results.agreement import (
 )
 from concord._results.agreement_continuous import BlandAltmanResult, CccResult
 from concord._results.alt_test import AltTestResult
+from concord._results.benchmark import BenchmarkLevel, BenchmarkProbabilities
 from concord._results.categories import (
     BangdiwalaResult,
     MarginalHomogeneityResult,
@@ -67,6 +68,8 @@ __all__ = [
     "AgreementTable",
     "AltTestResult",
     "BangdiwalaResult",
+    "BenchmarkLevel",
+    "BenchmarkProbabilities",
     "BlandAltmanResult",
     "CategoryCounts",
     "CccResult",

@@ -26,6 +26,8 @@ LEVELS: tuple[str, ...] = get_args(Level)
 NAN_POLICIES: tuple[str, ...] = get_args(NanPolicy)
 #: The confidence-interval methods of every result.
 INTERVAL_METHODS: tuple[str, ...] = get_args(IntervalMethod)
+#: Krippendorff's alpha adds Hayes & Krippendorff's (2007) bootstrap of pairable values.
+ALPHA_INTERVAL_METHODS: tuple[str, ...] = (*INTERVAL_METHODS, "kalpha")
 #: Krippendorff's level that says what these weights say (Krippendorff 2011: nominal δ² is
 #: 1 − identity, interval δ² is the squared difference, ratio δ² is the ratio weights');
 #: other weights match no level, and α takes their matrix instead.

@@ -212,6 +212,11 @@ class Inference:
         return self._clip(float(low), float(high))
 
 
+def check_level(confidence_level: Any, func: str) -> float:
+    """Return ``confidence_level`` as a float in (0, 1), else raise naming ``func``."""
+    return _level(confidence_level, func)
+
+
 def _level(confidence_level: Any, func: str) -> float:
     try:
         level = float(confidence_level)

@@ -13,6 +13,7 @@ from concord._inference.intervals import Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.described import Described
 from concord._results.html import HTML
+from concord._results.kalpha import KalphaMixin
 from concord._results.kappa import KappaResult
 from concord._results.sentence import Sentence
 from concord._results.spec import Spec
@@ -158,7 +159,7 @@ class LightResult(AgreementResult):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class KrippendorffResult(AgreementResult):
+class KrippendorffResult(KalphaMixin, AgreementResult):
     """Krippendorff's alpha, with its coincidence matrix and disagreements.
 
     Attributes
@@ -176,6 +177,13 @@ class KrippendorffResult(AgreementResult):
         The q×q δ²_ck in the metric's own units, those of D_o and D_e
         (``weights`` is δ² scaled to a maximum of 1); None with
         ``coincidences``.
+
+    Methods
+    -------
+    confidence_interval(..., method="kalpha")
+        Hayes & Krippendorff's (2007) bootstrap of pairable values.
+    q(alpha_min=(0.9, 0.8, 0.7, 0.667, 0.6, 0.5))
+        The probability that alpha is below each threshold (same bootstrap).
     """
 
     level: str = "nominal"

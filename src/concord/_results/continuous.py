@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
 from concord._common import text as _explain
 from concord._inference.intervals import ConfidenceInterval, Inference
+from concord._results import benchmark as _benchmark
 from concord._results import icc_anova as _f
 from concord._results import interpret as _scales
+from concord._results.benchmark import BenchmarkProbabilities
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -167,13 +169,42 @@ class IccResult:
             sampler=self._sampler,
         )
 
-    def interpret(self, scale: str | None = None) -> str:
+    @overload
+    def interpret(
+        self, scale: str | None = None, *, probabilistic: Literal[False] = ...
+    ) -> str: ...
+
+    @overload
+    def interpret(
+        self, scale: str | None = None, *, probabilistic: Literal[True]
+    ) -> BenchmarkProbabilities: ...
+
+    def interpret(
+        self, scale: str | None = None, *, probabilistic: bool = False
+    ) -> str | BenchmarkProbabilities:
         """Return the verbal category of the ICC: Koo & Li (2016) by default.
 
         Koo & Li: below 0.5 poor, 0.5 to 0.75 moderate, 0.75 to 0.9 good,
         above 0.9 excellent (:mod:`concord._results.interpret`).
+
+        With ``probabilistic=True``, a :class:`BenchmarkProbabilities`: how
+        probable each level is. The two-way forms have no standard SE, so the
+        probability of "c or better" is the confidence 1 − p(c) of McGraw &
+        Wong's (1996) one-sided F test of H0: ICC = c, the test whose
+        inversion gives the F interval (for the one-way forms it is exact).
         """
-        return _scales.interpret(self.statistic, scale or "koo-li", self._func("interpret"))
+        chosen = scale or "koo-li"
+        label = _scales.interpret(self.statistic, chosen, self._func("interpret"))
+        if not probabilistic:
+            return label
+        if not math.isfinite(self.statistic):
+            return _benchmark.normal(chosen, self.statistic, math.nan)
+
+        def better_than(c: float) -> float:
+            f, df1, df2 = _f.f_test(self._anova, self.model, self.type, self.unit, c)
+            return 1.0 - _f.f_sf(f, df1, df2)
+
+        return _benchmark.from_cumulative(chosen, self.statistic, math.nan, better_than, "f")
 
     def forms(self) -> IccForms:
         """Return all six forms of the ICC on the same data, with F tests and intervals."""

@@ -8,7 +8,11 @@ this mixin reads it, once for both.
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
+from concord._results import benchmark as _benchmark
 from concord._results import interpret as _scales
+from concord._results.benchmark import BenchmarkProbabilities
 from concord._results.spec import Spec
 
 
@@ -30,7 +34,23 @@ class Described:
         """The coefficient's spec, given by the core that made the result."""
         return self._spec or Spec(self.coefficient, self.coefficient)
 
-    def interpret(self, scale: str | None = None) -> str:
+    @property
+    def standard_error(self) -> float:  # pragma: no cover - given by InferenceMixin
+        raise NotImplementedError
+
+    @overload
+    def interpret(
+        self, scale: str | None = None, *, probabilistic: Literal[False] = ...
+    ) -> str: ...
+
+    @overload
+    def interpret(
+        self, scale: str | None = None, *, probabilistic: Literal[True]
+    ) -> BenchmarkProbabilities: ...
+
+    def interpret(
+        self, scale: str | None = None, *, probabilistic: bool = False
+    ) -> str | BenchmarkProbabilities:
         """Return the verbal category of the coefficient on a published benchmark scale.
 
         Parameters
@@ -42,13 +62,36 @@ class Described:
             (2004) for alpha, Landis & Koch (1977) for the kappa-type
             coefficients; percent agreement has none (it is not corrected for
             chance), so there a scale must be given.
+        probabilistic : bool
+            If True, return how probable each level is, from the standard
+            error (Gwet 2014, ch. 6; irrCAC's ``landis.koch.bf``): a
+            :class:`BenchmarkProbabilities`, whose ``str()`` reads
+            "substantial with probability 0.71; moderate or better 0.98".
 
         Returns
         -------
-        str
+        str or BenchmarkProbabilities
             For example 'moderate'; 'undefined' when the coefficient is nan.
+
+        Examples
+        --------
+        irrCAC's benchmarking vignette (Gwet 2014): AC1 on ``cac.raw4raters``
+        is 0.77544 with SE 0.14295; Landis & Koch's "moderate or better" has
+        cumulative probability 0.99542.
+
+        >>> import concord
+        >>> ratings = [[1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3],
+        ...            [2, 2, 2, 2], [1, 2, 3, 4], [4, 4, 4, 4], [1, 1, 2, 1],
+        ...            [2, 2, 2, 2], [None, 5, 5, 5], [None, None, 1, 1], [None, None, 3, None]]
+        >>> r = concord.gwet_ac(ratings)
+        >>> print(r.interpret(probabilistic=True))
+        substantial with probability 0.49; moderate or better 0.995
+        >>> [round(level.cumulative, 4) for level in r.interpret(probabilistic=True).levels]
+        [0.3968, 0.8834, 0.9954, 1.0, 1.0, 1.0]
         """
         func = f"{type(self).__name__}.interpret"
-        return _scales.interpret(
-            self.statistic, _scales.resolve(scale, self._described, func), func
-        )
+        chosen = _scales.resolve(scale, self._described, func)
+        if probabilistic:
+            _scales.interpret(self.statistic, chosen, func)  # checks the scale's name
+            return _benchmark.normal(chosen, self.statistic, self.standard_error)
+        return _scales.interpret(self.statistic, chosen, func)
