@@ -47,7 +47,7 @@ demo: $(VENV)/.demo-installed
 	$(BIN)/concord report data/essays.csv --raters rater1,rater2,rater3 --weights quadratic \
 		--title "Essay scoring: three human raters" -o demo/report.html --overwrite
 
-# The README's pictures, made by the project's own commands (needs `make test`'s setup).
+# The pictures in docs/images/, made by the project's own commands (needs `make test`'s setup).
 screenshots: $(VENV)/.dev-installed browser
 	$(PY) demo/screenshots.py
 

@@ -1,4 +1,4 @@
-"""Make the README's pictures with concord's own commands (run by ``make screenshots``).
+"""Make the pictures in docs/images/ with concord's own commands (run by ``make screenshots``).
 
 * ``docs/images/report.png``: the top of the HTML report that ``make demo``
   writes, rendered by headless Chromium (Debian's chromium and

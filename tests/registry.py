@@ -269,7 +269,7 @@ def cut(n: int, points: Sequence[int]) -> list[slice]:
 # as irrCAC 1.4's pa.coeff.raw does (test_percent_agreement_se_is_irrcacs in
 # tests/test_bootstrap_vs_exact.py): an item with a single rating enters the variance as
 # p_a,i = 0, a deviation of -p_a, which weighs most when p_a is high (weighted). With no
-# singly rated item the two agree. README: "Where implementations disagree".
+# singly rated item the two agree. docs/guide/implementations.md.
 SE_ABOVE_BOOTSTRAP = pytest.mark.xfail(
     strict=True,
     reason="Gwet's variance of p_a counts singly rated items as p_a,i = 0 (irrCAC 1.4)",

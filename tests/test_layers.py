@@ -1,6 +1,6 @@
 """The architecture, enforced: imports point down the layers, and no import closes a cycle.
 
-Layers, lowest first (README, "Development"):
+Layers, lowest first (docs/development.md, "Layers"):
 ``_common → _data → _tables → _inference → _results → _coefficients →
 (_thresholds, _streaming) → (_render, _ml, plot, report, dask, ml, the package) → _cli``.
 A module may import from its own layer or a lower one; every import counts,

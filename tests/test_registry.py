@@ -30,7 +30,7 @@ def test_registry_is_all_of_the_public_coefficients():
 
 
 def test_registry_is_in_the_public_order():
-    # the order of the README's table and of concord agree's rows: the two-rater
+    # the order of the user guide's table and of concord agree's rows: the two-rater
     # coefficients first, then those of many raters, Krippendorff's alpha last of the
     # categorical ones, then those of continuous ratings (exact sums)
     tables = [c.table for c in REGISTRY]

@@ -84,7 +84,8 @@ def test_unweighted_without_labels(data):
 
 def test_reproducing_sklearn_on_a_gapped_scale():
     # On 1, 2, 5 (3 and 4 unused) concord keeps the numeric distances; scikit-learn
-    # uses positions 0, 1, 2. Passing positions reproduces scikit-learn (README).
+    # uses positions 0, 1, 2. Passing positions reproduces scikit-learn
+    # (docs/guide/what-is-qwk.md, "Conventions").
     r1 = np.array([1, 2, 5, 5, 2, 1])
     r2 = np.array([1, 5, 5, 2, 2, 2])
     sk = cohen_kappa_score(r1, r2, weights="quadratic")

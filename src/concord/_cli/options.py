@@ -122,7 +122,7 @@ inference_options = options(
     click.option(
         "--ci-method",
         type=click.Choice(vocabulary.INTERVAL_METHODS),
-        help="Interval method. Default: each coefficient's own (see the README).",
+        help="Interval method. Default: each coefficient's own (see docs/guide/uncertainty.md).",
     ),
     click.option("--seed", type=int, help="Seed for bootstrap intervals and folds."),
 )

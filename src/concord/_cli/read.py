@@ -10,7 +10,7 @@ whole read is the same reader with one chunk.
 :mod:`concord._cli.source` parses files into raw cells, :mod:`concord._cli.cells`
 converts them into typed columns; this module chooses the columns to read.
 
-The rules (the README's "Reading files"):
+The rules (docs/guide/command-line.md, "Reading files"):
 
 * a missing rating is an empty cell (blank after trimming spaces), or a
   cell equal to one of the ``--na-values``; ``NA``, ``None`` or ``nan`` are

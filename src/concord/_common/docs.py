@@ -47,7 +47,7 @@ groups : array-like, optional
         slide: the clusters, not the items, are then the independent units
         of ``standard_error``, ``pvalue`` (t on C − 1 df),
         ``confidence_interval()`` and ``bootstrap()``, which resamples
-        clusters (README, "Clustered items"). A pandas Series pairs with
+        clusters (docs/guide/uncertainty.md, "Clustered items"). A pandas Series pairs with
         the items by index label. With the long form, name the column that
         holds each item's cluster. One item per cluster gives the result
         without ``groups``.""",
@@ -59,7 +59,7 @@ groups : array-like, optional
     "fisher_z_default": """\
 ``confidence_interval()`` defaults to ``method="fisher-z"``: the Wald
     interval on artanh(κ), mapped back with tanh, which came closest to 95%
-    coverage for n ≥ 100 in the coverage study (README, "Uncertainty").
+    coverage for n ≥ 100 in the coverage study (docs/guide/uncertainty.md).
     ``"wald"``, ``"t"`` (as irrCAC), ``"bootstrap-percentile"`` and
     ``"bootstrap-bca"`` are the alternatives; every interval is clipped to
     [−1, 1].""",

@@ -359,7 +359,7 @@ class InferenceMixin:
             which keeps the interval inside (−1, 1) and is asymmetric near
             the bounds; the bootstrap methods resample items. The default
             depends on the coefficient (see its docstring and the coverage
-            study in the README).
+            study in docs/guide/uncertainty.md).
         n_resamples : int
             Bootstrap resamples (bootstrap methods only).
         rng : None, int or numpy.random.Generator

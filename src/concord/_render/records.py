@@ -1,7 +1,7 @@
 """Results → plain records: the rows and JSON forms the CLI and the HTML report share.
 
 Every number comes from a result object; this module only picks and lays
-them out. The JSON forms are documented in the README ("Command line") and
+them out. The JSON forms are documented in docs/guide/command-line.md and
 stable: numbers are never rounded, nan and ±inf become null.
 """
 
