@@ -22,6 +22,7 @@ from concord._coefficients.icc import icc
 from concord._coefficients.krippendorff import krippendorff_alpha
 from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_kappa
 from concord._coefficients.panel import agree
+from concord._coefficients.plan import plan
 from concord._coefficients.qwk import quadratic_weighted_kappa
 from concord._coefficients.raters import conger_kappa, light_kappa
 from concord._common.errors import UndefinedKappaWarning
@@ -43,6 +44,7 @@ from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
+from concord._results.plan import PlanResult
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
@@ -72,6 +74,7 @@ __all__ = [
     "KrippendorffResult",
     "LightResult",
     "MarginalHomogeneityResult",
+    "PlanResult",
     "SpecificAgreementResult",
     "ThresholdClassifier",
     "ThresholdResult",
@@ -98,6 +101,7 @@ __all__ = [
     "mean_kappa",
     "optimize_thresholds",
     "percent_agreement",
+    "plan",
     "quadratic_weighted_kappa",
     "scott_pi",
     "specific_agreement",
