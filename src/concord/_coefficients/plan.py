@@ -11,7 +11,7 @@ import numpy as np
 
 from concord._coefficients import plan_kappa as pk
 from concord._coefficients import plan_sim as ps
-from concord._common.errors import check_option, param_error
+from concord._common.errors import ForCli, check_option, param_error
 from concord._results.plan import PlanResult
 
 _Z = NormalDist()
@@ -161,6 +161,10 @@ def _goal(coefficient: str, expected: float, null: float | None, width: float | 
             "set (a test) or width set (an interval), not both or neither",
             null,
             fix="Pass null=... for power, or width=... for precision.",
+            cli=ForCli(
+                expected="set (a test) or {width} set (an interval), not both or neither",
+                fix="Pass {null} for power, or {width} for precision.",
+            ),
         )
     if width is not None:
         if coefficient not in ("cohen", "fleiss"):
@@ -188,9 +192,7 @@ def _grid(d: _Design) -> tuple[dict[str, float], ...]:
                 _unit("expected", expected)
             except ValueError:
                 continue
-            rows.append(
-                {"expected": expected, key: level, "n": float(_SOLVE[d.coefficient](trial).n)}
-            )
+            rows.append({"expected": expected, key: level, "n": _SOLVE[d.coefficient](trial).n})
     return tuple(rows)
 
 

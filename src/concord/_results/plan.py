@@ -18,7 +18,12 @@ _METHODS = {
     "f-test": "the exact power of the one-way F test of the ICC (Donner & Eliasziw 1987)",
     "simulation": "simulated studies of the planned design",
 }
-_NAMES = {"cohen": "Cohen's κ", "fleiss": "Fleiss' κ", "alpha": "Krippendorff's α", "icc": "the ICC"}
+_NAMES = {
+    "cohen": "Cohen's κ",
+    "fleiss": "Fleiss' κ",
+    "alpha": "Krippendorff's α",
+    "icc": "the ICC",
+}
 
 
 def _n(value: float) -> str:
