@@ -45,7 +45,7 @@ def text(result: Any) -> str:
 def markdown(result: Any) -> str:
     """Return the explanation as a paragraph and the grid as a Markdown table."""
     table = out.table_of(grid_rows(result), "markdown") if result.grid else ""
-    return result.explain() + ("\n\n" + table if table else "")
+    return str(result.explain()) + ("\n\n" + table if table else "")
 
 
 def _answer(o: dict[str, Any]) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from statistics import NormalDist
 
 import numpy as np
@@ -78,7 +79,7 @@ def _simulated(d: _Design, start: int, draw: Callable[..., np.ndarray], test: ps
     """Search n by simulation from ``start``: √n is about linear in z of the power."""
     z_alpha, n, achieved = _Z.inv_cdf(1 - d.alpha / d.sides), start, 0.0
     for attempt in range(5):
-        achieved = ps.rejection_rate(lambda g, n=n: draw(n, g), test, d.simulations, d.seed)
+        achieved = ps.rejection_rate(partial(draw, n), test, d.simulations, d.seed)
         if attempt == 4 or abs(achieved - d.power) < 0.01 or not 0 < achieved < 1:
             break
         step = ((z_alpha + _Z.inv_cdf(d.power)) / (z_alpha + _Z.inv_cdf(achieved))) ** 2
@@ -186,7 +187,11 @@ def _grid(d: _Design) -> tuple[dict[str, float], ...]:
     for shift in (-0.1, -0.05, 0.0, 0.05, 0.1):
         expected = round(d.expected + shift, 10)
         for key, level in _levels(d):
-            trial = replace(d, expected=expected, **{key: level})
+            trial = (
+                replace(d, expected=expected, power=level)
+                if key == "power"
+                else replace(d, expected=expected, width=level)
+            )
             try:
                 _goal(d.coefficient, expected, trial.null, trial.width)
                 _unit("expected", expected)

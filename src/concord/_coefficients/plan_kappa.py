@@ -74,7 +74,7 @@ def cells(kappa: float, props: np.ndarray, raters: int) -> np.ndarray:
         p = float(props[1])
         j = np.arange(m + 1)
         binomial = np.array([math.comb(m, int(i)) for i in j]) * p**j * (1 - p) ** (m - j)
-        out = (1 - kappa) * binomial
+        out: np.ndarray = (1 - kappa) * binomial
         out[0] += kappa * (1 - p)
         out[m] += kappa * p
         return out
