@@ -49,6 +49,7 @@ NOT_COEFFICIENTS = {
     "KrippendorffResult": "result class",
     "LightResult": "result class",
     "MarginalHomogeneityResult": "result class of marginal_homogeneity",
+    "PlanResult": "result class of plan",
     "SpecificAgreementResult": "result class of specific_agreement",
     "ThresholdClassifier": "scikit-learn estimator for cut points",
     "ThresholdResult": "result class of optimize_thresholds",
@@ -64,6 +65,7 @@ NOT_COEFFICIENTS = {
     "marginal_homogeneity": "a test of the raters' marginals, not an agreement coefficient",
     "mean_kappa": "averages κ values (Fisher z)",
     "optimize_thresholds": "cut points for a continuous score",
+    "plan": "sample sizes for a planned study; reads no ratings",
     "specific_agreement": "per-category agreement, one value per category",
     "weight_matrix": "the disagreement weights of a scale",
 }
