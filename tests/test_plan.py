@@ -28,6 +28,9 @@ IRR = [
     (dict(expected=0.6, null=0.8, prevalence=(0.3, 0.4), sides=2), 90),
     # N.cohen.kappa(0.2, 0.25, 0.6, 0.4, alpha=0.01, power=0.9, twosided=TRUE) = 399
     (dict(expected=0.6, null=0.4, prevalence=(0.2, 0.25), alpha=0.01, power=0.9, sides=2), 399),
+    # N.cohen.kappa(0.3, 0.3, 0.4, 0) = 39 and, two-sided, 49: a null of 0 is allowed
+    (dict(expected=0.4, null=0.0, prevalence=0.3), 39),
+    (dict(expected=0.4, null=0.0, prevalence=0.3, sides=2), 49),
 ]
 
 

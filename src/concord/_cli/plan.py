@@ -86,11 +86,23 @@ Examples:
 @click.option("--raters", type=int, default=2, show_default=True, help="Ratings per item.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="The test's level.")
 @click.option("--power", type=float, default=0.8, show_default=True, help="The power aimed at.")
-@click.option("--sides", type=click.IntRange(1, 2), default=1, show_default=True)
+@click.option(
+    "--sides",
+    type=click.IntRange(1, 2),
+    default=1,
+    show_default=True,
+    help="1: a one-sided test (irr); 2: two-sided (kappaSize's power).",
+)
 @click.option(
     "--missing", type=float, default=0.0, show_default=True, help="Share of ratings missing."
 )
-@click.option("--simulations", type=int, default=1000, show_default=True)
+@click.option(
+    "--simulations",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Simulated studies per candidate n (alpha; icc with --missing).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="The simulations' seed.")
 @click.option("--format", "fmt", type=click.Choice(out.OUTPUTS), default="text", show_default=True)
 def plan(**o: Any) -> None:
