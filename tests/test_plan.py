@@ -11,6 +11,7 @@ probability, concord with scipy's root finder, hence the 1e-4 tolerance.
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -96,13 +97,18 @@ def test_cohen_width_is_the_wald_interval() -> None:
 
 
 def test_icc_f_test_and_walter() -> None:
-    # Walter, Eliasziw & Donner (1998) eq. 6 for ρ0 = 0.6, ρ1 = 0.8, α = 0.05, β = 0.2:
-    # 1 + 2·(1.645 + 0.842)²·k / ((ln C0)²·(k − 1)), C0 = (1 + kθ0)/(1 + kθ1), θ = ρ/(1 − ρ)
-    for k, walter in ((2, 38.606), (3, 26.066), (5, 19.894)):
+    # Walter, Eliasziw & Donner (1998), eq. 6, transcribed here by hand:
+    # n = 1 + 2·(z_α + z_β)²·k / ((ln C0)²·(k − 1)), C0 = (1 + kθ0)/(1 + kθ1), θ = ρ/(1 − ρ)
+    z = 1.6448536269514722 + 0.8416212335729143  # z of 0.95 and of 0.80
+    for k in (2, 3, 5):
+        c0 = (1 + k * 0.6 / 0.4) / (1 + k * 0.8 / 0.2)
+        walter = 1 + 2 * z**2 * k / (math.log(c0) ** 2 * (k - 1))
         result = concord.plan("icc", expected=0.8, null=0.6, raters=k)
-        assert result.closed_form_n == pytest.approx(walter, abs=1e-3)
+        assert result.closed_form_n == pytest.approx(walter, rel=1e-12)
         assert abs(result.n - walter) <= 1.5  # the closed form tracks the exact F test
         assert result.achieved_power >= 0.8
+        # the exact power falls short one item earlier: n is the least that reaches 0.8
+        assert plan_sim.icc_power(result.n - 1, k, 0.6, 0.8, 0.05, 1) < 0.8
 
 
 def test_icc_power_holds_in_simulation() -> None:
