@@ -169,9 +169,11 @@ def test_bangdiwala_weighted_as_vcd(table: np.ndarray, weights: object, expected
     )
 
 
-def test_bangdiwala_refuses_bad_weights() -> None:
+@pytest.mark.parametrize("weights", [[0.5, 1], ["a", "b"], [[1, 0.5]], [1, None], {"a": 1}])
+def test_bangdiwala_refuses_bad_weights(weights: object) -> None:
+    # credits that are not numbers, or a 2-D array, name the parameter (not numpy's float())
     with pytest.raises(ValueError, match="'weights' parameter of bangdiwala_b"):
-        concord.bangdiwala_b([1, 2], [1, 2], weights=[0.5, 1])
+        concord.bangdiwala_b([1, 2], [1, 2], weights=weights)
 
 
 def test_agreement_chart() -> None:
