@@ -20,6 +20,7 @@ from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.compare import _options
 from concord._coefficients.registry import entry
 from concord._common.errors import param_error
+from concord._data.columns import paired
 from concord._data.labels import Labels
 from concord._data.matrix import rating_matrix
 from concord._results.gold import GoldResult
@@ -36,6 +37,8 @@ def _codes(ratings: Any, gold: Any, labels: Any) -> tuple[np.ndarray, Labels, tu
     frame = pd.DataFrame(ratings).copy() if hasattr(ratings, "columns") else None
     if frame is None:
         frame = pd.DataFrame(np.asarray(ratings, dtype=object))
+    if hasattr(ratings, "columns") and hasattr(gold, "iloc"):  # DataFrame, Series: by label
+        gold = paired(pd.Series(0, index=frame.index), gold, _FUNC, ("ratings", "gold"))[1]
     gold_values = np.asarray(gold, dtype=object)
     if gold_values.shape != (frame.shape[0],):
         param_error(
