@@ -118,3 +118,18 @@ def test_gold_series_pairs_with_a_dataframe_by_index_label() -> None:
     # numpy ratings have no index: a gold Series pairs by position
     rows = np.array([row[1:] for row in HELP], dtype=object)
     assert concord.against_gold(rows, gold.set_axis([10, 11, 12, 13])).mean == pytest.approx(4 / 9)
+
+
+def test_edges_get_the_documented_policy() -> None:
+    m = [row[1:] for row in HELP]
+    with pytest.raises(ValueError, match="'confidence_level' parameter of against_gold"):
+        concord.against_gold(m, [row[0] for row in HELP], confidence_level=95)
+    with pytest.raises(ValueError, match="'gold' parameter of against_gold"):
+        concord.against_gold(m, [None] * 4)
+    # one item: nothing to leave out, so the jackknife is nan, without numpy's warnings
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g = concord.against_gold([["a", "b"], ["b", "b"]], ["a", None])
+    assert g.n_items == 1 and math.isnan(g.standard_error) and math.isnan(g.estimate)
