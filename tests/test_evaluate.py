@@ -226,3 +226,25 @@ def test_a_shifted_group_is_flagged_by_dsm() -> None:
     dsm = {f.group: f for f in result.flags if f.metric == "DSM"}
     assert set(dsm) == {"site=x", "site=y"} and dsm["site=y"].value > 0.10
     assert dsm["site=y"].rule == "|x| > 0.10"
+
+
+def test_series_pair_by_index_label(result: concord.EvaluationResult) -> None:
+    """RSMTool reads one row per response; Series given in other row orders must pair by label.
+
+    Expected: the RSMTool fixture's evaluation (the ``result`` fixture), whose rows are
+    already paired, against the same columns with every column but ``h1`` shuffled.
+    """
+    data = pd.read_csv(REF / "predictions_scaled_with_subgroups.csv")
+    order = np.random.default_rng(1).permutation(len(data))
+    shuffled = data.iloc[order]
+    again = concord.evaluate(
+        data["h1"],
+        shuffled["score"],
+        human2=shuffled["h2"],
+        groups=shuffled[["QUESTION", "L1"]],
+        trim=(1, 6),
+    )
+    for name in ("eval", "consistency", "eval_by_L1", "true_score_eval", "fairness_metrics_by_L1"):
+        pd.testing.assert_frame_equal(again.table(name), result.table(name))
+    with pytest.raises(ValueError, match="'machine' parameter of evaluate"):
+        concord.evaluate(data["h1"], data["score"].set_axis(data.index + 1000))

@@ -111,6 +111,8 @@ def evaluate(
         The first human score of each response: numeric, no NaN.
     machine : array-like, shape (n,)
         The machine score of each response: numeric (continuous), no NaN.
+        Pandas Series (here, in ``human2`` and ``groups``) beside a Series
+        ``human`` pair with it by index label, as two raters' Series do.
     human2 : array-like, shape (n,) or (n, k), optional
         Further human scores: one column, a 2-D array, a DataFrame or a list
         of columns. NaN marks a response that rater did not score (partially
@@ -170,9 +172,9 @@ def evaluate(
     0.7806
     """
     h = _in.scores(human, "human")
-    m = _in.scores(machine, "machine", len(h))
-    h2 = None if human2 is None else _in.second_humans(human2, len(h))
-    labels = _in.group_columns(groups, len(h))
+    m = _in.scores(machine, "machine", len(h), like=human)
+    h2 = None if human2 is None else _in.second_humans(human2, len(h), like=human)
+    labels = _in.group_columns(groups, len(h), like=human)
     keep = h != 0 if exclude_zero else np.ones(len(h), dtype=bool)
     h, m = h[keep], m[keep]
     h2 = None if h2 is None else h2[keep]

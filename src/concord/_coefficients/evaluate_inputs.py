@@ -16,13 +16,19 @@ from typing import Any
 import numpy as np
 
 from concord._common.errors import param_error
-from concord._data.columns import column
+from concord._data.columns import column, paired
 
 FUNC = "evaluate"
 
 
-def scores(x: Any, name: str, n: int | None = None, missing: bool = False) -> np.ndarray:
-    """Return one score column as float64: 1-D, numeric, n long, no NaN unless ``missing``."""
+def scores(
+    x: Any, name: str, n: int | None = None, missing: bool = False, like: Any = None
+) -> np.ndarray:
+    """Return one score column as float64: 1-D, numeric, n long, no NaN unless ``missing``.
+
+    A pandas Series beside a Series ``like`` (the human scores) pairs by index label.
+    """
+    x = paired(like, x, FUNC, ("human", name))[1]
     col = column(x, FUNC, name)
     if not col.numeric or col.values.dtype.kind == "b":
         param_error(FUNC, name, "numeric scores", col.values.dtype, exc=TypeError)
@@ -56,7 +62,7 @@ def scores(x: Any, name: str, n: int | None = None, missing: bool = False) -> np
     return values
 
 
-def second_humans(human2: Any, n: int) -> np.ndarray:
+def second_humans(human2: Any, n: int, like: Any = None) -> np.ndarray:
     """Return ``human2`` as an (n, k) float matrix (a column, 2-D array, DataFrame, columns)."""
     if type(human2).__module__.startswith("pandas") and hasattr(human2, "columns"):
         cols = [human2[c] for c in human2.columns]
@@ -67,7 +73,9 @@ def second_humans(human2: Any, n: int) -> np.ndarray:
     else:
         cols = [human2]
     matrix = np.column_stack(
-        [scores(c, "human2", n, missing=True) for c in cols]  # NaN: not scored by that rater
+        [
+            scores(c, "human2", n, missing=True, like=like) for c in cols
+        ]  # NaN: not scored by that rater
     )
     return matrix
 
@@ -87,7 +95,7 @@ def trim_range(trim: Any, human: np.ndarray, tolerance: float) -> tuple[float, f
     return low, high
 
 
-def group_columns(groups: Any, n: int) -> dict[str, np.ndarray]:
+def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray]:
     """Return ``groups`` as named label columns (an array-like, a mapping, a DataFrame)."""
     if groups is None:
         return {}
@@ -99,7 +107,7 @@ def group_columns(groups: Any, n: int) -> dict[str, np.ndarray]:
         named = {str(getattr(groups, "name", None) or "group"): groups}
     out = {}
     for name, labels in named.items():
-        values = np.asarray(labels, dtype=object)
+        values = np.asarray(paired(like, labels, FUNC, ("human", "groups"))[1], dtype=object)
         if values.ndim != 1 or len(values) != n:
             param_error(
                 FUNC,
