@@ -248,3 +248,20 @@ def test_series_pair_by_index_label(result: concord.EvaluationResult) -> None:
         pd.testing.assert_frame_equal(again.table(name), result.table(name))
     with pytest.raises(ValueError, match="'machine' parameter of evaluate"):
         concord.evaluate(data["h1"], data["score"].set_axis(data.index + 1000))
+
+
+@pytest.mark.parametrize(
+    ("human", "machine", "kwargs", "message"),
+    [
+        ([], [], {}, "'human' parameter of evaluate must be non-empty"),
+        ([1, 2], [], {}, "'machine' parameter of evaluate must be non-empty"),
+        ([0, 0], [0.1, 0.2], {"exclude_zero": True}, "exclude_zero=False"),
+    ],
+)
+def test_nothing_to_evaluate(
+    human: list[int], machine: list[float], kwargs: dict[str, bool], message: str
+) -> None:
+    # an empty list read as "numeric scores, got dtype object"; exclude_zero leaving
+    # nothing raised numpy's "zero-size array to reduction operation minimum"
+    with pytest.raises(ValueError, match=message):
+        concord.evaluate(human, machine, **kwargs)

@@ -12,6 +12,7 @@ from concord._coefficients.evaluate_groups import by_group
 from concord._coefficients.evaluate_metrics import pair_metrics, round_half_up
 from concord._coefficients.evaluate_metrics import trim as _trim
 from concord._coefficients.evaluate_truescore import true_score
+from concord._common.errors import param_error
 from concord._results.evaluation import EvaluationResult
 from concord._results.evaluation_parts import DEGRADATION_COLUMNS, Flag, Metrics, breaks
 from concord._results.evaluation_tables import disattenuated
@@ -176,6 +177,9 @@ def evaluate(
     h2 = None if human2 is None else _in.second_humans(human2, len(h), like=human)
     labels = _in.group_columns(groups, len(h), like=human)
     keep = h != 0 if exclude_zero else np.ones(len(h), dtype=bool)
+    if not keep.any():
+        fix = "Pass exclude_zero=False to evaluate the zero scores."
+        param_error(_in.FUNC, "human", "a non-zero score (exclude_zero=True)", "only 0", fix=fix)
     h, m = h[keep], m[keep]
     h2 = None if h2 is None else h2[keep]
     labels = {k: v[keep] for k, v in labels.items()}

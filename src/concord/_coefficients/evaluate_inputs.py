@@ -30,6 +30,8 @@ def scores(
     """
     x = paired(like, x, FUNC, ("human", name))[1]
     col = column(x, FUNC, name)
+    if len(col.values) == 0:  # before the dtype: an empty list reads as dtype object
+        param_error(FUNC, name, "non-empty", "an empty array", raw=True)
     if not col.numeric or col.values.dtype.kind == "b":
         param_error(FUNC, name, "numeric scores", col.values.dtype, exc=TypeError)
     values = np.asarray(col.values, dtype=np.float64)
@@ -42,8 +44,6 @@ def scores(
             fix="Every score column must score the same responses, in the same order.",
             raw=True,
         )
-    if len(values) == 0:
-        param_error(FUNC, name, "non-empty", "an empty array", raw=True)
     if not missing and col.missing is not None:
         where = np.flatnonzero(col.missing)
         param_error(
