@@ -265,3 +265,11 @@ def test_nothing_to_evaluate(
     # nothing raised numpy's "zero-size array to reduction operation minimum"
     with pytest.raises(ValueError, match=message):
         concord.evaluate(human, machine, **kwargs)
+
+
+@pytest.mark.parametrize(("human", "machine"), [([1, 2, 3], [2.0, 2.0, 2.0]), ([2], [2.5])])
+def test_scale_refuses_machine_scores_without_sd(human: list[int], machine: list[float]) -> None:
+    # z = (m − mean) / SD is 0/0 here: it raised cohen_kappa's "nan_policy" error from inside
+    with pytest.raises(ValueError, match="'scale' parameter of evaluate"):
+        concord.evaluate(human, machine, scale=True)
+    assert concord.evaluate(human, machine).n == len(human)

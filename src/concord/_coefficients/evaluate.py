@@ -36,6 +36,12 @@ def _score_types(
     bases = {"raw": machine}
     if scale:
         # machine z-scores mapped onto the human mean and SD (ddof=1, as pandas' std)
+        if len(machine) < 2 or np.all(machine == machine[0]):
+            fix = "Constant machine scores have no SD to rescale; pass scale=False."
+            got = "machine scores with SD 0" if len(machine) > 1 else "one machine score"
+            param_error(
+                _in.FUNC, "scale", "False for constant machine scores", got, raw=True, fix=fix
+            )
         z = (machine - np.mean(machine)) / np.std(machine, ddof=1)
         bases["scale"] = z * np.std(human, ddof=1) + np.mean(human)
     out = {}
