@@ -273,3 +273,12 @@ def test_scale_refuses_machine_scores_without_sd(human: list[int], machine: list
     with pytest.raises(ValueError, match="'scale' parameter of evaluate"):
         concord.evaluate(human, machine, scale=True)
     assert concord.evaluate(human, machine).n == len(human)
+
+
+def test_trim_tolerance_takes_numpy_scalars() -> None:
+    # a tolerance read from an array (np.float32) was refused as "not a finite number >= 0"
+    ref = concord.evaluate([1, 2, 3], [0.2, 2.5, 3.9], trim_tolerance=0.25)
+    r = concord.evaluate([1, 2, 3], [0.2, 2.5, 3.9], trim_tolerance=np.float32(0.25))
+    assert r.eval["raw_trim"]["sys_min"] == ref.eval["raw_trim"]["sys_min"] == 0.75
+    with pytest.raises(ValueError, match="trim_tolerance"):
+        concord.evaluate([1, 2, 3], [0.2, 2.5, 3.9], trim_tolerance=True)
