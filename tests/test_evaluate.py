@@ -282,3 +282,9 @@ def test_trim_tolerance_takes_numpy_scalars() -> None:
     assert r.eval["raw_trim"]["sys_min"] == ref.eval["raw_trim"]["sys_min"] == 0.75
     with pytest.raises(ValueError, match="trim_tolerance"):
         concord.evaluate([1, 2, 3], [0.2, 2.5, 3.9], trim_tolerance=True)
+
+
+def test_a_group_named_all_data_is_refused() -> None:
+    # RSMTool's tables name the whole data "All data": a group of that name replaced its row
+    with pytest.raises(ValueError, match="'groups' parameter of evaluate"):
+        concord.evaluate([1, 2, 3, 2], [1.1, 2.2, 2.9, 2.4], groups=["All data", "b", "b", "b"])

@@ -18,6 +18,7 @@ import numpy as np
 
 from concord._common.errors import param_error
 from concord._data.columns import column, paired
+from concord._results.evaluation_parts import ALL_DATA
 
 FUNC = "evaluate"
 
@@ -118,5 +119,8 @@ def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray
                 f"{name!r} of shape {values.shape}",
                 raw=True,
             )
+        if np.any(values.astype(str) == ALL_DATA):  # its row would replace the whole data's
+            fix = f"Rename that group; {ALL_DATA!r} names the row of all responses."
+            param_error(FUNC, "groups", f"labels other than {ALL_DATA!r}", name, fix=fix)
         out[name] = values
     return out
