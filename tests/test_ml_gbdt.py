@@ -63,6 +63,16 @@ def test_other_weights_and_bad_thresholds() -> None:
         xgboost_metric(thresholds=[1.5])(y, preds)  # three grades, one cut point
 
 
+def test_weights_as_a_matrix() -> None:
+    # the documented k×k array raised "truth value of an array ... is ambiguous"
+    y = np.array([1, 2, 3, 3, 2])
+    preds = np.array([1.1, 2.4, 2.6, 3.0, 1.4])
+    w = concord.weight_matrix(3, "linear")
+    expected = concord.cohen_kappa(y, [1, 2, 3, 3, 1], weights=w).statistic
+    assert lightgbm_metric(weights=w)(y, preds) == ("kappa", expected, True)
+    assert xgboost_metric(weights=w)(y, preds) == expected
+
+
 @pytest.mark.filterwarnings("ignore:The argument .eval_set. is deprecated")
 def test_lightgbm_feval_and_sklearn_api() -> None:
     lgb = pytest.importorskip("lightgbm", reason=NO_LIGHTGBM)

@@ -87,7 +87,7 @@ def kappa_value(
     y_true: np.ndarray, grades: np.ndarray, weights: Any, labels: Any, weight: np.ndarray | None
 ) -> float:
     """Return the kappa of the grades; quadratic_weighted_kappa's fast path where it applies."""
-    if weights == "quadratic" and labels is None and weight is None:
+    if isinstance(weights, str) and weights == "quadratic" and labels is None and weight is None:
         return float(quadratic_weighted_kappa(y_true, grades))
     return float(
         cohen_kappa(y_true, grades, weights=weights, labels=labels, sample_weight=weight).statistic
@@ -97,7 +97,7 @@ def kappa_value(
 def _metric(thresholds: Any, weights: Any, labels: Any, func: str) -> Callable[..., Any]:
     check_weights(weights, func)
     cuts = _check_thresholds(thresholds, func)
-    name = "qwk" if weights == "quadratic" else "kappa"
+    name = "qwk" if isinstance(weights, str) and weights == "quadratic" else "kappa"
 
     def value(a: Any, b: Any) -> float:
         y_true, preds, weight = split(a, b)
