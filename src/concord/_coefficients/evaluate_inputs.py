@@ -10,7 +10,6 @@ missing (NaN), which is how partially double-scored data are given.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Mapping
 from typing import Any
 
@@ -82,10 +81,11 @@ def second_humans(human2: Any, n: int, like: Any = None) -> np.ndarray:
     return matrix
 
 
-def trim_range(trim: Any, human: np.ndarray, tolerance: float) -> tuple[float, float]:
+def trim_range(trim: Any, human: np.ndarray, tolerance: Any) -> tuple[float, float]:
     """Return ``trim`` as (low, high); None takes the human scores' range."""
-    real = isinstance(tolerance, numbers.Real) and not isinstance(tolerance, bool | np.bool_)
-    if not (real and math.isfinite(tolerance) and tolerance >= 0):  # numpy scalars too
+    number = int | float | np.integer | np.floating  # numpy scalars too, not bools
+    real = isinstance(tolerance, number) and not isinstance(tolerance, bool)
+    if not (real and math.isfinite(tolerance) and tolerance >= 0):
         param_error(FUNC, "trim_tolerance", "a finite number >= 0", tolerance)
     if trim is None:
         return float(human.min()), float(human.max())
