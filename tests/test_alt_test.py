@@ -217,3 +217,13 @@ def test_bad_data():
         concord.alt_test(words, np.array(["a"] * 40, dtype=object), metric="neg_rmse")
     with pytest.raises(TypeError, match="humans"):
         concord.alt_test("ratings.csv", judge)
+
+
+def test_numpy_scalar_options_are_numbers():
+    # ε and α read from a numpy array are np.float32 / np.int64: the same test as the floats
+    humans, judge = _panel(n=40, m=3)
+    ref = concord.alt_test(humans, judge, epsilon=0.0, alpha=0.25)
+    r = concord.alt_test(humans, judge, epsilon=np.int64(0), alpha=np.float32(0.25))
+    assert r.pvalues.tolist() == ref.pvalues.tolist() and r.wins.tolist() == ref.wins.tolist()
+    with pytest.raises(TypeError, match="epsilon"):
+        concord.alt_test(humans, judge, epsilon=np.bool_(False))

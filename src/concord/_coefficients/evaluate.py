@@ -12,6 +12,7 @@ from concord._coefficients.evaluate_groups import by_group
 from concord._coefficients.evaluate_metrics import pair_metrics, round_half_up
 from concord._coefficients.evaluate_metrics import trim as _trim
 from concord._coefficients.evaluate_truescore import true_score
+from concord._common.errors import param_error
 from concord._results.evaluation import EvaluationResult
 from concord._results.evaluation_parts import DEGRADATION_COLUMNS, Flag, Metrics, breaks
 from concord._results.evaluation_tables import disattenuated
@@ -35,6 +36,12 @@ def _score_types(
     bases = {"raw": machine}
     if scale:
         # machine z-scores mapped onto the human mean and SD (ddof=1, as pandas' std)
+        if len(machine) < 2 or np.all(machine == machine[0]):
+            fix = "Constant machine scores have no SD to rescale; pass scale=False."
+            got = "machine scores with SD 0" if len(machine) > 1 else "one machine score"
+            param_error(
+                _in.FUNC, "scale", "False for constant machine scores", got, raw=True, fix=fix
+            )
         z = (machine - np.mean(machine)) / np.std(machine, ddof=1)
         bases["scale"] = z * np.std(human, ddof=1) + np.mean(human)
     out = {}
@@ -111,6 +118,8 @@ def evaluate(
         The first human score of each response: numeric, no NaN.
     machine : array-like, shape (n,)
         The machine score of each response: numeric (continuous), no NaN.
+        Pandas Series (here, in ``human2`` and ``groups``) beside a Series
+        ``human`` pair with it by index label, as two raters' Series do.
     human2 : array-like, shape (n,) or (n, k), optional
         Further human scores: one column, a 2-D array, a DataFrame or a list
         of columns. NaN marks a response that rater did not score (partially
@@ -170,10 +179,13 @@ def evaluate(
     0.7806
     """
     h = _in.scores(human, "human")
-    m = _in.scores(machine, "machine", len(h))
-    h2 = None if human2 is None else _in.second_humans(human2, len(h))
-    labels = _in.group_columns(groups, len(h))
+    m = _in.scores(machine, "machine", len(h), like=human)
+    h2 = None if human2 is None else _in.second_humans(human2, len(h), like=human)
+    labels = _in.group_columns(groups, len(h), like=human)
     keep = h != 0 if exclude_zero else np.ones(len(h), dtype=bool)
+    if not keep.any():
+        fix = "Pass exclude_zero=False to evaluate the zero scores."
+        param_error(_in.FUNC, "human", "a non-zero score (exclude_zero=True)", "only 0", fix=fix)
     h, m = h[keep], m[keep]
     h2 = None if h2 is None else h2[keep]
     labels = {k: v[keep] for k, v in labels.items()}

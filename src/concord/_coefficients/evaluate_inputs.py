@@ -16,14 +16,23 @@ from typing import Any
 import numpy as np
 
 from concord._common.errors import param_error
-from concord._data.columns import column
+from concord._data.columns import column, paired
+from concord._results.evaluation_parts import ALL_DATA
 
 FUNC = "evaluate"
 
 
-def scores(x: Any, name: str, n: int | None = None, missing: bool = False) -> np.ndarray:
-    """Return one score column as float64: 1-D, numeric, n long, no NaN unless ``missing``."""
+def scores(
+    x: Any, name: str, n: int | None = None, missing: bool = False, like: Any = None
+) -> np.ndarray:
+    """Return one score column as float64: 1-D, numeric, n long, no NaN unless ``missing``.
+
+    A pandas Series beside a Series ``like`` (the human scores) pairs by index label.
+    """
+    x = paired(like, x, FUNC, ("human", name))[1]
     col = column(x, FUNC, name)
+    if len(col.values) == 0:  # before the dtype: an empty list reads as dtype object
+        param_error(FUNC, name, "non-empty", "an empty array", raw=True)
     if not col.numeric or col.values.dtype.kind == "b":
         param_error(FUNC, name, "numeric scores", col.values.dtype, exc=TypeError)
     values = np.asarray(col.values, dtype=np.float64)
@@ -36,8 +45,6 @@ def scores(x: Any, name: str, n: int | None = None, missing: bool = False) -> np
             fix="Every score column must score the same responses, in the same order.",
             raw=True,
         )
-    if len(values) == 0:
-        param_error(FUNC, name, "non-empty", "an empty array", raw=True)
     if not missing and col.missing is not None:
         where = np.flatnonzero(col.missing)
         param_error(
@@ -56,7 +63,7 @@ def scores(x: Any, name: str, n: int | None = None, missing: bool = False) -> np
     return values
 
 
-def second_humans(human2: Any, n: int) -> np.ndarray:
+def second_humans(human2: Any, n: int, like: Any = None) -> np.ndarray:
     """Return ``human2`` as an (n, k) float matrix (a column, 2-D array, DataFrame, columns)."""
     if type(human2).__module__.startswith("pandas") and hasattr(human2, "columns"):
         cols = [human2[c] for c in human2.columns]
@@ -67,14 +74,18 @@ def second_humans(human2: Any, n: int) -> np.ndarray:
     else:
         cols = [human2]
     matrix = np.column_stack(
-        [scores(c, "human2", n, missing=True) for c in cols]  # NaN: not scored by that rater
+        [
+            scores(c, "human2", n, missing=True, like=like) for c in cols
+        ]  # NaN: not scored by that rater
     )
     return matrix
 
 
-def trim_range(trim: Any, human: np.ndarray, tolerance: float) -> tuple[float, float]:
+def trim_range(trim: Any, human: np.ndarray, tolerance: Any) -> tuple[float, float]:
     """Return ``trim`` as (low, high); None takes the human scores' range."""
-    if not (isinstance(tolerance, int | float) and math.isfinite(tolerance) and tolerance >= 0):
+    number = int | float | np.integer | np.floating  # numpy scalars too, not bools
+    real = isinstance(tolerance, number) and not isinstance(tolerance, bool)
+    if not (real and math.isfinite(tolerance) and tolerance >= 0):
         param_error(FUNC, "trim_tolerance", "a finite number >= 0", tolerance)
     if trim is None:
         return float(human.min()), float(human.max())
@@ -87,7 +98,7 @@ def trim_range(trim: Any, human: np.ndarray, tolerance: float) -> tuple[float, f
     return low, high
 
 
-def group_columns(groups: Any, n: int) -> dict[str, np.ndarray]:
+def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray]:
     """Return ``groups`` as named label columns (an array-like, a mapping, a DataFrame)."""
     if groups is None:
         return {}
@@ -99,7 +110,7 @@ def group_columns(groups: Any, n: int) -> dict[str, np.ndarray]:
         named = {str(getattr(groups, "name", None) or "group"): groups}
     out = {}
     for name, labels in named.items():
-        values = np.asarray(labels, dtype=object)
+        values = np.asarray(paired(like, labels, FUNC, ("human", "groups"))[1], dtype=object)
         if values.ndim != 1 or len(values) != n:
             param_error(
                 FUNC,
@@ -108,5 +119,8 @@ def group_columns(groups: Any, n: int) -> dict[str, np.ndarray]:
                 f"{name!r} of shape {values.shape}",
                 raw=True,
             )
+        if np.any(values.astype(str) == ALL_DATA):  # its row would replace the whole data's
+            fix = f"Rename that group; {ALL_DATA!r} names the row of all responses."
+            param_error(FUNC, "groups", f"labels other than {ALL_DATA!r}", name, fix=fix)
         out[name] = values
     return out

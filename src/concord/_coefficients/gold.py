@@ -20,8 +20,10 @@ from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.compare import _options
 from concord._coefficients.registry import entry
 from concord._common.errors import param_error
+from concord._data.columns import paired
 from concord._data.labels import Labels
 from concord._data.matrix import rating_matrix
+from concord._inference.intervals import _level
 from concord._results.gold import GoldResult
 from concord._tables.pair_table import PairTable
 
@@ -36,6 +38,8 @@ def _codes(ratings: Any, gold: Any, labels: Any) -> tuple[np.ndarray, Labels, tu
     frame = pd.DataFrame(ratings).copy() if hasattr(ratings, "columns") else None
     if frame is None:
         frame = pd.DataFrame(np.asarray(ratings, dtype=object))
+    if hasattr(ratings, "columns") and hasattr(gold, "iloc"):  # DataFrame, Series: by label
+        gold = paired(pd.Series(0, index=frame.index), gold, _FUNC, ("ratings", "gold"))[1]
     gold_values = np.asarray(gold, dtype=object)
     if gold_values.shape != (frame.shape[0],):
         param_error(
@@ -136,7 +140,17 @@ def against_gold(
             exc=TypeError,
             fix='For quadratic weighted kappa pass weights="quadratic" to cohen_kappa.',
         )
+    level = _level(confidence_level, _FUNC)
     codes, labels, raters = _codes(ratings, gold, options.get("labels"))
+    if codes.shape[0] == 0:
+        param_error(
+            _FUNC,
+            "gold",
+            "a label for at least one item",
+            "only missing labels",
+            raw=True,
+            fix="Items without a gold label are left out; give the gold label of each item.",
+        )
     opts = _options(c, (None, None), {**options, "labels": list(labels.values)})
     k, n = labels.k, codes.shape[0]
     replicate = np.empty((n, len(raters)))
@@ -157,9 +171,13 @@ def against_gold(
     sizes = np.array([t.sum() for t in tables], dtype=np.float64)
     stats = np.array([float(r.statistic) for r in results])
     mean = float(sizes @ stats / sizes.sum())
+    if n < 2:  # no item to leave out: the jackknife (estimate, SE) is undefined
+        return GoldResult(
+            c.name, raters, labels.values, tuple(results), n, mean, np.nan, np.nan, level
+        )
     estd = (replicate * weight).sum(axis=1) / weight.sum(axis=1)
     bias = (n - 1) * (float(estd.mean()) - mean)
     se = float(np.sqrt((n - 1) * np.mean((estd - estd.mean()) ** 2)))
     return GoldResult(
-        c.name, raters, labels.values, tuple(results), n, mean, mean - bias, se, confidence_level
+        c.name, raters, labels.values, tuple(results), n, mean, mean - bias, se, level
     )
