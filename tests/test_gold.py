@@ -133,3 +133,14 @@ def test_edges_get_the_documented_policy() -> None:
         warnings.simplefilter("error")
         g = concord.against_gold([["a", "b"], ["b", "b"]], ["a", None])
     assert g.n_items == 1 and math.isnan(g.standard_error) and math.isnan(g.estimate)
+
+
+def test_an_undefined_leave_one_out_kappa_makes_the_jackknife_undefined_not_above_one():
+    # 10 items on which rater and gold agree (category 1), one where they do not: leaving that
+    # item out leaves one category, so κ is undefined; kappaGold's 0 would give an estimate of 1.9
+    gold = [1] * 10 + [2]
+    ratings = np.column_stack([gold, [1] * 11])  # rater 1 = gold; rater 2 says 1 everywhere
+    with pytest.warns(concord.UndefinedKappaWarning, match="jackknife"):
+        r = concord.against_gold(ratings, gold)
+    assert np.isnan(r.estimate) and np.isnan(r.standard_error)
+    assert r.mean == pytest.approx(0.5)  # (1 + 0) / 2: rater 1 agrees everywhere, rater 2 κ = 0

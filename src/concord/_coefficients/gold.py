@@ -19,7 +19,7 @@ import numpy as np
 from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.compare import _options
 from concord._coefficients.registry import entry
-from concord._common.errors import param_error
+from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._data.columns import paired
 from concord._data.labels import Labels
 from concord._data.matrix import rating_matrix
@@ -66,15 +66,17 @@ def _statistic(c: Any, table: np.ndarray, labels: Labels, opts: dict[str, Any]) 
 def _replicates(c: Any, table: np.ndarray, labels: Labels, opts: dict[str, Any]) -> np.ndarray:
     """Return the coefficient of ``table`` less one count in each cell (nan: empty cells).
 
-    An undefined replicate (one category on both sides) counts as 0, as
-    kappaGold's ``kappa2`` returns it.
+    An undefined replicate (one category on both sides) stays nan: kappaGold's
+    ``kappa2`` returns 0 for it, which can put the bias-corrected estimate
+    above 1 (10 agreeing items and one odd one: 1.9); concord reports the
+    jackknife as undefined instead (``against_gold``'s Notes).
     """
     out = np.full(table.shape, np.nan)
     for cell in zip(*np.nonzero(table), strict=True):
         less = table.copy()
         less[cell] -= 1
         value = _statistic(c, less, labels, opts) if less.sum() else np.nan
-        out[cell] = 0.0 if np.isnan(value) and less.sum() else value
+        out[cell] = value
     return out
 
 
@@ -112,7 +114,11 @@ def against_gold(
     weighted by their numbers of items, and its jackknife over items (each
     replicate leaves one item out of every rater's table), whose SE accounts
     for the items the raters share; ``estimate`` is the jackknife's
-    bias-corrected mean, and the interval is normal around it.
+    bias-corrected mean, and the interval is normal around it. Where leaving
+    one item out leaves a rater's table with one category (the coefficient
+    undefined), kappaGold counts that replicate as 0, which can push the
+    estimate above 1; concord warns (``UndefinedKappaWarning``) and reports
+    the estimate and SE as nan, keeping the mean.
 
     References
     ----------
@@ -172,6 +178,16 @@ def against_gold(
     stats = np.array([float(r.statistic) for r in results])
     mean = float(sizes @ stats / sizes.sum())
     if n < 2:  # no item to leave out: the jackknife (estimate, SE) is undefined
+        return GoldResult(
+            c.name, raters, labels.values, tuple(results), n, mean, np.nan, np.nan, level
+        )
+    if np.isnan(replicate[weight > 0]).any():
+        warnings.warn(
+            f"{_FUNC}: leaving one item out makes a rater's {c.name} undefined (one category "
+            "left), so the jackknife estimate and SE are nan; the mean is defined",
+            UndefinedKappaWarning,
+            stacklevel=2,
+        )
         return GoldResult(
             c.name, raters, labels.values, tuple(results), n, mean, np.nan, np.nan, level
         )
