@@ -227,3 +227,10 @@ def test_numpy_scalar_options_are_numbers():
     assert r.pvalues.tolist() == ref.pvalues.tolist() and r.wins.tolist() == ref.wins.tolist()
     with pytest.raises(TypeError, match="epsilon"):
         concord.alt_test(humans, judge, epsilon=np.bool_(False))
+
+
+@pytest.mark.parametrize("bad", [float("nan"), "x", None])
+def test_a_metric_that_returns_no_number_is_an_error_not_a_tie(bad):
+    humans = np.random.default_rng(0).integers(0, 3, (40, 3))
+    with pytest.raises(ValueError, match="'metric' parameter of alt_test"):
+        concord.alt_test(humans, humans[:, 0], metric=lambda a, o: bad)
