@@ -288,3 +288,18 @@ def test_a_group_named_all_data_is_refused() -> None:
     # RSMTool's tables name the whole data "All data": a group of that name replaced its row
     with pytest.raises(ValueError, match="'groups' parameter of evaluate"):
         concord.evaluate([1, 2, 3, 2], [1.1, 2.2, 2.9, 2.4], groups=["All data", "b", "b", "b"])
+
+
+@pytest.mark.parametrize(
+    "groups",
+    [
+        [1, 1, 2, 2, None, 1, 2, 1],  # a missing label would have made a group "None"
+        [1.0, 2.0, float("nan"), 1, 2, 1, 2, 1],
+        [1, "1", 2, 2, 1, 1, 2, 2],  # one group or two? they print alike
+        [1, 1.0, 2, 2, 1, 1, 2, 2],  # equal, but print differently
+    ],
+)
+def test_group_labels_that_are_missing_or_ambiguous_are_errors(groups):
+    human = np.array([1, 2, 3, 4, 2, 3, 4, 1.0])
+    with pytest.raises(ValueError, match="'groups' parameter of evaluate"):
+        concord.evaluate(human, human + 0.3, groups=groups)

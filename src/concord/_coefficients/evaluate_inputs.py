@@ -98,6 +98,38 @@ def trim_range(trim: Any, human: np.ndarray, tolerance: Any) -> tuple[float, flo
     return low, high
 
 
+def _check_labels(name: str, values: np.ndarray) -> None:
+    """Refuse missing group labels and labels that read alike (1 and "1"): groups go by text."""
+    missing = np.fromiter(
+        (
+            v is None or (isinstance(v, float) and v != v) or str(v) in ("<NA>", "NaT")
+            for v in values
+        ),
+        dtype=bool,
+        count=len(values),
+    )
+    if missing.any():
+        first = int(np.flatnonzero(missing)[0])
+        param_error(
+            FUNC,
+            "groups",
+            "a group label for every response",
+            f"{int(missing.sum())} missing in {name!r} (first at position {first})",
+            raw=True,
+            fix="Give those responses a label of their own (e.g. 'unknown') or leave them out.",
+        )
+    distinct = set(values.tolist())
+    if len(set(values.astype(str).tolist())) != len(distinct):  # 1 and "1", or 1 and 1.0
+        param_error(
+            FUNC,
+            "groups",
+            "labels that read differently",
+            f"labels in {name!r} such as 1 and '1' (or 1 and 1.0) that are one group or two",
+            raw=True,
+            fix="Use one type for the labels (all text or all numbers).",
+        )
+
+
 def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray]:
     """Return ``groups`` as named label columns (an array-like, a mapping, a DataFrame)."""
     if groups is None:
@@ -119,6 +151,7 @@ def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray
                 f"{name!r} of shape {values.shape}",
                 raw=True,
             )
+        _check_labels(name, values)
         if np.any(values.astype(str) == ALL_DATA):  # its row would replace the whole data's
             fix = f"Rename that group; {ALL_DATA!r} names the row of all responses."
             param_error(FUNC, "groups", f"labels other than {ALL_DATA!r}", name, fix=fix)
