@@ -144,3 +144,9 @@ def test_an_undefined_leave_one_out_kappa_makes_the_jackknife_undefined_not_abov
         r = concord.against_gold(ratings, gold)
     assert np.isnan(r.estimate) and np.isnan(r.standard_error)
     assert r.mean == pytest.approx(0.5)  # (1 + 0) / 2: rater 1 agrees everywhere, rater 2 κ = 0
+
+
+def test_an_option_the_coefficient_does_not_take_is_a_clear_error():
+    ratings = np.array([[1, 2], [2, 2], [1, 1], [3, 3]])
+    with pytest.raises(TypeError, match=r"'options' parameter of against_gold.*'weightz'"):
+        concord.against_gold(ratings, [1, 2, 1, 3], weightz="linear")

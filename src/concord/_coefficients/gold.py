@@ -157,7 +157,7 @@ def against_gold(
             raw=True,
             fix="Items without a gold label are left out; give the gold label of each item.",
         )
-    opts = _options(c, (None, None), {**options, "labels": list(labels.values)})
+    opts = _options(c, (None, None), {**options, "labels": list(labels.values)}, _FUNC)
     k, n = labels.k, codes.shape[0]
     replicate = np.empty((n, len(raters)))
     weight = np.empty((n, len(raters)))
