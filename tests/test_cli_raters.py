@@ -88,3 +88,13 @@ def test_raters_refusals() -> None:
     assert run("raters", DIAGNOSES, "--coefficient", "fleiss,alpha").exit_code == 2
     out = run("raters", *ESSAYS)
     assert out.exit_code == 2 and "--level" in out.output
+
+
+def test_report_coefficients(tmp_path: object) -> None:
+    page = tmp_path / "r.html"  # type: ignore[operator]
+    out = run("report", DIAGNOSES, "--coefficients", "fleiss", "--no-plots", "-o", str(page))
+    assert out.exit_code == 0, out.output
+    html = page.read_text()
+    assert (
+        html.count('<section class="coefficient">') == 1 and "<h3>Fleiss&#39; kappa</h3>" in html
+    )
