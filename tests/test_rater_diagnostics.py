@@ -169,3 +169,14 @@ def test_a_rater_who_overuses_a_category_is_flagged_for_marginals() -> None:
     assert d.homogeneity[3].pvalue < 1e-4 and d.marginals_flagged == (3,)
     assert d.table()["marginals_flagged"].tolist() == [False, False, False, True, False]
     assert "†" in d.summary() and "Stuart–Maxwell" in d.explain()
+
+
+def test_marginal_homogeneity_is_against_the_majority_with_weights_too() -> None:
+    x = _panel(12, n=120)
+    plain = concord.rater_diagnostics(x, function=concord.fleiss_kappa)
+    weighted = concord.rater_diagnostics(x, function=concord.fleiss_kappa, weights="quadratic")
+    # the kappas take the lower median; the marginals test keeps the majority, which leans
+    # to no side (the lower median of two raters who disagree is always the lower label)
+    for a, b in zip(plain.homogeneity, weighted.homogeneity, strict=True):
+        assert (a.statistic, a.df, a.pvalue) == (b.statistic, b.df, b.pvalue)
+    assert weighted.versus_panel[0].statistic != plain.versus_panel[0].statistic

@@ -202,8 +202,9 @@ def rater_diagnostics(
 
     Each rater's category distribution is tested against the panel's with
     the Stuart–Maxwell test of marginal homogeneity (:func:`concord.marginal_homogeneity`)
-    on the same table: the rater's labels against the others' majority
-    label (or lower median), item by item. It is a paired test, as the items
+    of the rater's labels against the others' majority label, item by item
+    (with weights too: the lower median of raters who disagree leans low,
+    which would shift the reference's marginals). It is a paired test, as the items
     are shared; comparing the rater's totals with the panel's in an unpaired
     χ² would count the rater on both sides. A rater is flagged for its
     marginals (``marginals_flagged``) when that p-value is below

@@ -3,7 +3,7 @@
 Helpers of :func:`concord.rater_diagnostics`: the others' reference label
 of each item comes from the panel's count patterns without the rater (one
 bincount of joint patterns, see :func:`joint`), and each kappa from a k×k
-table counted in one bincount. The same rater × reference table gives the
+table counted in one bincount. The rater × majority table gives the
 Stuart–Maxwell test of marginal homogeneity: the rater's and the panel's
 category rates on the same items, a paired test (an unpaired χ² of the rater
 against the panel's totals would count the rater's own ratings on both sides
@@ -100,8 +100,10 @@ def versus(
 
     The others' reference depends on an item's panel pattern and the rater's
     code only: it is found once per joint pattern (see :func:`_by_counts`).
-    The rater × reference table gives both the kappa and the Stuart–Maxwell
-    test of marginal homogeneity (rows: the rater).
+    The Stuart–Maxwell test of marginal homogeneity (rows: the rater) is
+    always against the others' majority, never their lower median: the
+    lower median of raters who disagree leans to the lower label, which
+    would shift the reference's marginals and flag every rater.
     """
     labels, codes = matrix.labels, matrix.codes
     panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
@@ -112,11 +114,13 @@ def versus(
         rows = panel.rows[pattern].copy()
         rated = np.flatnonzero(code1)
         rows[rated, code1[rated] - 1] -= 1
-        ref = panel_reference(rows, weights is not None)[item]
-        table = _table(codes[:, r], ref, labels)
+        majority = panel_reference(rows, False)[item]
+        table = _table(codes[:, r], majority, labels)
+        homogeneity.append(homogeneity_of_table(table, labels.values))
+        if weights is not None:  # the kappa's reference: the lower median
+            table = _table(codes[:, r], panel_reference(rows, True)[item], labels)
         # Cohen's kappa is symmetric in its raters: the reference stays its first one
         versus.append(_kappa_of(np.ascontiguousarray(table.T), labels, weights))
-        homogeneity.append(homogeneity_of_table(table, labels.values))
     pairwise = np.ones((n_raters, n_raters))
     for g in range(n_raters):
         for h in range(g + 1, n_raters):

@@ -47,7 +47,8 @@ class RaterDiagnostics:
         The level of the changes' intervals, and 1 − the flags' threshold.
     homogeneity : tuple of MarginalHomogeneityResult
         Each rater's Stuart–Maxwell test of marginal homogeneity against the
-        other raters' reference label on the same items (rows: the rater).
+        other raters' majority label on the same items (rows: the rater;
+        items whose majority ties are left out).
     """
 
     coefficient: str
@@ -198,7 +199,7 @@ class RaterDiagnostics:
                 "κ vs panel is each rater's Cohen's kappa against the other raters' "
                 "majority label (the lower median when weighted).",
                 "MH p is the Stuart–Maxwell test of marginal homogeneity on the same "
-                "items: the rater's category rates against that reference's. Categories "
+                "items: the rater's category rates against the others' majority's. Categories "
                 f"differ at {1 - self.confidence_level:g}: "
                 f"{', '.join(map(str, self.marginals_flagged)) or 'none'}.",
             ]
