@@ -27,6 +27,7 @@ from concord._cli.compare import compare
 from concord._cli.icc import icc
 from concord._cli.kappa import kappa
 from concord._cli.plan import plan
+from concord._cli.raters import raters
 from concord._cli.report import report
 from concord._cli.terminal import encoding, fitted
 from concord._cli.thresholds import thresholds
@@ -38,6 +39,7 @@ Examples:
   concord kappa data/essays.csv --rater1 truth --rater2 model_grade --weights quadratic
   concord agree data/fleiss1971_diagnoses.csv --format markdown
   concord agree annotations.csv --item doc --rater annotator --rating label
+  concord raters data/fleiss1971_diagnoses.csv
   concord icc data/shrout_fleiss1979.csv
   concord thresholds data/essays.csv --truth truth --score model_score --save cuts.json
   concord bland-altman data/pefr.csv --x wright --y mini_wright
@@ -94,7 +96,7 @@ def main() -> None:
 
 def _register() -> None:
     """Add the commands, one module each."""
-    for command in (kappa, agree, compare, icc, thresholds, report, bland_altman, plan):
+    for command in (kappa, agree, raters, compare, icc, thresholds, report, bland_altman, plan):
         main.add_command(command)
 
 
