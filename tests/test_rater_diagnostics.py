@@ -180,3 +180,10 @@ def test_marginal_homogeneity_is_against_the_majority_with_weights_too() -> None
     for a, b in zip(plain.homogeneity, weighted.homogeneity, strict=True):
         assert (a.statistic, a.df, a.pvalue) == (b.statistic, b.df, b.pvalue)
     assert weighted.versus_panel[0].statistic != plain.versus_panel[0].statistic
+
+
+def test_an_option_the_coefficient_does_not_take_names_rater_diagnostics():
+    # krippendorff_alpha takes level=, not weights=: the error says so, in concord's words
+    ratings = np.random.default_rng(0).integers(0, 3, (30, 4))
+    with pytest.raises(TypeError, match=r"'options' parameter of rater_diagnostics.*level"):
+        concord.rater_diagnostics(ratings, weights="linear")

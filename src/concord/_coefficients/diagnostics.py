@@ -242,7 +242,9 @@ def rater_diagnostics(
         )
     wide, groups = long_groups(ratings, (item, rater, rating), groups, _FUNC)
     matrix = _matrix(wide, options.get("labels"))
-    opts = _options(c, (wide,), {**options, "labels": list(matrix.labels.values)})
+    opts = _options(
+        c, (wide,), {**options, "labels": list(matrix.labels.values)}, "rater_diagnostics"
+    )
     clusters = None if groups is None else clusters_of(groups, wide, _FUNC)
     full, without, changes = _left_out(c, matrix, opts, clusters, confidence_level)
     panel, pairwise, homogeneity = versus(matrix, kappa_weights(opts))
