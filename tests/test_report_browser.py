@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import base64
 import os
-import shutil
 from pathlib import Path
 
 import pandas as pd
-import pytest
 
 import concord
 from concord._render import records as rec
@@ -24,34 +22,6 @@ from concord.report import to_html
 
 EVIL = "<script>document.title='pwned'</script>"
 ARTIFACTS = Path(os.environ.get("CONCORD_ARTIFACTS", "build/artifacts"))
-
-
-def _browser_paths() -> tuple[str, str]:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if chromium and driver:
-        return chromium, driver
-    reason = "headless Chromium and chromedriver are not installed (make test installs them)"
-    if os.environ.get("CONCORD_REQUIRE_BROWSER") == "1":
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    chromium, driver_path = _browser_paths()
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.add_argument("--window-size=1280,1000")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
-    yield driver
-    driver.quit()
 
 
 def _screenshot(driver, name: str) -> Path:
