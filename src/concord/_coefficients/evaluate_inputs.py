@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.errors import param_error
+from concord._common.errors import ForCli, param_error
 from concord._data.columns import column
 
 FUNC = "evaluate"
@@ -50,6 +50,11 @@ def scores(x: Any, name: str, n: int | None = None, missing: bool = False) -> np
                 "keep = ~(np.isnan(human) | np.isnan(machine))."
             ),
             raw=True,
+            cli=ForCli(
+                expected="scores in every row",
+                got=f"{len(where)} missing (first in data row {where[0] + 1})",
+                fix="RSMTool drops such responses; remove those rows from FILE first.",
+            ),
         )
     if np.isinf(values).any():
         param_error(FUNC, name, "finite scores", "an infinite score", raw=True)
