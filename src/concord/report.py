@@ -27,6 +27,7 @@ import numpy as np
 
 from concord._render import answers as ask
 from concord._render import continuous as _continuous
+from concord._render import evaluation as _evaluation
 from concord._render import records as rec
 from concord._render import sections as part
 from concord._results.sentence import write as _sentence
@@ -119,6 +120,26 @@ def _continuous_entries(given: Any) -> list[dict[str, Any]]:
     return out
 
 
+def _evaluation_entries(given: Any) -> list[dict[str, Any]]:
+    """Return the "Evaluation of machine scores" entries: the sentence, the flags, the tables."""
+    if given is None:
+        return []
+    named = list(given.items()) if isinstance(given, Mapping) else None
+    if named is None:
+        named = [(f"{r.primary} machine scores", r) for r in _named(given)]
+    return [
+        {
+            "title": str(title),
+            "summary": r.summary(),
+            "flags": _evaluation.flags(r),
+            "tables": _evaluation.tables(r),
+            "has_human2": r.consistency is not None,
+            "has_groups": bool(r.by_group),
+        }
+        for title, r in named
+    ]
+
+
 def _continuous_title(result: Any) -> str:
     name = getattr(result, "name", None)
     return str(name) if name else type(result).__name__
@@ -138,6 +159,7 @@ def to_html(
     plots: bool = True,
     comparisons: Any = None,
     continuous: Any = None,
+    evaluation: Any = None,
 ) -> str:
     """Return a self-contained HTML report of agreement results.
 
@@ -167,6 +189,10 @@ def to_html(
         a "Continuous ratings" section: each estimate with its interval (the
         limits of agreement with their exact and approximate ones) and the
         step-by-step explanation. ``results`` may then be empty (``[]``).
+    evaluation : EvaluationResult, sequence or mapping of name to one, optional
+        :func:`concord.evaluate` results, for an "Evaluation of machine
+        scores" section: the summary sentence, the flags at the Williamson,
+        Xi & Breyer (2012) thresholds, and every table under RSMTool's name.
 
     Returns
     -------
@@ -187,6 +213,14 @@ def to_html(
     >>> ba = concord.bland_altman([494, 395, 516, 434, 476, 557], [512, 430, 520, 428, 500, 600])
     >>> page = to_html([], continuous={"Wright vs mini Wright": ba}, plots=False)
     >>> "Continuous ratings" in page and "exact (Carkeet 2015)" in page
+    True
+
+    An evaluation of machine scores (the first 8 responses of RSMTool's
+    fixture ``predictions_scaled_with_subgroups.csv``, machine scores to 1 decimal):
+
+    >>> e = concord.evaluate([4, 4, 4, 3, 2, 2, 4, 2], [4.1, 4.3, 2.9, 3.9, 3.5, 1.5, 4.2, 1.9])
+    >>> page = to_html([], evaluation=e, plots=False)
+    >>> "Evaluation of machine scores" in page and "<code>eval</code>" in page
     True
     """
     import jinja2
@@ -220,6 +254,7 @@ def to_html(
     parts = {
         "comparisons": _comparisons(comparisons, confidence_level, plots),
         "continuous": _continuous_entries(continuous),
+        "evaluation": _evaluation_entries(evaluation),
     }
     return environment.get_template("report.html").render(
         title=title,

@@ -24,6 +24,7 @@ import click
 from concord._cli.agree import agree
 from concord._cli.bland_altman import bland_altman
 from concord._cli.compare import compare
+from concord._cli.evaluate import evaluate
 from concord._cli.icc import icc
 from concord._cli.kappa import kappa
 from concord._cli.plan import plan
@@ -44,6 +45,7 @@ Examples:
   concord thresholds data/essays.csv --truth truth --score model_score --save cuts.json
   concord bland-altman data/pefr.csv --x wright --y mini_wright
   concord plan cohen --expected 0.7 --null 0.85 --prevalence 0.5
+  concord evaluate scores.csv --human h1 --machine score --human2 h2 --trim 1,6
   concord report data/essays.csv --raters rater1,rater2,rater3 -o report.html
 """
 
@@ -96,7 +98,18 @@ def main() -> None:
 
 def _register() -> None:
     """Add the commands, one module each."""
-    for command in (kappa, agree, raters, compare, icc, thresholds, report, bland_altman, plan):
+    for command in (
+        kappa,
+        agree,
+        raters,
+        compare,
+        icc,
+        thresholds,
+        report,
+        bland_altman,
+        evaluate,
+        plan,
+    ):
         main.add_command(command)
 
 

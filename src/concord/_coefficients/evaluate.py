@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -48,8 +49,24 @@ def _score_types(
     for prefix, base in bases.items():
         trimmed = _trim(base, trim[0], trim[1], tolerance)
         out[prefix] = base
-        out[f"{prefix}_trim"] = trimmed
+        # nothing clipped: the same array, so that its metrics are computed once (by_group
+        # and the eval table key their work on the array)
+        out[f"{prefix}_trim"] = base if np.array_equal(trimmed, base) else trimmed
         out[f"{prefix}_trim_round"] = round_half_up(trimmed)
+    return out
+
+
+def _once(scores: dict[str, np.ndarray], metrics: Callable[[np.ndarray], Any]) -> dict[str, Any]:
+    """Return ``metrics`` of each score type, computed once per distinct array.
+
+    raw_trim is raw (the same array) when nothing was clipped.
+    """
+    done: dict[int, Any] = {}
+    out = {}
+    for name, s in scores.items():
+        if id(s) not in done:
+            done[id(s)] = metrics(s)
+        out[name] = done[id(s)]
     return out
 
 
@@ -193,7 +210,7 @@ def evaluate(
     types = _score_types(h, m, low_high, trim_tolerance, scale)
     parts: dict[str, Any] = {
         "primary": "scale_trim" if scale else "raw_trim",
-        "eval": {t: pair_metrics(h, s) for t, s in types.items()},
+        "eval": _once({t: s for t, s in types.items()}, lambda s: pair_metrics(h, s)),
         "consistency": None,
         "degradation": {},
         "disattenuated": {},
@@ -210,7 +227,8 @@ def evaluate(
         humans = np.column_stack([h, h2])
         parts["true_score"] = {t: true_score(s, humans) for t, s in types.items()}
     first2 = None if h2 is None else h2[:, 0]
-    parts["by_group"] = {k: by_group(h, types, first2, v) for k, v in labels.items()}
+    whole = (parts["eval"], parts["consistency"])
+    parts["by_group"] = {k: by_group(h, types, first2, v, whole) for k, v in labels.items()}
     primary = types[parts["primary"]]
     parts["fairness"] = {k: fairness(h, primary, v) for k, v in labels.items() if _fair(v)}
     return EvaluationResult(

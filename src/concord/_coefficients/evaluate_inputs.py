@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.errors import param_error
+from concord._common.errors import ForCli, param_error
 from concord._data.columns import column, paired
 from concord._results.evaluation_parts import ALL_DATA
 
@@ -57,6 +57,11 @@ def scores(
                 "keep = ~(np.isnan(human) | np.isnan(machine))."
             ),
             raw=True,
+            cli=ForCli(
+                expected="scores in every row",
+                got=f"{len(where)} missing (first in data row {where[0] + 1})",
+                fix="RSMTool drops such responses; remove those rows from FILE first.",
+            ),
         )
     if np.isinf(values).any():
         param_error(FUNC, name, "finite scores", "an infinite score", raw=True)
@@ -157,3 +162,51 @@ def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray
             param_error(FUNC, "groups", f"labels other than {ALL_DATA!r}", name, fix=fix)
         out[name] = values
     return out
+
+
+def label_codes(labels: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Return ``np.unique(labels.astype(str), return_inverse=True)`` without sorting n strings.
+
+    The distinct values are found first (a numeric sort, or a dict for
+    objects and text) and only they become text, so that a million labels
+    take milliseconds; the names and codes are the same as the slow way's.
+    Signed zeros stay on the slow way: 0.0 and -0.0 are one number but two texts.
+    """
+    kind = labels.dtype.kind
+    distinct: Any = None
+    if kind in "biuf" and not (kind == "f" and np.signbit(labels[labels == 0]).any()):
+        distinct, codes = np.unique(labels, return_inverse=True)
+    elif kind in "OU":
+        distinct, codes = _factorized(labels)
+    if distinct is None:
+        names, codes = np.unique(labels.astype(str), return_inverse=True)
+        return list(names.tolist()), codes
+    texts = distinct.astype(str)
+    names, to_name = np.unique(texts, return_inverse=True)  # two values may share a text
+    return list(names.tolist()), to_name[codes]
+
+
+def _factorized(labels: np.ndarray) -> tuple[Any, np.ndarray]:
+    """Return the distinct values (first seen first) and each label's index; None: unhashable."""
+    values = labels.tolist()
+    if values and isinstance(values[0], str) and {type(v) for v in values} == {str}:
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - pandas is how such columns come
+            pass
+        else:  # text alone: one value, one text; pandas' hash table is the fast way
+            codes, distinct = pd.factorize(labels)
+            return np.asarray(distinct, dtype=object), np.asarray(codes, dtype=np.intp)
+    # keyed by type too: 1, 1.0 and True are one dict key but three texts
+    index: dict[Any, int] = {}
+    try:
+        codes = np.fromiter(
+            (index.setdefault((type(v), v), len(index)) for v in values),
+            np.intp,
+            len(labels),
+        )
+    except TypeError:  # a list among the labels, say
+        return None, np.empty(0, np.intp)
+    distinct = np.empty(len(index), dtype=object)
+    distinct[:] = [v for _, v in index]
+    return distinct, codes

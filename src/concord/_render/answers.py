@@ -76,4 +76,8 @@ def contents(
 
 
 # the optional sections' titles, by their anchor (the template's section id)
-TITLES = {"comparisons": "Comparison", "continuous": "Continuous ratings"}
+TITLES = {
+    "comparisons": "Comparison",
+    "continuous": "Continuous ratings",
+    "evaluation": "Scoring model evaluation",
+}
