@@ -100,6 +100,7 @@ bench: $(VENV)/.bench-installed
 	$(PY) benchmarks/bench_dask.py
 	$(PY) benchmarks/bench_continuous.py
 	$(PY) benchmarks/bench_evaluate.py
+	$(PY) benchmarks/bench_raters.py
 	$(PY) benchmarks/bench_gpu.py --output benchmarks/results/array_api.md
 
 clean:
