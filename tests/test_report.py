@@ -161,7 +161,8 @@ def test_cli_report_many_raters_long_form(tmp_path):
 
 
 def test_cli_report_errors_are_one_line(tmp_path):
-    out = CliRunner().invoke(main, ["report", "data/essays.csv", "--raters", "nope"])
+    args = ["report", "data/essays.csv", "--raters", "nope", "-o", str(tmp_path / "r.html")]
+    out = CliRunner().invoke(main, args)
     assert out.exit_code == 1 and "no column 'nope' for --raters" in out.output
 
 
