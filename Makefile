@@ -99,6 +99,8 @@ bench: $(VENV)/.bench-installed
 	$(PY) benchmarks/bench_long.py
 	$(PY) benchmarks/bench_dask.py
 	$(PY) benchmarks/bench_continuous.py
+	$(PY) benchmarks/bench_evaluate.py
+	$(PY) benchmarks/bench_raters.py
 	$(PY) benchmarks/bench_gpu.py --output benchmarks/results/array_api.md
 
 clean:

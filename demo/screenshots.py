@@ -1,8 +1,10 @@
 """Make the pictures in docs/images/ with concord's own commands (run by ``make screenshots``).
 
-* ``docs/images/report.png``: the top of the HTML report that ``make demo``
-  writes, rendered by headless Chromium (Debian's chromium and
-  chromium-driver, driven by Selenium);
+* ``docs/images/report.png`` and ``docs/images/report-raters.png``: the top
+  of the HTML report that ``make demo`` writes (the summary, the contents,
+  the data and the coefficients) and its raters, categories and flags,
+  rendered by headless Chromium (Debian's chromium and chromium-driver,
+  driven by Selenium);
 * ``docs/images/observed.png`` and ``docs/images/thresholds.png``: two
   :mod:`concord.plot` displays of the bundled essays;
 * ``docs/images/bland_altman.png`` and ``docs/images/concordance.png``: the
@@ -35,7 +37,7 @@ def report() -> None:
     subprocess.run(
         [str(concord_cli), "report", "data/essays.csv", "--raters", "rater1,rater2,rater3",
          "--weights", "quadratic", "--title", "Essay scoring: three human raters",
-         "-o", str(REPORT), "--overwrite"],
+         "-o", str(REPORT.relative_to(ROOT)), "--overwrite"],
         check=True, cwd=ROOT,
     )  # fmt: skip
     from selenium import webdriver
@@ -43,12 +45,14 @@ def report() -> None:
 
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1400"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1500"):
         options.add_argument(argument)
     driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
     try:
         driver.get(REPORT.as_uri())
         driver.save_screenshot(str(IMAGES / "report.png"))
+        driver.execute_script("document.getElementById('raters').scrollIntoView()")
+        driver.save_screenshot(str(IMAGES / "report-raters.png"))
     finally:
         driver.quit()
 

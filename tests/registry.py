@@ -55,6 +55,7 @@ NOT_COEFFICIENTS = {
     "LightResult": "result class",
     "MarginalHomogeneityResult": "result class of marginal_homogeneity",
     "RaterDiagnostics": "result class of rater_diagnostics",
+    "PlanResult": "result class of plan",
     "SpecificAgreementResult": "result class of specific_agreement",
     "ThresholdClassifier": "scikit-learn estimator for cut points",
     "ThresholdResult": "result class of optimize_thresholds",
@@ -74,6 +75,7 @@ NOT_COEFFICIENTS = {
     "mean_kappa": "averages κ values (Fisher z)",
     "optimize_thresholds": "cut points for a continuous score",
     "rater_diagnostics": "leaves each rater out of a coefficient of many raters",
+    "plan": "sample sizes for a planned study; reads no ratings",
     "specific_agreement": "per-category agreement, one value per category",
     "weight_matrix": "the disagreement weights of a scale",
 }

@@ -217,3 +217,20 @@ def test_bad_data():
         concord.alt_test(words, np.array(["a"] * 40, dtype=object), metric="neg_rmse")
     with pytest.raises(TypeError, match="humans"):
         concord.alt_test("ratings.csv", judge)
+
+
+def test_numpy_scalar_options_are_numbers():
+    # ε and α read from a numpy array are np.float32 / np.int64: the same test as the floats
+    humans, judge = _panel(n=40, m=3)
+    ref = concord.alt_test(humans, judge, epsilon=0.0, alpha=0.25)
+    r = concord.alt_test(humans, judge, epsilon=np.int64(0), alpha=np.float32(0.25))
+    assert r.pvalues.tolist() == ref.pvalues.tolist() and r.wins.tolist() == ref.wins.tolist()
+    with pytest.raises(TypeError, match="epsilon"):
+        concord.alt_test(humans, judge, epsilon=np.bool_(False))
+
+
+@pytest.mark.parametrize("bad", [float("nan"), "x", None])
+def test_a_metric_that_returns_no_number_is_an_error_not_a_tie(bad):
+    humans = np.random.default_rng(0).integers(0, 3, (40, 3))
+    with pytest.raises(ValueError, match="'metric' parameter of alt_test"):
+        concord.alt_test(humans, humans[:, 0], metric=lambda a, o: bad)

@@ -169,9 +169,11 @@ def test_bangdiwala_weighted_as_vcd(table: np.ndarray, weights: object, expected
     )
 
 
-def test_bangdiwala_refuses_bad_weights() -> None:
+@pytest.mark.parametrize("weights", [[0.5, 1], ["a", "b"], [[1, 0.5]], [1, None], {"a": 1}])
+def test_bangdiwala_refuses_bad_weights(weights: object) -> None:
+    # credits that are not numbers, or a 2-D array, name the parameter (not numpy's float())
     with pytest.raises(ValueError, match="'weights' parameter of bangdiwala_b"):
-        concord.bangdiwala_b([1, 2], [1, 2], weights=[0.5, 1])
+        concord.bangdiwala_b([1, 2], [1, 2], weights=weights)
 
 
 def test_agreement_chart() -> None:
@@ -224,3 +226,16 @@ def test_weighted_b_se_is_the_multinomial_delta_method() -> None:
     assert concord.bangdiwala_b(*pairs(SEXUAL_FUN), weights=[1, 0.5]).standard_error == (
         pytest.approx(se, rel=1e-5)
     )
+
+
+@pytest.mark.parametrize("r1, r2", [([1, 1, 1], [2, 2, 2]), ([3] * 7, [1] * 7)])
+def test_bhapkar_is_infinite_when_every_pair_disagrees_one_way(
+    r1: list[int], r2: list[int]
+) -> None:
+    # Q = n here (every v = e_1 − e_2), so Bhapkar's Q / (1 − Q/n) is infinite (Keefe 1982);
+    # the pseudo-inverse gives Q a few ulps under n, which must not read as 9e15
+    r = concord.marginal_homogeneity(r1, r2, method="bhapkar")
+    assert r.statistic == float("inf") and r.pvalue == 0.0
+    # one concordant item makes Q = 3 < n = 4: 3 / (1 − 3/4) = 12 by hand
+    finite = concord.marginal_homogeneity([1, 1, 1, 2], [2, 2, 2, 2], method="bhapkar")
+    assert finite.statistic == pytest.approx(12.0, rel=1e-12)

@@ -19,6 +19,7 @@ ALLOWED = {
     "concord._common.options": "the option vocabulary the CLI's choices are made of",
     "concord._render.records": "the summary rows and JSON records, shared with the HTML report",
     "concord._render.continuous": "the rows of continuous results, shared with the HTML report",
+    "concord._render.evaluation": "the tables of an evaluation, shared with the HTML report",
     "concord._inference.intervals": "quiet() and progress(): the library's progress bars",
     "concord._thresholds.cut_file": "the cut-point file format: reading, checking, grading",
     "concord._streaming.relevel": "alpha's δ² set once a stream's labels are known",

@@ -21,8 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_report_browser import _browser_paths
-
 ROOT = Path(__file__).resolve().parents[1]
 EXTERNAL = re.compile(r"<(?:script|link|img|iframe|source)\b[^>]*?(?:src|href)=\"(?:https?:)?//")
 
@@ -106,23 +104,6 @@ def served(site):
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    chromium, driver_path = _browser_paths()
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.add_argument("--window-size=1280,1000")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
-    yield driver
-    driver.quit()
 
 
 def _severe(driver) -> list[dict]:

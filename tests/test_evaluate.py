@@ -226,3 +226,80 @@ def test_a_shifted_group_is_flagged_by_dsm() -> None:
     dsm = {f.group: f for f in result.flags if f.metric == "DSM"}
     assert set(dsm) == {"site=x", "site=y"} and dsm["site=y"].value > 0.10
     assert dsm["site=y"].rule == "|x| > 0.10"
+
+
+def test_series_pair_by_index_label(result: concord.EvaluationResult) -> None:
+    """RSMTool reads one row per response; Series given in other row orders must pair by label.
+
+    Expected: the RSMTool fixture's evaluation (the ``result`` fixture), whose rows are
+    already paired, against the same columns with every column but ``h1`` shuffled.
+    """
+    data = pd.read_csv(REF / "predictions_scaled_with_subgroups.csv")
+    order = np.random.default_rng(1).permutation(len(data))
+    shuffled = data.iloc[order]
+    again = concord.evaluate(
+        data["h1"],
+        shuffled["score"],
+        human2=shuffled["h2"],
+        groups=shuffled[["QUESTION", "L1"]],
+        trim=(1, 6),
+    )
+    for name in ("eval", "consistency", "eval_by_L1", "true_score_eval", "fairness_metrics_by_L1"):
+        pd.testing.assert_frame_equal(again.table(name), result.table(name))
+    with pytest.raises(ValueError, match="'machine' parameter of evaluate"):
+        concord.evaluate(data["h1"], data["score"].set_axis(data.index + 1000))
+
+
+@pytest.mark.parametrize(
+    ("human", "machine", "kwargs", "message"),
+    [
+        ([], [], {}, "'human' parameter of evaluate must be non-empty"),
+        ([1, 2], [], {}, "'machine' parameter of evaluate must be non-empty"),
+        ([0, 0], [0.1, 0.2], {"exclude_zero": True}, "exclude_zero=False"),
+    ],
+)
+def test_nothing_to_evaluate(
+    human: list[int], machine: list[float], kwargs: dict[str, bool], message: str
+) -> None:
+    # an empty list read as "numeric scores, got dtype object"; exclude_zero leaving
+    # nothing raised numpy's "zero-size array to reduction operation minimum"
+    with pytest.raises(ValueError, match=message):
+        concord.evaluate(human, machine, **kwargs)
+
+
+@pytest.mark.parametrize(("human", "machine"), [([1, 2, 3], [2.0, 2.0, 2.0]), ([2], [2.5])])
+def test_scale_refuses_machine_scores_without_sd(human: list[int], machine: list[float]) -> None:
+    # z = (m − mean) / SD is 0/0 here: it raised cohen_kappa's "nan_policy" error from inside
+    with pytest.raises(ValueError, match="'scale' parameter of evaluate"):
+        concord.evaluate(human, machine, scale=True)
+    assert concord.evaluate(human, machine).n == len(human)
+
+
+def test_trim_tolerance_takes_numpy_scalars() -> None:
+    # a tolerance read from an array (np.float32) was refused as "not a finite number >= 0"
+    ref = concord.evaluate([1, 2, 3], [0.2, 2.5, 3.9], trim_tolerance=0.25)
+    r = concord.evaluate([1, 2, 3], [0.2, 2.5, 3.9], trim_tolerance=np.float32(0.25))
+    assert r.eval["raw_trim"]["sys_min"] == ref.eval["raw_trim"]["sys_min"] == 0.75
+    with pytest.raises(ValueError, match="trim_tolerance"):
+        concord.evaluate([1, 2, 3], [0.2, 2.5, 3.9], trim_tolerance=True)
+
+
+def test_a_group_named_all_data_is_refused() -> None:
+    # RSMTool's tables name the whole data "All data": a group of that name replaced its row
+    with pytest.raises(ValueError, match="'groups' parameter of evaluate"):
+        concord.evaluate([1, 2, 3, 2], [1.1, 2.2, 2.9, 2.4], groups=["All data", "b", "b", "b"])
+
+
+@pytest.mark.parametrize(
+    "groups",
+    [
+        [1, 1, 2, 2, None, 1, 2, 1],  # a missing label would have made a group "None"
+        [1.0, 2.0, float("nan"), 1, 2, 1, 2, 1],
+        [1, "1", 2, 2, 1, 1, 2, 2],  # one group or two? they print alike
+        [1, 1.0, 2, 2, 1, 1, 2, 2],  # equal, but print differently
+    ],
+)
+def test_group_labels_that_are_missing_or_ambiguous_are_errors(groups):
+    human = np.array([1, 2, 3, 4, 2, 3, 4, 1.0])
+    with pytest.raises(ValueError, match="'groups' parameter of evaluate"):
+        concord.evaluate(human, human + 0.3, groups=groups)

@@ -147,3 +147,15 @@ def test_deferred_bootstrap_pairs_give_the_eager_intervals():
             ci = late.confidence_interval(method=method, n_resamples=200, rng=3)
             assert ci == now.confidence_interval(method=method, n_resamples=200, rng=3)
         assert late.standard_error == now.standard_error
+
+
+def test_ccc_interval_is_nan_when_r_squared_underflows():
+    # found by the merge test above: r = −1.6e−162, so r² rounds to 0 and Lin's σ²_z
+    # divided by it (ZeroDivisionError); like an overflowing u, the interval is nan
+    x, y = np.array([0.0, 1.0, 3.1812124520951964e161, 3.1812124520951964e161]), [1, 0, 0, 1]
+    result = concord.concordance_correlation(x, y)
+    assert result.precision == pytest.approx(-1.5717277847026285e-162, rel=1e-12)
+    assert all(math.isnan(v) for v in result.confidence_interval())
+    merged = concord.accumulate(concord.concordance_correlation).update(x[:2], y[:2])
+    merged = merged.merge(concord.accumulate(concord.concordance_correlation).update(x[2:], y[2:]))
+    assert repr(merged.result().to_dict()) == repr(result.to_dict())

@@ -102,3 +102,51 @@ def test_records() -> None:
     assert g.to_dict()["raters"][0]["rater"] == 0
     assert "kappam_gold" in g.explain()
     assert g.summary().startswith("mean cohen_kappa")
+
+
+def test_gold_series_pairs_with_a_dataframe_by_index_label() -> None:
+    # kappam_gold's help example with the rows shuffled: a gold Series in the original
+    # order must pair by label (as two Series do in concord), giving the example's 4/9
+    import pandas as pd
+
+    order = [3, 1, 0, 2]
+    frame = pd.DataFrame([HELP[i][1:] for i in order], index=order)
+    gold = pd.Series([row[0] for row in HELP])
+    assert concord.against_gold(frame, gold).mean == pytest.approx(4 / 9, rel=1e-15)
+    with pytest.raises(ValueError, match="'gold' parameter of against_gold"):
+        concord.against_gold(frame, gold.set_axis([10, 11, 12, 13]))
+    # numpy ratings have no index: a gold Series pairs by position
+    rows = np.array([row[1:] for row in HELP], dtype=object)
+    assert concord.against_gold(rows, gold.set_axis([10, 11, 12, 13])).mean == pytest.approx(4 / 9)
+
+
+def test_edges_get_the_documented_policy() -> None:
+    m = [row[1:] for row in HELP]
+    with pytest.raises(ValueError, match="'confidence_level' parameter of against_gold"):
+        concord.against_gold(m, [row[0] for row in HELP], confidence_level=95)
+    with pytest.raises(ValueError, match="'gold' parameter of against_gold"):
+        concord.against_gold(m, [None] * 4)
+    # one item: nothing to leave out, so the jackknife is nan, without numpy's warnings
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g = concord.against_gold([["a", "b"], ["b", "b"]], ["a", None])
+    assert g.n_items == 1 and math.isnan(g.standard_error) and math.isnan(g.estimate)
+
+
+def test_an_undefined_leave_one_out_kappa_makes_the_jackknife_undefined_not_above_one():
+    # 10 items on which rater and gold agree (category 1), one where they do not: leaving that
+    # item out leaves one category, so κ is undefined; kappaGold's 0 would give an estimate of 1.9
+    gold = [1] * 10 + [2]
+    ratings = np.column_stack([gold, [1] * 11])  # rater 1 = gold; rater 2 says 1 everywhere
+    with pytest.warns(concord.UndefinedKappaWarning, match="jackknife"):
+        r = concord.against_gold(ratings, gold)
+    assert np.isnan(r.estimate) and np.isnan(r.standard_error)
+    assert r.mean == pytest.approx(0.5)  # (1 + 0) / 2: rater 1 agrees everywhere, rater 2 κ = 0
+
+
+def test_an_option_the_coefficient_does_not_take_is_a_clear_error():
+    ratings = np.array([[1, 2], [2, 2], [1, 1], [3, 3]])
+    with pytest.raises(TypeError, match=r"'options' parameter of against_gold.*'weightz'"):
+        concord.against_gold(ratings, [1, 2, 1, 3], weightz="linear")

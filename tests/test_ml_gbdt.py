@@ -63,6 +63,16 @@ def test_other_weights_and_bad_thresholds() -> None:
         xgboost_metric(thresholds=[1.5])(y, preds)  # three grades, one cut point
 
 
+def test_weights_as_a_matrix() -> None:
+    # the documented k×k array raised "truth value of an array ... is ambiguous"
+    y = np.array([1, 2, 3, 3, 2])
+    preds = np.array([1.1, 2.4, 2.6, 3.0, 1.4])
+    w = concord.weight_matrix(3, "linear")
+    expected = concord.cohen_kappa(y, [1, 2, 3, 3, 1], weights=w).statistic
+    assert lightgbm_metric(weights=w)(y, preds) == ("kappa", expected, True)
+    assert xgboost_metric(weights=w)(y, preds) == expected
+
+
 @pytest.mark.filterwarnings("ignore:The argument .eval_set. is deprecated")
 def test_lightgbm_feval_and_sklearn_api() -> None:
     lgb = pytest.importorskip("lightgbm", reason=NO_LIGHTGBM)
@@ -206,3 +216,41 @@ def test_objective_trains_lightgbm_and_xgboost() -> None:
 def test_objective_rejects_an_unknown_hessian() -> None:
     with pytest.raises(ValueError, match="'hessian' parameter of qwk_objective"):
         qwk_objective(hessian="diagonal")
+
+
+@pytest.mark.filterwarnings("ignore:The argument .eval_set. is deprecated")
+def test_sklearn_apis_pass_sample_weights() -> None:
+    """The wrappers' sample weights reach the objective and the metrics.
+
+    LightGBM's wrapper hands them only to a callable of three parameters (it dropped
+    them silently: the metric logged the unweighted QWK); XGBoost's as sample_weight=
+    (it raised). Expected: the native APIs with the same weights in the Dataset/DMatrix,
+    and cohen_kappa with sample_weight.
+    """
+    lgb = pytest.importorskip("lightgbm", reason=NO_LIGHTGBM)
+    xgb = pytest.importorskip("xgboost", reason=NO_XGBOOST)
+    x, y = _essays(9, 300)
+    w = np.where(x[:, 1] > 0, 4.0, 0.25)  # exact in float32, as both libraries store them
+    params = {"objective": qwk_objective(), "verbose": -1, "n_estimators": 5, "num_leaves": 7}
+    wrapped = lgb.LGBMRegressor(**params).fit(x, y, sample_weight=w)
+    native = lgb.train(
+        {"objective": qwk_objective(), "verbose": -1, "num_leaves": 7},
+        lgb.Dataset(x, y, weight=w),
+        num_boost_round=5,
+    )
+    assert np.array_equal(wrapped.predict(x, raw_score=True), native.predict(x, raw_score=True))
+
+    valid = (x[:100].copy(), y[:100].copy())
+    model = lgb.LGBMRegressor(n_estimators=5, verbose=-1)
+    model.fit(x, y, eval_set=[valid], eval_sample_weight=[w[:100]], eval_metric=lightgbm_metric())
+    grades = _half_up(model.predict(valid[0]), valid[1])
+    expected = concord.cohen_kappa(valid[1], grades, weights="quadratic", sample_weight=w[:100])
+    assert model.evals_result_["valid_0"]["qwk"][-1] == pytest.approx(expected.statistic, 1e-12)
+
+    xmodel = xgb.XGBRegressor(n_estimators=5, max_depth=3, eval_metric=xgboost_metric())
+    xmodel.fit(x, y, sample_weight=w, eval_set=[valid], sample_weight_eval_set=[w[:100]])
+    grades = _half_up(xmodel.predict(valid[0]), valid[1])
+    expected = concord.cohen_kappa(valid[1], grades, weights="quadratic", sample_weight=w[:100])
+    logged = xmodel.evals_result()["validation_0"]["qwk"][-1]
+    assert logged == pytest.approx(expected.statistic, abs=1e-6)  # XGBoost logs 6 digits
+    xgb.XGBRegressor(objective=qwk_objective(), n_estimators=2).fit(x, y, sample_weight=w)

@@ -73,6 +73,25 @@ def test_custom_weights_and_shape_errors() -> None:
         kappa_loss(y, p, weights=np.zeros((2, 2)))
 
 
+@pytest.mark.parametrize(
+    ("y_true", "y_prob", "kwargs", "name"),
+    [
+        # grades 1..3 instead of positions 0..2: class 3 one-hot to zeros, a wrong loss
+        ([1, 2, 3, 3], np.eye(3)[[0, 2, 2, 2]], {}, "y_true"),
+        ([0, 1.5, 2, 2], np.eye(3)[[0, 2, 2, 2]], {}, "y_true"),
+        ([0, 1], np.eye(3)[[0, 2, 2, 2]], {}, "y_true"),  # numpy's "cannot reshape"
+        ([[0, 1]], np.eye(3)[[0, 2, 2, 2]], {}, "y_true"),  # numpy's matmul mismatch
+        ([0, 1, 2, 2], np.eye(3)[[0, 2, 2, 2]], {"weights": "quadratc"}, "weights"),
+        (np.zeros(0, int), np.zeros((0, 3)), {}, "y_prob"),  # nan with a RuntimeWarning
+    ],
+)
+def test_refuses_truth_that_does_not_fit(
+    y_true: object, y_prob: np.ndarray, kwargs: dict[str, str], name: str
+) -> None:
+    with pytest.raises(ValueError, match=f"'{name}' parameter of kappa_loss"):
+        kappa_loss(y_true, y_prob, **kwargs)
+
+
 def _numpy_loss(y: np.ndarray, logits: np.ndarray) -> float:
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return float(kappa_loss(y, e / e.sum(axis=1, keepdims=True)))

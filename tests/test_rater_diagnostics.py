@@ -142,3 +142,48 @@ def test_records_and_refusals() -> None:
         concord.rater_diagnostics(KRIPPENDORFF, function=concord.cohen_kappa)
     with pytest.raises(ValueError, match="three raters"):
         concord.rater_diagnostics([[1, 2], [2, 2]])
+
+
+def test_marginal_homogeneity_against_the_majority_by_hand() -> None:
+    x = np.array([[1, 1, 2], [2, 2, 2], [1, 2, 1], [3, 3, 3], [1, 2, 3], [1, 1, 1], [2, 1, 1]])
+    d = concord.rater_diagnostics(x, function=concord.fleiss_kappa)
+    # rater 0 against the majority of raters 1 and 2, items with no tie (by hand):
+    # item 1: (2,2) → 2, item 3: (3,3) → 3, item 5: (1,1) → 1, item 6: (1,1) → 1
+    expected = concord.marginal_homogeneity([2, 3, 1, 2], [2, 3, 1, 1], labels=[1, 2, 3])
+    test = d.homogeneity[0]
+    assert (test.statistic, test.df, test.pvalue) == (
+        expected.statistic,
+        expected.df,
+        expected.pvalue,
+    )
+    row = d.table().iloc[0]
+    assert row["homogeneity_pvalue"] == expected.pvalue and row["homogeneity_df"] == expected.df
+
+
+def test_a_rater_who_overuses_a_category_is_flagged_for_marginals() -> None:
+    x = _panel(11, n=100, missing=0.0)
+    # rater 3 says 1 wherever it would say 2: a shift of the marginals
+    x[:, 3] = np.where(x[:, 3] == 2, 1, x[:, 3])
+    d = concord.rater_diagnostics(x, function=concord.fleiss_kappa)
+    # the shifted rater also tilts the others' references, a little: p ≈ 0.2 for them here
+    assert d.homogeneity[3].pvalue < 1e-4 and d.marginals_flagged == (3,)
+    assert d.table()["marginals_flagged"].tolist() == [False, False, False, True, False]
+    assert "†" in d.summary() and "Stuart–Maxwell" in d.explain()
+
+
+def test_marginal_homogeneity_is_against_the_majority_with_weights_too() -> None:
+    x = _panel(12, n=120)
+    plain = concord.rater_diagnostics(x, function=concord.fleiss_kappa)
+    weighted = concord.rater_diagnostics(x, function=concord.fleiss_kappa, weights="quadratic")
+    # the kappas take the lower median; the marginals test keeps the majority, which leans
+    # to no side (the lower median of two raters who disagree is always the lower label)
+    for a, b in zip(plain.homogeneity, weighted.homogeneity, strict=True):
+        assert (a.statistic, a.df, a.pvalue) == (b.statistic, b.df, b.pvalue)
+    assert weighted.versus_panel[0].statistic != plain.versus_panel[0].statistic
+
+
+def test_an_option_the_coefficient_does_not_take_names_rater_diagnostics():
+    # krippendorff_alpha takes level=, not weights=: the error says so, in concord's words
+    ratings = np.random.default_rng(0).integers(0, 3, (30, 4))
+    with pytest.raises(TypeError, match=r"'options' parameter of rater_diagnostics.*level"):
+        concord.rater_diagnostics(ratings, weights="linear")

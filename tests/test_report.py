@@ -73,7 +73,7 @@ def test_summary_table_shows_the_results_numbers(diagnoses):
 def test_sections_explain_and_cite(diagnoses):
     _, results, page = diagnoses
     for r in results:
-        assert f"<h2>{r.name.replace(chr(39), '&#39;')}</h2>" in page
+        assert f"<h3>{r.name.replace(chr(39), '&#39;')}</h3>" in page
     assert "Step by step" in page and "Inference: <code>standard_error</code> is Gwet" in page
     assert "Fleiss, J. L. (1971). Measuring nominal scale agreement" in page
     assert "Light, R. J. (1971)" in page
@@ -87,10 +87,13 @@ def test_the_page_is_self_contained(diagnoses):
     for name, value in tags.attributes:
         assert not name.startswith("on")
         if name in ("src", "href", "xlink:href"):
-            assert value is not None and value.startswith("#"), (name, value)
+            # an anchor, or the PNG matplotlib inlines for a heatmap's cells
+            assert value is not None and value.startswith(("#", "data:image/png;base64,")), name
     assert "@import" not in page
     assert all(target.startswith("#") for target in re.findall(r"url\(([^)]*)\)", page))
-    assert page.count("<svg") == 1 + 3  # the forest plot and one bootstrap plot each
+    # the forest of the coefficients, the pairwise matrix and the raters' forest; no
+    # bootstrap histogram per coefficient (the forest shows every interval)
+    assert page.count("<svg") == 1 + 2
 
 
 def test_plots_can_be_left_out():
@@ -103,7 +106,7 @@ def test_weight_matrix_is_drawn_once():
     ratings = np.array([[1, 2, 2], [3, 3, 2], [2, 2, 2], [1, 1, 2], [3, 2, 3]])
     results = [f(ratings, weights="quadratic") for f in (concord.fleiss_kappa, concord.gwet_ac)]
     page = to_html(results, n_resamples=200)
-    assert page.count("Weight matrix W</figcaption>") == 1
+    assert page.count("Weight matrix W (quadratic)") == 1 and page.count("<svg") == 1 + 1
 
 
 def test_user_strings_are_escaped():
@@ -158,5 +161,57 @@ def test_cli_report_many_raters_long_form(tmp_path):
 
 
 def test_cli_report_errors_are_one_line(tmp_path):
-    out = CliRunner().invoke(main, ["report", "data/essays.csv", "--raters", "nope"])
+    args = ["report", "data/essays.csv", "--raters", "nope", "-o", str(tmp_path / "r.html")]
+    out = CliRunner().invoke(main, args)
     assert out.exit_code == 1 and "no column 'nope' for --raters" in out.output
+
+
+def test_the_page_answers_the_leads_questions_first(diagnoses):
+    frame, results, page = diagnoses
+    text = " ".join(" ".join(parse(page).text).split())
+    # the contents, in the page's order, before the coefficients' own sections
+    anchors = re.findall(r'<li><a href="#([\w-]+)">', page)
+    assert anchors == ["summary", "data", "coefficients", "raters", "categories", "flags",
+                       "details"]  # fmt: skip
+    order = [page.index(f'id="{a}"') for a in anchors]
+    assert order == sorted(order)
+    # the summary says the headline (the first result here: no alpha) with its interval
+    fleiss = rec.display_rows([rec.summary(results[0], 0.95, None, 0)])[0]
+    summary = text[text.index("Summary") : text.index("30 items")]
+    assert fleiss["value"][:4] in summary and "95% CI" in summary
+    # the raters' table is concord.rater_diagnostics on the same panel, column names kept
+    d = concord.rater_diagnostics(frame, function=concord.fleiss_kappa)
+    for name, without in zip(d.raters, d.without, strict=True):
+        assert f"{name} {rec.number(without.statistic)}" in text
+    # the categories' table is concord.specific_agreement's
+    s = concord.specific_agreement(frame, labels=list(results[0].labels))
+    assert f"{s.labels[0]} {rec.number(float(s.agreement[0]))}" in text
+    for rater in d.flagged:
+        assert f"Leaving out {rater}" in text
+
+
+def test_two_rater_axes_carry_the_column_names():
+    gold = [1, 2, 3, 3, 2, 1, 2, 3]
+    model = [1, 2, 3, 2, 2, 1, 3, 3]
+    r = concord.cohen_kappa(gold, model, weights="quadratic")
+    page = to_html(r, data={"gold label": gold, "the model": model}, n_resamples=50)
+    assert "Observed matrix O (rows: gold label)" in page
+    # matplotlib writes each text of the SVG into a comment: the axis names
+    comments = " ".join(re.findall(r"<!--(.*?)-->", page, flags=re.DOTALL))
+    assert "gold label" in comments and "the model" in comments
+    assert "rater1" not in comments and "rater2" not in comments
+
+
+def test_a_probabilistic_reading_is_used_where_results_give_one():
+    from concord._render import questions
+
+    class Reading:
+        coefficient = "fleiss_kappa"
+
+        def interpret(self, scale=None, probabilistic=False):
+            return "substantial with probability 0.71" if probabilistic else "substantial"
+
+    assert questions.probabilistic(Reading()) == "substantial with probability 0.71"
+    r = concord.fleiss_kappa(pd.read_csv(DIAGNOSES))
+    if "probabilistic" not in __import__("inspect").signature(r.interpret).parameters:
+        assert questions.probabilistic(r) is None

@@ -67,10 +67,17 @@ def test_each_tuple_is_its_literal_type():
 
 
 def test_the_cli_offers_the_library_names():
-    assert set(choices("--weights")) == {"kappa", "agree", "compare", "thresholds", "report"}
+    assert set(choices("--weights")) == {
+        "kappa",
+        "agree",
+        "raters",
+        "compare",
+        "thresholds",
+        "report",
+    }
     for offered in choices("--weights").values():
         assert offered == ("none", *vocabulary.WEIGHTS)
-    assert set(choices("--level")) == {"agree", "report"}
+    assert set(choices("--level")) == {"agree", "raters", "report"}
     for offered in choices("--level").values():
         assert offered == ("auto", *vocabulary.LEVELS)
     assert set(choices("--nan-policy")) == {"kappa", "report", "bland-altman"}

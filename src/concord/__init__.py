@@ -26,6 +26,7 @@ from concord._coefficients.icc import icc
 from concord._coefficients.krippendorff import krippendorff_alpha
 from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_kappa
 from concord._coefficients.panel import agree
+from concord._coefficients.plan import plan
 from concord._coefficients.qwk import quadratic_weighted_kappa
 from concord._coefficients.raters import conger_kappa, light_kappa
 from concord._common.errors import UndefinedKappaWarning
@@ -51,6 +52,7 @@ from concord._results.evaluation import EvaluationResult
 from concord._results.gold import GoldResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
+from concord._results.plan import PlanResult
 from concord._results.raters import RaterDiagnostics
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._tables.weights import weight_matrix
@@ -86,6 +88,7 @@ __all__ = [
     "KrippendorffResult",
     "LightResult",
     "MarginalHomogeneityResult",
+    "PlanResult",
     "RaterDiagnostics",
     "SpecificAgreementResult",
     "ThresholdClassifier",
@@ -116,6 +119,7 @@ __all__ = [
     "mean_kappa",
     "optimize_thresholds",
     "percent_agreement",
+    "plan",
     "quadratic_weighted_kappa",
     "rater_diagnostics",
     "scott_pi",

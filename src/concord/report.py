@@ -1,12 +1,17 @@
 """A self-contained HTML agreement report.
 
-:func:`to_html` lays out results the library has computed: the data, every
-coefficient with its interval and interpretation, the plots of
-:mod:`concord.plot` as inline SVG, the step-by-step explanation, the method
-notes and references (taken from each coefficient's own docstring) and the
-provenance. The page makes no network request and runs no script; every
-user-supplied string (labels, rater names, file names, the title) is escaped
-by the template engine (jinja2, autoescaping).
+:func:`to_html` lays out results the library has computed. It answers the
+lead's questions first: a summary paragraph, the raters (leave one out, the
+pairwise matrix, each rater's marginals), the categories (specific
+agreement) and the flags (:mod:`concord._render.answers`); then one
+compact section per coefficient with its interval, interpretation and
+plots of :mod:`concord.plot` as inline SVG (the weights drawn once;
+:mod:`concord._render.sections`), the
+step-by-step explanation, the method notes and references (taken from each
+coefficient's own docstring) folded away, and the provenance. The page makes
+no network request and runs no script; every user-supplied string (labels,
+rater names, file names, the title) is escaped by the template engine
+(jinja2, autoescaping).
 
 Needs the ``report`` extra: ``pip install "concord-agreement[report]"``.
 """
@@ -14,115 +19,21 @@ Needs the ``report`` extra: ``pip install "concord-agreement[report]"``.
 from __future__ import annotations
 
 import datetime as _dt
-import inspect
-import io
-import math
 import platform
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from concord._coefficients.registry import by_name
+from concord._render import answers as ask
 from concord._render import continuous as _continuous
+from concord._render import evaluation as _evaluation
 from concord._render import records as rec
+from concord._render import sections as part
 from concord._results.sentence import write as _sentence
 from concord._version import __version__
 
 __all__ = ["to_html"]
-
-_HEADER = re.compile(r"^(\w[\w ]*)\n-{3,}$", re.MULTILINE)
-_LITERAL = re.compile(r"``(.+?)``")
-_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.DOTALL)
-
-
-@dataclass
-class _Section:
-    """One coefficient: its row, explanation, figures, method notes and references."""
-
-    title: str
-    row: dict[str, str]
-    explanation: str
-    notes: Any  # markup: escaped text with <code> literals
-    references: list[str]
-    figures: list[tuple[str, str]] = field(default_factory=list)
-
-
-def _docstring_parts(func: Any) -> tuple[str, list[str]]:
-    """Return the 'Inference:' note and the references of a coefficient's docstring."""
-    doc = inspect.cleandoc(func.__doc__ or "")
-    parts = _HEADER.split(doc)
-    sections = {k: v.strip() for k, v in zip(parts[1::2], parts[2::2], strict=True)}
-    notes = sections.get("Notes", "")
-    inference = next((p for p in notes.split("\n\n") if p.startswith("Inference:")), "")
-    references = [" ".join(r.split()) for r in sections.get("References", "").split("\n\n")]
-    return " ".join(inference.split()), [r for r in references if r]
-
-
-def _literals(text: str) -> Any:
-    """Escape ``text`` and show its reST ``literals`` as <code>."""
-    from markupsafe import Markup, escape
-
-    return Markup(_LITERAL.sub(r"<code>\1</code>", str(escape(text))))
-
-
-def _svg(display: Any) -> str:
-    """Draw a display and return its figure as an inline <svg> element."""
-    import matplotlib
-    from matplotlib import pyplot as plt
-
-    with matplotlib.rc_context({"svg.hashsalt": "concord", "svg.fonttype": "path"}):
-        display.plot()
-        buffer = io.StringIO()
-        display.figure_.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
-        plt.close(display.figure_)
-    text = buffer.getvalue()
-    # drop the XML prologue and the RDF metadata block (namespace URLs, no content)
-    return _METADATA.sub("", text[text.index("<svg") :])
-
-
-def _figures(result: Any, plots: bool, options: dict[str, Any]) -> list[tuple[str, str]]:
-    from concord import plot
-
-    if not plots or not math.isfinite(result.statistic):
-        return []
-    shown: list[tuple[str, Any]] = []
-    if hasattr(result, "observed"):
-        shown += [
-            ("Observed matrix O (rows: rater 1)", plot.ObservedMatrixDisplay.from_result(result)),
-            ("Expected matrix E (chance)", plot.ExpectedMatrixDisplay.from_result(result)),
-        ]
-    if options.get("weights"):
-        shown.append(("Weight matrix W", plot.WeightMatrixDisplay.from_result(result)))
-    if hasattr(result, "contributions") and result.statistic < 1:
-        shown.append(("Where the kappa is lost", plot.ContributionsDisplay.from_result(result)))
-    boot = plot.BootstrapDisplay.from_result(
-        result,
-        n_resamples=options["n_resamples"],
-        confidence_level=options["confidence_level"],
-        method=options["method"],
-        rng=options["rng"],
-    )
-    shown.append(("Bootstrap distribution", boot))
-    return [(caption, _svg(display)) for caption, display in shown]
-
-
-def _section(result: Any, row: dict[str, Any], plots: bool, options: dict[str, Any]) -> _Section:
-    notes, references = _docstring_parts(by_name(result.coefficient).function)
-    return _Section(
-        title=result.name,
-        row=rec.display_rows([row])[0],
-        explanation=result.explain(),
-        notes=_literals(notes),
-        references=references,
-        figures=_figures(result, plots, options),
-    )
-
-
-def _first_weighted(results: list[Any]) -> Any:
-    return next((r for r in results if r.weighting not in ("unweighted", "nominal")), None)
 
 
 def _named(results: Any) -> list[Any]:
@@ -174,7 +85,7 @@ def _comparisons(given: Any, level: float, plots: bool) -> list[dict[str, Any]]:
         if plots:
             from concord.plot import ComparisonDisplay
 
-            figure = _svg(ComparisonDisplay.from_result(c, confidence_level=level))
+            figure = part.svg(ComparisonDisplay.from_result(c, confidence_level=level))
         out.append({"title": title, "rows": rows, "explanation": c.explain(), "figure": figure})
     return out
 
@@ -209,6 +120,26 @@ def _continuous_entries(given: Any) -> list[dict[str, Any]]:
     return out
 
 
+def _evaluation_entries(given: Any) -> list[dict[str, Any]]:
+    """Return the "Evaluation of machine scores" entries: the sentence, the flags, the tables."""
+    if given is None:
+        return []
+    named = list(given.items()) if isinstance(given, Mapping) else None
+    if named is None:
+        named = [(f"{r.primary} machine scores", r) for r in _named(given)]
+    return [
+        {
+            "title": str(title),
+            "summary": r.summary(),
+            "flags": _evaluation.flags(r),
+            "tables": _evaluation.tables(r),
+            "has_human2": r.consistency is not None,
+            "has_groups": bool(r.by_group),
+        }
+        for title, r in named
+    ]
+
+
 def _continuous_title(result: Any) -> str:
     name = getattr(result, "name", None)
     return str(name) if name else type(result).__name__
@@ -228,6 +159,7 @@ def to_html(
     plots: bool = True,
     comparisons: Any = None,
     continuous: Any = None,
+    evaluation: Any = None,
 ) -> str:
     """Return a self-contained HTML report of agreement results.
 
@@ -257,6 +189,10 @@ def to_html(
         a "Continuous ratings" section: each estimate with its interval (the
         limits of agreement with their exact and approximate ones) and the
         step-by-step explanation. ``results`` may then be empty (``[]``).
+    evaluation : EvaluationResult, sequence or mapping of name to one, optional
+        :func:`concord.evaluate` results, for an "Evaluation of machine
+        scores" section: the summary sentence, the flags at the Williamson,
+        Xi & Breyer (2012) thresholds, and every table under RSMTool's name.
 
     Returns
     -------
@@ -278,12 +214,20 @@ def to_html(
     >>> page = to_html([], continuous={"Wright vs mini Wright": ba}, plots=False)
     >>> "Continuous ratings" in page and "exact (Carkeet 2015)" in page
     True
+
+    An evaluation of machine scores (the first 8 responses of RSMTool's
+    fixture ``predictions_scaled_with_subgroups.csv``, machine scores to 1 decimal):
+
+    >>> e = concord.evaluate([4, 4, 4, 3, 2, 2, 4, 2], [4.1, 4.3, 2.9, 3.9, 3.5, 1.5, 4.2, 1.9])
+    >>> page = to_html([], evaluation=e, plots=False)
+    >>> "Evaluation of machine scores" in page and "<code>eval</code>" in page
+    True
     """
     import jinja2
     from markupsafe import Markup
 
     shown = _named(results)
-    options = {"confidence_level": confidence_level, "method": method}
+    options = {"confidence_level": confidence_level, "method": method, "alone": len(shown) == 1}
     options.update(n_resamples=n_resamples, rng=rng)
     rows = [rec.summary(r, confidence_level, method, rng) for r in shown]
     environment = jinja2.Environment(
@@ -296,26 +240,35 @@ def to_html(
     if plots and len(shown) > 1:
         from concord.plot import ForestDisplay
 
-        forest = _svg(
+        forest = part.svg(
             ForestDisplay.from_results(shown, confidence_level=confidence_level, method=method)
         )
+    frame = _frame(data)
+    names = None if frame is None else [str(c) for c in frame.columns]
+    # the sentences for the paper, with the intervals of the table
+    sentences = [
+        _sentence(r, confidence_level, method, (row["ci_low"], row["ci_high"]))
+        for r, row in zip(shown, rows, strict=True)
+    ]
+    questions = ask.answers(shown, rows, frame, confidence_level, method, plots)
+    parts = {
+        "comparisons": _comparisons(comparisons, confidence_level, plots),
+        "continuous": _continuous_entries(continuous),
+        "evaluation": _evaluation_entries(evaluation),
+    }
     return environment.get_template("report.html").render(
         title=title,
         data=_data(data, shown),
         table=rec.display_rows(rows),
-        # the sentences for the paper, with the intervals of the table
-        sentences=[
-            _sentence(r, confidence_level, method, (row["ci_low"], row["ci_high"]))
-            for r, row in zip(shown, rows, strict=True)
-        ],
-        sections=[
-            # the weight matrix once, with the first coefficient that is weighted
-            _section(r, row, plots, {**options, "weights": r is _first_weighted(shown)})
-            for r, row in zip(shown, rows, strict=True)
-        ],
         forest=Markup(forest) if forest else None,
-        comparisons=_comparisons(comparisons, confidence_level, plots),
-        continuous=_continuous_entries(continuous),
+        weights=part.weights_figure(shown, plots, names),
+        sections=[
+            part.section(r, row, sentence, plots, options, names)
+            for r, row, sentence in zip(shown, rows, sentences, strict=True)
+        ],
+        contents=ask.contents(bool(data is not None), bool(shown), questions, parts),
+        **questions,
+        **parts,
         markup=Markup,
         version=__version__,
         python=platform.python_version(),
@@ -323,3 +276,12 @@ def to_html(
         created=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         command=command,
     )
+
+
+def _frame(data: Any) -> Any:
+    """Return the ratings as a DataFrame (columns: the raters), or None."""
+    if data is None:
+        return None
+    import pandas as pd
+
+    return pd.DataFrame(data)

@@ -19,6 +19,47 @@ from concord._render import records as rec
 # The coefficients ``concord agree`` reports before Krippendorff's alpha, in the registry's
 # order: those of many raters that take --weights (alpha takes a level, and comes last).
 FAMILY = tuple(c.name for c in REGISTRY if c.table in ("items", "raters"))
+ALPHA = "krippendorff_alpha"
+
+# --coefficients: the short names a command line wants, besides the function names
+SHORT = {
+    "percent": "percent_agreement",
+    "fleiss": "fleiss_kappa",
+    "conger": "conger_kappa",
+    "light": "light_kappa",
+    "gwet": "gwet_ac",
+    "brennan": "brennan_prediger",
+    "alpha": ALPHA,
+}
+_NAMES = {**SHORT, **{name: name for name in (*FAMILY, ALPHA)}}
+
+
+def picked(value: str | None) -> tuple[str, ...] | None:
+    """Return the function names that --coefficients names, in the table's order (None: all).
+
+    An unknown name is a usage error that lists the valid ones.
+    """
+    if value is None:
+        return None
+    names = [n.strip().lower().replace("-", "_") for n in value.split(",") if n.strip()]
+    unknown = [n for n in names if n not in _NAMES]
+    if unknown or not names:
+        valid = ", ".join(f"{short} ({name})" for short, name in SHORT.items())
+        got = ", ".join(map(repr, unknown)) or "nothing"
+        raise click.BadParameter(
+            f"got {got}; expected comma-separated names among {valid}.",
+            param_hint="'--coefficients'",
+        )
+    chosen = {_NAMES[n] for n in names}
+    return tuple(n for n in (*FAMILY, ALPHA) if n in chosen)
+
+
+coefficients_option = click.option(
+    "--coefficients",
+    metavar="A,B",
+    help="Which coefficients, comma-separated (default: all): percent, fleiss, conger, "
+    "light, gwet, brennan, alpha, or their function names.",
+)
 
 
 def family() -> list[Callable[..., Any]]:
@@ -42,7 +83,13 @@ def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
     import concord
 
     labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
-    table = concord.agree(frame, weights=opt.weights(o), level=opt.alpha_level(o), labels=labels)
+    table = concord.agree(
+        frame,
+        coefficients=picked(o.get("coefficients")),
+        weights=opt.weights(o),
+        level=opt.alpha_level(o),
+        labels=labels,
+    )
     return list(table.results)
 
 
@@ -58,10 +105,15 @@ def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[list[Any], stream
     made: list[Any] = []
     weights = opt.weights(o)
     level = opt.alpha_level(o)  # None: the weights' matrix, known once the labels are
+    names = picked(o.get("coefficients")) or (*FAMILY, ALPHA)
+    # alpha alone still needs one of the family for the weights' matrix: the first, unshown
+    kept = [n for n in FAMILY if n in names] or [FAMILY[0]]
 
     def start(frame: Any) -> list[tuple[Any, list[str] | None]]:
         labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
-        made.extend(concord.accumulate(f, weights=weights, labels=labels) for f in family())
+        made.extend(
+            concord.accumulate(by_name(n).function, weights=weights, labels=labels) for n in kept
+        )
         # the weights' matrix as alpha's level: count at the nominal level (the same
         # coincidences) and set the level once the labels are known
         made.append(
@@ -75,7 +127,8 @@ def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[list[Any], stream
     if level is None:
         alpha = with_level(alpha, shared_weights(results).weights)
     results.append(alpha.result())
-    return results, tally
+    shown = [r for n, r in zip((*kept, ALPHA), results, strict=True) if n in names]
+    return shown, tally
 
 
 @click.command(
@@ -84,6 +137,7 @@ def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[list[Any], stream
 Examples:
   concord agree data/fleiss1971_diagnoses.csv
   concord agree data/essays.csv --raters rater1,rater2,rater3 --weights quadratic
+  concord agree data/fleiss1971_diagnoses.csv --coefficients fleiss,alpha
   concord agree annotations.csv --item doc --rater annotator --rating label --format json
 """
 )
@@ -91,6 +145,7 @@ Examples:
 @opt.wide_options
 @opt.weights_option("Disagreement weights of the kappa-type coefficients.")
 @opt.level_option
+@coefficients_option
 @opt.chunk_option
 @opt.inference_options
 @opt.output_options()
@@ -99,9 +154,10 @@ def agree(file: str, **o: Any) -> None:
     """Every agreement coefficient of many raters in FILE, with SE, CI and p-value.
 
     Percent agreement, Fleiss', Conger's and Light's kappa, Gwet's AC1/AC2,
-    Brennan-Prediger and Krippendorff's alpha, one row each. Missing ratings
-    (empty cells) are allowed.
+    Brennan-Prediger and Krippendorff's alpha, one row each (--coefficients
+    picks some). Missing ratings (empty cells) are allowed.
     """
+    picked(o["coefficients"])  # a misspelt name fails before the file is read
     chunk = stream.chunk_rows(file, o)
     if chunk:
         results, tally = streamed(file, o, chunk)

@@ -24,8 +24,11 @@ import click
 from concord._cli.agree import agree
 from concord._cli.bland_altman import bland_altman
 from concord._cli.compare import compare
+from concord._cli.evaluate import evaluate
 from concord._cli.icc import icc
 from concord._cli.kappa import kappa
+from concord._cli.plan import plan
+from concord._cli.raters import raters
 from concord._cli.report import report
 from concord._cli.terminal import encoding, fitted
 from concord._cli.thresholds import thresholds
@@ -37,9 +40,12 @@ Examples:
   concord kappa data/essays.csv --rater1 truth --rater2 model_grade --weights quadratic
   concord agree data/fleiss1971_diagnoses.csv --format markdown
   concord agree annotations.csv --item doc --rater annotator --rating label
+  concord raters data/fleiss1971_diagnoses.csv
   concord icc data/shrout_fleiss1979.csv
   concord thresholds data/essays.csv --truth truth --score model_score --save cuts.json
   concord bland-altman data/pefr.csv --x wright --y mini_wright
+  concord plan cohen --expected 0.7 --null 0.85 --prevalence 0.5
+  concord evaluate scores.csv --human h1 --machine score --human2 h2 --trim 1,6
   concord report data/essays.csv --raters rater1,rater2,rater3 -o report.html
 """
 
@@ -92,7 +98,18 @@ def main() -> None:
 
 def _register() -> None:
     """Add the commands, one module each."""
-    for command in (kappa, agree, compare, icc, thresholds, report, bland_altman):
+    for command in (
+        kappa,
+        agree,
+        raters,
+        compare,
+        icc,
+        thresholds,
+        report,
+        bland_altman,
+        evaluate,
+        plan,
+    ):
         main.add_command(command)
 
 

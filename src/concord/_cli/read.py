@@ -254,3 +254,19 @@ def column_groups(
         for i, c in enumerate(dict.fromkeys(chosen))
     ]
     return source, groups
+
+
+def score_columns(
+    file: str, o: dict[str, Any], scores: dict[str, list[str]], labels: list[str]
+) -> Any:
+    """Read numeric score columns ({option: [columns]}) and label columns, the whole file.
+
+    A score cell that is not a number is an error naming its row; the label
+    columns (``concord evaluate --group``) are read by their cells alone.
+    """
+    source = Source(file, options(file, o), 0)
+    names = source.names()
+    chosen = [c for option, cols in scores.items() for c in select(names, cols, file, option)]
+    groups = [Group([c], numbers=True) for c in dict.fromkeys(chosen)]
+    rest = [c for c in select(names, labels, file, "--group") if c not in chosen]
+    return whole(source, groups + [Group([c]) for c in rest])

@@ -24,6 +24,7 @@ Examples:
   concord report data/essays.csv --rater1 truth --rater2 model_grade --weights quadratic \\
       -o essays.html
   concord report data/essays.csv --raters rater1,rater2,rater3 -o raters.html --overwrite
+  concord report data/essays.csv --raters rater1,rater2,rater3 --coefficients fleiss,alpha
   concord report annotations.csv --item doc --rater annotator --rating label -o report.html
 """
 )
@@ -34,6 +35,7 @@ Examples:
 )
 @opt.weights_option("Disagreement weights.")
 @opt.level_option
+@agree.coefficients_option
 @opt.nan_policy_option("Two raters: fail on a missing rating, or drop its pair.")
 @opt.inference_options
 @click.option("-o", "--output", type=click.Path(), default="report.html", show_default=True)
@@ -46,13 +48,16 @@ def report(file: str, **o: Any) -> None:
     """Write a self-contained HTML report of the agreement in FILE.
 
     With --rater1 and --rater2: Cohen's kappa of two raters, as ``concord
-    kappa``. Otherwise every multi-rater coefficient, as ``concord agree``.
-    The page has the data summary, each coefficient with its interval and
-    interpretation, the plots, the step-by-step explanation, the method
-    notes and references, and the command that produced it.
+    kappa``. Otherwise the multi-rater coefficients, as ``concord agree``
+    (--coefficients picks some). The page opens with a summary, a table of
+    contents, the data, the coefficients, the raters (as ``concord raters``),
+    the categories' specific agreement and the flags; then each coefficient
+    with its plots, step-by-step explanation, method notes and references,
+    and the command that produced it.
     """
     from concord.report import to_html
 
+    agree.picked(o["coefficients"])  # a misspelt name fails before the file is read
     out.check_target(o["output"], "-o", o["overwrite"])
     if o["rater1"] is not None or o["rater2"] is not None:
         result, (a, b) = kappa.two_rater_result(file, o)

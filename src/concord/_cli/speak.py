@@ -21,9 +21,15 @@ import click
 from concord._common.errors import Problem, problem_of
 
 # library parameters whose option has another name
-ALIASES = {"method": "ci_method", "y_true": "truth", "y_score": "score", "rng": "seed"}
+ALIASES = {
+    "method": "ci_method",
+    "y_true": "truth",
+    "y_score": "score",
+    "rng": "seed",
+    "groups": "group",
+}
 # options that name a column of FILE (in long form, --rater1 and --rater2 name raters)
-COLUMNS = ("rater1", "rater2", "truth", "score", "x", "y")
+COLUMNS = ("rater1", "rater2", "truth", "score", "x", "y", "human", "machine", "human2", "group")
 _PLACE = re.compile(r"\{(\w+)\}")
 
 

@@ -26,12 +26,14 @@ _METRICS = ("accuracy", "neg_rmse")
 
 def _checked(epsilon: Any, alpha: Any, metric: Any) -> tuple[float, float, str]:
     """Validate the options; return ε, α and the metric's name."""
-    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float):
+    # numpy scalars too (np.float32 is no float subclass, np.int64 no int); not bools
+    number = int | float | np.integer | np.floating
+    if isinstance(epsilon, bool) or not isinstance(epsilon, number):
         param_error(_FUNC, "epsilon", "a number in [0, 1)", epsilon, exc=TypeError)
     if not 0 <= epsilon < 1:
         fix = "The paper suggests 0.2 for experts, 0.15 for skilled annotators, 0.1 for crowds."
         param_error(_FUNC, "epsilon", "in [0, 1)", epsilon, fix=fix)
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
+    if isinstance(alpha, bool) or not isinstance(alpha, number) or not 0 < alpha < 1:
         param_error(_FUNC, "alpha", "a number in (0, 1)", alpha, fix="Pass 0.05 for 5%.")
     if callable(metric):
         return float(epsilon), float(alpha), getattr(metric, "__name__", repr(metric))

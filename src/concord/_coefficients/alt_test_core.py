@@ -10,12 +10,15 @@ better). The test of human j is H0: mean(d_j) ≥ ε against H1: mean(d_j) < ε.
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from concord._common.errors import param_error
 
 # The paper's rule (and the reference code's min_instances_per_human): the t test
 # needs about 30 items for its normal approximation; a human with fewer is not tested.
@@ -72,10 +75,28 @@ def callable_outcomes(
     d = np.zeros(values.shape, dtype=np.int64)
     for i, j in zip(*np.nonzero(present), strict=True):
         others = [values[i, h] for h in np.flatnonzero(present[i]) if h != j]
-        human = float(metric(values[i, j], others))
-        machine = float(metric(candidate[i], others))
+        human = _score(metric(values[i, j], others), i)
+        machine = _score(metric(candidate[i], others), i)
         d[i, j] = int(human >= machine) - int(machine >= human)
     return d
+
+
+def _score(value: Any, item: int) -> float:
+    """Return the user's metric as a finite float; a nan would silently read as a tie."""
+    try:
+        score = float(value)
+    except (TypeError, ValueError):
+        score = math.nan
+    if not math.isfinite(score):
+        param_error(
+            "alt_test",
+            "metric",
+            "a function that returns a finite number (higher is better)",
+            f"{value!r} on item {item}",
+            raw=True,
+            fix="Return a number for every item, e.g. 0.0 where nothing matches.",
+        )
+    return score
 
 
 def tally(d: np.ndarray, present: np.ndarray) -> Outcomes:

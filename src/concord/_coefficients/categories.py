@@ -240,8 +240,11 @@ def _partial(weights: Any, k: int, func: str) -> tuple[str, tuple[float, ...]]:
         check_option(func, "weights", weights, ("linear", "quadratic"))
         power = 1 if weights == "linear" else 2
         return weights, tuple(1.0 - (b / top) ** power for b in range(k))
-    w = np.asarray(weights, dtype=np.float64).ravel()
-    if w.size == 0 or w[0] != 1 or not np.all((w >= 0) & (w <= 1)):
+    try:
+        w = np.asarray(weights, dtype=np.float64)
+    except (TypeError, ValueError):
+        w = np.full(1, np.nan)  # not numbers: refused below with the parameter's sentence
+    if w.ndim != 1 or w.size == 0 or w[0] != 1 or not np.all((w >= 0) & (w <= 1)):
         param_error(
             func,
             "weights",

@@ -43,12 +43,15 @@ def bhapkar(table: np.ndarray) -> tuple[float, int]:
     Bhapkar's covariance is S − d dᵀ / n (the unrestricted estimate), and the
     Sherman–Morrison identity turns dᵀ (S − d dᵀ/n)⁻¹ d into Q / (1 − Q/n)
     (Keefe 1982); it is infinite when every pair disagrees in one direction.
+    Q ≤ n always (Cauchy–Schwarz), and Q = n exactly then, but the
+    pseudo-inverse returns Q a few ulps off n: 1 − Q/n within rounding
+    (relative 1e-9, far below any finite Bhapkar's p-value) reads as Q = n.
     """
     q, df = stuart_maxwell(table)
     n = float(np.asarray(table).sum())
     if df == 0:
         return 0.0, 0
-    return (q / (1 - q / n) if q < n else float("inf")), df
+    return (q / (1 - q / n) if q < n * (1 - 1e-9) else float("inf")), df
 
 
 def mcnemar(table: np.ndarray) -> tuple[float, int]:

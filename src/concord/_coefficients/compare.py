@@ -69,9 +69,24 @@ def _check_aligned(first: tuple[Any, ...], second: tuple[Any, ...]) -> None:
             )
 
 
-def _options(c: Coefficient, data: tuple[Any, ...], given: dict[str, Any]) -> dict[str, Any]:
+def _options(
+    c: Coefficient, data: tuple[Any, ...], given: dict[str, Any], func: str = _FUNC
+) -> dict[str, Any]:
     """Return the function's keyword options with its defaults filled in."""
-    bound = inspect.signature(c.function).bind(*data, **given)
+    signature = inspect.signature(c.function)
+    try:
+        bound = signature.bind(*data, **given)
+    except TypeError:
+        unknown = sorted(set(given) - set(signature.parameters))
+        param_error(
+            func,
+            "options",
+            f"keywords of {c.name}: {', '.join(sorted(c.options))}",
+            ", ".join(map(repr, unknown)) or repr(given),
+            raw=True,
+            fix=f"Leave out what {c.name} does not take.",
+            exc=TypeError,
+        )
     bound.apply_defaults()
     return {k: v for k, v in bound.arguments.items() if k in c.options}
 

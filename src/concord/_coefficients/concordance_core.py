@@ -106,7 +106,7 @@ def z_variance(ccc: Ccc, n: int) -> float:
             + 2 * p**3 * (1 - p) * u * u / (r * one * one)
             - p**4 * u**4 / (2 * r * r * one * one)
         )
-    except OverflowError:  # a location shift of ~1e77 standard deviations
+    except (OverflowError, ZeroDivisionError):  # u of ~1e77 SDs; r² below the subnormals
         return math.nan
     return max(terms, 0.0) / (n - 2)
 

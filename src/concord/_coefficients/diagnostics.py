@@ -200,6 +200,16 @@ def rater_diagnostics(
     ``weights`` (or α's ordinal, interval or ratio level: linear, quadratic
     and quadratic weights) against the others' lower median.
 
+    Each rater's category distribution is tested against the panel's with
+    the Stuart–Maxwell test of marginal homogeneity (:func:`concord.marginal_homogeneity`)
+    of the rater's labels against the others' majority label, item by item
+    (with weights too: the lower median of raters who disagree leans low,
+    which would shift the reference's marginals). It is a paired test, as the items
+    are shared; comparing the rater's totals with the panel's in an unpaired
+    χ² would count the rater on both sides. A rater is flagged for its
+    marginals (``marginals_flagged``) when that p-value is below
+    1 − ``confidence_level``.
+
     References
     ----------
     Gwet, K. L. (2016). Testing the difference of correlated agreement
@@ -232,10 +242,12 @@ def rater_diagnostics(
         )
     wide, groups = long_groups(ratings, (item, rater, rating), groups, _FUNC)
     matrix = _matrix(wide, options.get("labels"))
-    opts = _options(c, (wide,), {**options, "labels": list(matrix.labels.values)})
+    opts = _options(
+        c, (wide,), {**options, "labels": list(matrix.labels.values)}, "rater_diagnostics"
+    )
     clusters = None if groups is None else clusters_of(groups, wide, _FUNC)
     full, without, changes = _left_out(c, matrix, opts, clusters, confidence_level)
-    panel, pairwise = versus(matrix, kappa_weights(opts))
+    panel, pairwise, homogeneity = versus(matrix, kappa_weights(opts))
     totals = matrix.counts().sum(axis=0)
     k = matrix.labels.k
     by_rater = np.stack(
@@ -253,4 +265,5 @@ def rater_diagnostics(
         by_rater,
         totals.astype(np.int64),
         float(confidence_level),
+        homogeneity,
     )

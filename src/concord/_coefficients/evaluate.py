@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,7 @@ from concord._coefficients.evaluate_groups import by_group
 from concord._coefficients.evaluate_metrics import pair_metrics, round_half_up
 from concord._coefficients.evaluate_metrics import trim as _trim
 from concord._coefficients.evaluate_truescore import true_score
+from concord._common.errors import param_error
 from concord._results.evaluation import EvaluationResult
 from concord._results.evaluation_parts import DEGRADATION_COLUMNS, Flag, Metrics, breaks
 from concord._results.evaluation_tables import disattenuated
@@ -35,14 +37,36 @@ def _score_types(
     bases = {"raw": machine}
     if scale:
         # machine z-scores mapped onto the human mean and SD (ddof=1, as pandas' std)
+        if len(machine) < 2 or np.all(machine == machine[0]):
+            fix = "Constant machine scores have no SD to rescale; pass scale=False."
+            got = "machine scores with SD 0" if len(machine) > 1 else "one machine score"
+            param_error(
+                _in.FUNC, "scale", "False for constant machine scores", got, raw=True, fix=fix
+            )
         z = (machine - np.mean(machine)) / np.std(machine, ddof=1)
         bases["scale"] = z * np.std(human, ddof=1) + np.mean(human)
     out = {}
     for prefix, base in bases.items():
         trimmed = _trim(base, trim[0], trim[1], tolerance)
         out[prefix] = base
-        out[f"{prefix}_trim"] = trimmed
+        # nothing clipped: the same array, so that its metrics are computed once (by_group
+        # and the eval table key their work on the array)
+        out[f"{prefix}_trim"] = base if np.array_equal(trimmed, base) else trimmed
         out[f"{prefix}_trim_round"] = round_half_up(trimmed)
+    return out
+
+
+def _once(scores: dict[str, np.ndarray], metrics: Callable[[np.ndarray], Any]) -> dict[str, Any]:
+    """Return ``metrics`` of each score type, computed once per distinct array.
+
+    raw_trim is raw (the same array) when nothing was clipped.
+    """
+    done: dict[int, Any] = {}
+    out = {}
+    for name, s in scores.items():
+        if id(s) not in done:
+            done[id(s)] = metrics(s)
+        out[name] = done[id(s)]
     return out
 
 
@@ -111,6 +135,8 @@ def evaluate(
         The first human score of each response: numeric, no NaN.
     machine : array-like, shape (n,)
         The machine score of each response: numeric (continuous), no NaN.
+        Pandas Series (here, in ``human2`` and ``groups``) beside a Series
+        ``human`` pair with it by index label, as two raters' Series do.
     human2 : array-like, shape (n,) or (n, k), optional
         Further human scores: one column, a 2-D array, a DataFrame or a list
         of columns. NaN marks a response that rater did not score (partially
@@ -170,10 +196,13 @@ def evaluate(
     0.7806
     """
     h = _in.scores(human, "human")
-    m = _in.scores(machine, "machine", len(h))
-    h2 = None if human2 is None else _in.second_humans(human2, len(h))
-    labels = _in.group_columns(groups, len(h))
+    m = _in.scores(machine, "machine", len(h), like=human)
+    h2 = None if human2 is None else _in.second_humans(human2, len(h), like=human)
+    labels = _in.group_columns(groups, len(h), like=human)
     keep = h != 0 if exclude_zero else np.ones(len(h), dtype=bool)
+    if not keep.any():
+        fix = "Pass exclude_zero=False to evaluate the zero scores."
+        param_error(_in.FUNC, "human", "a non-zero score (exclude_zero=True)", "only 0", fix=fix)
     h, m = h[keep], m[keep]
     h2 = None if h2 is None else h2[keep]
     labels = {k: v[keep] for k, v in labels.items()}
@@ -181,7 +210,7 @@ def evaluate(
     types = _score_types(h, m, low_high, trim_tolerance, scale)
     parts: dict[str, Any] = {
         "primary": "scale_trim" if scale else "raw_trim",
-        "eval": {t: pair_metrics(h, s) for t, s in types.items()},
+        "eval": _once({t: s for t, s in types.items()}, lambda s: pair_metrics(h, s)),
         "consistency": None,
         "degradation": {},
         "disattenuated": {},
@@ -198,7 +227,8 @@ def evaluate(
         humans = np.column_stack([h, h2])
         parts["true_score"] = {t: true_score(s, humans) for t, s in types.items()}
     first2 = None if h2 is None else h2[:, 0]
-    parts["by_group"] = {k: by_group(h, types, first2, v) for k, v in labels.items()}
+    whole = (parts["eval"], parts["consistency"])
+    parts["by_group"] = {k: by_group(h, types, first2, v, whole) for k, v in labels.items()}
     primary = types[parts["primary"]]
     parts["fairness"] = {k: fairness(h, primary, v) for k, v in labels.items() if _fair(v)}
     return EvaluationResult(

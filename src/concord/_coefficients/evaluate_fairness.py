@@ -16,21 +16,25 @@ from typing import Any
 
 import numpy as np
 
+from concord._coefficients.evaluate_inputs import label_codes
 from concord._inference.intervals import t_quantile, t_sf
 from concord._results.evaluation_parts import Fairness
 
 _NAMES = ("Overall score accuracy", "Overall score difference", "Conditional score difference")
 
 
-def _by_size(labels: np.ndarray) -> list[str]:
-    """RSMTool's order of the categories: largest first, ties alphabetically."""
-    names, counts = np.unique(labels, return_counts=True)
-    return [str(n) for _, n in sorted(zip(-counts, names.tolist(), strict=True))]
+def _coded(values: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Return RSMTool's categories of ``values`` and their treatment coding.
 
-
-def _dummies(labels: np.ndarray, order: list[str]) -> np.ndarray:
-    """Treatment coding against ``order[0]``: one 0/1 column per other category."""
-    return np.column_stack([labels == name for name in order[1:]]).astype(float)
+    The categories are text, largest first (ties alphabetically); the coding
+    has one 0/1 column per category but the first.
+    """
+    names, codes = label_codes(values)
+    counts = np.bincount(codes, minlength=len(names))
+    order = [str(n) for _, n in sorted(zip((-counts).tolist(), names, strict=True))]
+    position = {name: i for i, name in enumerate(names)}
+    dummies = np.column_stack([codes == position[name] for name in order[1:]]).astype(float)
+    return order, dummies
 
 
 class _Ols:
@@ -92,10 +96,8 @@ class _Ols:
 
 def fairness(human: np.ndarray, machine: np.ndarray, labels: np.ndarray) -> Fairness:
     """OSA, OSD and CSD of ``machine`` against ``human`` by ``labels`` (RSMTool's models)."""
-    labels = labels.astype(str)
-    order = _by_size(labels)
-    groups = _dummies(labels, order)
-    levels = _dummies(human.astype(str), _by_size(human.astype(str)))
+    order, groups = _coded(labels)
+    _, levels = _coded(human)
     error = machine - human
     osa = _Ols(error**2, groups)
     osd = _Ols(error, groups)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from concord._coefficients.evaluate_metrics import Population, pair_metrics
-from concord._results.evaluation_parts import ALL_DATA, GroupRows
+from concord._coefficients.evaluate_inputs import label_codes
+from concord._coefficients.evaluate_metrics import Population, pair_metrics, with_dsm
+from concord._results.evaluation_parts import ALL_DATA, GroupRows, Metrics
 
 
 def _mean_sd(x: np.ndarray) -> tuple[float, float]:
@@ -26,8 +27,13 @@ def by_group(
     scores: dict[str, np.ndarray],
     human2: np.ndarray | None,
     labels: np.ndarray,
+    whole: tuple[dict[str, Metrics], Metrics | None],
 ) -> dict[str, GroupRows]:
-    """Each group's rows (``"All data"`` first, then the groups in sorted order)."""
+    """Each group's rows (``"All data"`` first, then the groups in sorted order).
+
+    ``whole`` is the evaluation of the whole data (the eval rows, the
+    human-human row): "All data" takes its metrics and adds the DSM.
+    """
     h_mean, h_sd = _mean_sd(human)
     populations = {}
     for name, machine in scores.items():
@@ -36,16 +42,16 @@ def by_group(
     second = None
     if human2 is not None and not np.all(np.isnan(human2)):
         second = Population(h_mean, h_sd, *_mean_sd(human2))
-    names, codes = np.unique(labels.astype(str), return_inverse=True)
-    masks = {ALL_DATA: np.ones(len(human), dtype=bool)}
-    for code, key in enumerate(names.tolist()):
-        masks[key] = codes == code
-    out = {}
-    for key, mask in masks.items():
-        rows = {
-            name: pair_metrics(human[mask], machine[mask], population=populations[name])
-            for name, machine in scores.items()
-        }
+    names, codes = label_codes(labels)
+    out = {ALL_DATA: _all_data(human, scores, human2, populations, second, whole)}
+    for code, key in enumerate(names):
+        mask = codes == code
+        h = human[mask]
+        done: dict[int, Metrics] = {}  # raw_trim is raw when nothing was clipped
+        for name, machine in scores.items():
+            if id(machine) not in done:
+                done[id(machine)] = pair_metrics(h, machine[mask], population=populations[name])
+        rows = {name: done[id(machine)] for name, machine in scores.items()}
         consistency = None
         if second is not None and human2 is not None:
             double = mask & ~np.isnan(human2)
@@ -55,3 +61,23 @@ def by_group(
                 )
         out[key] = GroupRows(int(mask.sum()), rows, consistency)
     return out
+
+
+def _all_data(
+    human: np.ndarray,
+    scores: dict[str, np.ndarray],
+    human2: np.ndarray | None,
+    populations: dict[str, Population],
+    second: Population | None,
+    whole: tuple[dict[str, Metrics], Metrics | None],
+) -> GroupRows:
+    """Return the "All data" rows: the whole data's metrics with the DSM (0 but for rounding)."""
+    rows = {
+        name: with_dsm(whole[0][name], human, machine, populations[name])
+        for name, machine in scores.items()
+    }
+    consistency = None
+    if second is not None and human2 is not None and whole[1] is not None:
+        double = ~np.isnan(human2)
+        consistency = with_dsm(whole[1], human[double], human2[double], second)
+    return GroupRows(len(human), rows, consistency)

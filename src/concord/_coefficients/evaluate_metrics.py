@@ -141,3 +141,16 @@ def _pair_metrics(
     else:
         values["DSM"] = dsm(human, machine, population)
     return Metrics(values, kappa, wtkappa)
+
+
+def with_dsm(
+    whole: Metrics, human: np.ndarray, machine: np.ndarray, population: Population
+) -> Metrics:
+    """Return the whole data's row as a subgroup's ("All data"): ``whole``'s, DSM for SMD.
+
+    The same arrays give the same metrics, so only the DSM is computed.
+    """
+    values = {k: v for k, v in whole.values.items() if k != "SMD"}
+    with np.errstate(all="ignore"):
+        values["DSM"] = dsm(human, machine, population)
+    return Metrics(values, whole.kappa, whole.wtkappa)

@@ -19,9 +19,11 @@ import numpy as np
 from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.compare import _options
 from concord._coefficients.registry import entry
-from concord._common.errors import param_error
+from concord._common.errors import UndefinedKappaWarning, param_error
+from concord._data.columns import paired
 from concord._data.labels import Labels
 from concord._data.matrix import rating_matrix
+from concord._inference.intervals import _level
 from concord._results.gold import GoldResult
 from concord._tables.pair_table import PairTable
 
@@ -36,6 +38,8 @@ def _codes(ratings: Any, gold: Any, labels: Any) -> tuple[np.ndarray, Labels, tu
     frame = pd.DataFrame(ratings).copy() if hasattr(ratings, "columns") else None
     if frame is None:
         frame = pd.DataFrame(np.asarray(ratings, dtype=object))
+    if hasattr(ratings, "columns") and hasattr(gold, "iloc"):  # DataFrame, Series: by label
+        gold = paired(pd.Series(0, index=frame.index), gold, _FUNC, ("ratings", "gold"))[1]
     gold_values = np.asarray(gold, dtype=object)
     if gold_values.shape != (frame.shape[0],):
         param_error(
@@ -62,15 +66,17 @@ def _statistic(c: Any, table: np.ndarray, labels: Labels, opts: dict[str, Any]) 
 def _replicates(c: Any, table: np.ndarray, labels: Labels, opts: dict[str, Any]) -> np.ndarray:
     """Return the coefficient of ``table`` less one count in each cell (nan: empty cells).
 
-    An undefined replicate (one category on both sides) counts as 0, as
-    kappaGold's ``kappa2`` returns it.
+    An undefined replicate (one category on both sides) stays nan: kappaGold's
+    ``kappa2`` returns 0 for it, which can put the bias-corrected estimate
+    above 1 (10 agreeing items and one odd one: 1.9); concord reports the
+    jackknife as undefined instead (``against_gold``'s Notes).
     """
     out = np.full(table.shape, np.nan)
     for cell in zip(*np.nonzero(table), strict=True):
         less = table.copy()
         less[cell] -= 1
         value = _statistic(c, less, labels, opts) if less.sum() else np.nan
-        out[cell] = 0.0 if np.isnan(value) and less.sum() else value
+        out[cell] = value
     return out
 
 
@@ -108,7 +114,11 @@ def against_gold(
     weighted by their numbers of items, and its jackknife over items (each
     replicate leaves one item out of every rater's table), whose SE accounts
     for the items the raters share; ``estimate`` is the jackknife's
-    bias-corrected mean, and the interval is normal around it.
+    bias-corrected mean, and the interval is normal around it. Where leaving
+    one item out leaves a rater's table with one category (the coefficient
+    undefined), kappaGold counts that replicate as 0, which can push the
+    estimate above 1; concord warns (``UndefinedKappaWarning``) and reports
+    the estimate and SE as nan, keeping the mean.
 
     References
     ----------
@@ -136,8 +146,18 @@ def against_gold(
             exc=TypeError,
             fix='For quadratic weighted kappa pass weights="quadratic" to cohen_kappa.',
         )
+    level = _level(confidence_level, _FUNC)
     codes, labels, raters = _codes(ratings, gold, options.get("labels"))
-    opts = _options(c, (None, None), {**options, "labels": list(labels.values)})
+    if codes.shape[0] == 0:
+        param_error(
+            _FUNC,
+            "gold",
+            "a label for at least one item",
+            "only missing labels",
+            raw=True,
+            fix="Items without a gold label are left out; give the gold label of each item.",
+        )
+    opts = _options(c, (None, None), {**options, "labels": list(labels.values)}, _FUNC)
     k, n = labels.k, codes.shape[0]
     replicate = np.empty((n, len(raters)))
     weight = np.empty((n, len(raters)))
@@ -157,9 +177,23 @@ def against_gold(
     sizes = np.array([t.sum() for t in tables], dtype=np.float64)
     stats = np.array([float(r.statistic) for r in results])
     mean = float(sizes @ stats / sizes.sum())
+    if n < 2:  # no item to leave out: the jackknife (estimate, SE) is undefined
+        return GoldResult(
+            c.name, raters, labels.values, tuple(results), n, mean, np.nan, np.nan, level
+        )
+    if np.isnan(replicate[weight > 0]).any():
+        warnings.warn(
+            f"{_FUNC}: leaving one item out makes a rater's {c.name} undefined (one category "
+            "left), so the jackknife estimate and SE are nan; the mean is defined",
+            UndefinedKappaWarning,
+            stacklevel=2,
+        )
+        return GoldResult(
+            c.name, raters, labels.values, tuple(results), n, mean, np.nan, np.nan, level
+        )
     estd = (replicate * weight).sum(axis=1) / weight.sum(axis=1)
     bias = (n - 1) * (float(estd.mean()) - mean)
     se = float(np.sqrt((n - 1) * np.mean((estd - estd.mean()) ** 2)))
     return GoldResult(
-        c.name, raters, labels.values, tuple(results), n, mean, mean - bias, se, confidence_level
+        c.name, raters, labels.values, tuple(results), n, mean, mean - bias, se, level
     )

@@ -21,13 +21,21 @@ from concord._thresholds.dinkelbach import grade
 from concord._thresholds.optimize import optimize_thresholds
 
 
-def split(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Return (y_true, predictions, sample weights or None) from either argument order."""
+def split(
+    a: Any, b: Any, sample_weight: Any = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Return (y_true, predictions, sample weights or None) from either argument order.
+
+    The scikit-learn wrappers hand the weights as a third argument: LightGBM
+    positionally (to a callable of three parameters, else it drops them
+    without a word), XGBoost as ``sample_weight=`` (else it raises).
+    """
     if hasattr(b, "get_label"):  # native: (preds, Dataset or DMatrix)
         weight = b.get_weight()
         weight = None if weight is None or len(weight) == 0 else np.asarray(weight, np.float64)
         return np.asarray(b.get_label()), np.asarray(a, dtype=np.float64), weight
-    return np.asarray(a), np.asarray(b, dtype=np.float64), None
+    weight = None if sample_weight is None else np.asarray(sample_weight, np.float64)
+    return np.asarray(a), np.asarray(b, dtype=np.float64), weight
 
 
 def _rounded(y_true: np.ndarray, preds: np.ndarray, labels: Any) -> np.ndarray:
@@ -87,7 +95,7 @@ def kappa_value(
     y_true: np.ndarray, grades: np.ndarray, weights: Any, labels: Any, weight: np.ndarray | None
 ) -> float:
     """Return the kappa of the grades; quadratic_weighted_kappa's fast path where it applies."""
-    if weights == "quadratic" and labels is None and weight is None:
+    if isinstance(weights, str) and weights == "quadratic" and labels is None and weight is None:
         return float(quadratic_weighted_kappa(y_true, grades))
     return float(
         cohen_kappa(y_true, grades, weights=weights, labels=labels, sample_weight=weight).statistic
@@ -97,10 +105,10 @@ def kappa_value(
 def _metric(thresholds: Any, weights: Any, labels: Any, func: str) -> Callable[..., Any]:
     check_weights(weights, func)
     cuts = _check_thresholds(thresholds, func)
-    name = "qwk" if weights == "quadratic" else "kappa"
+    name = "qwk" if isinstance(weights, str) and weights == "quadratic" else "kappa"
 
-    def value(a: Any, b: Any) -> float:
-        y_true, preds, weight = split(a, b)
+    def value(a: Any, b: Any, sample_weight: Any = None) -> float:
+        y_true, preds, weight = split(a, b, sample_weight)
         grades = graded(y_true, preds, cuts, weights, labels, func)
         return kappa_value(y_true, grades, weights, labels, weight)
 
@@ -118,7 +126,7 @@ def lightgbm_metric(
     ``LGBMRegressor().fit(..., eval_metric=metric)``, as
     ``metric(y_true, y_pred)``; it returns ``(name, value, True)``, the name
     ``"qwk"`` for quadratic weights, ``"kappa"`` otherwise. Dataset weights
-    weigh the items.
+    (``eval_sample_weight`` in the scikit-learn API) weigh the items.
 
     Parameters
     ----------
@@ -156,8 +164,8 @@ def lightgbm_metric(
     """
     value = _metric(thresholds, weights, labels, "lightgbm_metric")
 
-    def metric(a: Any, b: Any) -> tuple[str, float, bool]:
-        return value.__name__, value(a, b), True
+    def metric(a: Any, b: Any, sample_weight: Any = None) -> tuple[str, float, bool]:
+        return value.__name__, value(a, b, sample_weight), True
 
     return metric
 
@@ -173,7 +181,8 @@ def xgboost_metric(
     ``metric(y_true, y_pred) -> value`` (its name, ``"qwk"`` or
     ``"kappa"``, is the callable's ``__name__``). Early stopping must be
     told to maximise it (``maximize=True``, or
-    ``xgboost.callback.EarlyStopping(..., maximize=True)``). DMatrix weights weigh the items.
+    ``xgboost.callback.EarlyStopping(..., maximize=True)``). DMatrix weights
+    (``sample_weight_eval_set`` in the scikit-learn API) weigh the items.
 
     Parameters
     ----------
@@ -197,10 +206,10 @@ def xgboost_metric(
     """
     value = _metric(thresholds, weights, labels, "xgboost_metric")
 
-    def metric(a: Any, b: Any) -> Any:
+    def metric(a: Any, b: Any, sample_weight: Any = None) -> Any:
         if hasattr(b, "get_label"):
             return value.__name__, value(a, b)
-        return value(a, b)
+        return value(a, b, sample_weight)
 
     metric.__name__ = value.__name__
     return metric

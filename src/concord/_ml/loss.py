@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.errors import param_error
+from concord._common.errors import check_option, param_error
 from concord._data.arrays import is_device_array
-from concord._tables.weights import weight_matrix
+from concord._tables.weights import KINDS, weight_matrix
 
 
 def _namespace(x: Any) -> tuple[Any, Any]:
@@ -28,6 +28,7 @@ def _namespace(x: Any) -> tuple[Any, Any]:
 
 def _weights(weights: Any, k: int) -> np.ndarray:
     if isinstance(weights, str):
+        check_option("kappa_loss", "weights", weights, KINDS)
         return weight_matrix(list(range(k)), weights)  # on positions 0..k−1
     w = np.asarray(weights, dtype=np.float64)
     if w.shape != (k, k):
@@ -51,7 +52,9 @@ def kappa_loss(
     Parameters
     ----------
     y_true : array, shape (n,) or (n, k)
-        The true classes: integer positions 0..k−1, or one-hot rows.
+        The true classes: integer positions 0..k−1, or one-hot rows. A numpy
+        class outside 0..k−1 is an error; device arrays are not read (that
+        would synchronise the device), so shift grades 1..k to 0..k−1 first.
     y_prob : array, shape (n, k)
         Predicted class probabilities (a softmax's output). A numpy,
         PyTorch or JAX array (CuPy's take the same path, untested); the
@@ -95,6 +98,7 @@ def kappa_loss(
     on = {} if device is None else {"device": device}
     if library_of(y_true) != library_of(y_prob) or not hasattr(y_true, "shape"):
         y_true = xp.asarray(np.asarray(y_true), **on)
+    _check_truth(y_true, n, k)
     if len(y_true.shape) == 1:
         classes = xp.reshape(y_true, (n, 1)) == xp.reshape(xp.arange(k, **on), (1, k))
         y_true = classes
@@ -108,3 +112,27 @@ def kappa_loss(
 def library_of(x: Any) -> str:
     """Return the top-level module of an array's class ('numpy' for lists and numpy arrays)."""
     return type(x).__module__.partition(".")[0] if is_device_array(x) else "numpy"
+
+
+def _check_truth(y_true: Any, n: int, k: int) -> None:
+    """Refuse a y_true that does not match y_prob's (n, k), or numpy classes outside 0..k−1.
+
+    A class outside 0..k−1 (grades 1..k, say) would one-hot to a row of zeros
+    and drop out of O and E without a word. Device arrays are not read here:
+    reading a value would synchronise the device, and fail under jax.jit.
+    """
+    if n == 0:
+        param_error("kappa_loss", "y_prob", "at least one row", "shape (0, k)", raw=True)
+    if tuple(y_true.shape) not in ((n,), (n, k)):
+        got = f"shape {tuple(y_true.shape)}"
+        param_error("kappa_loss", "y_true", f"shape ({n},) or ({n}, {k}) as y_prob", got, raw=True)
+    if isinstance(y_true, np.ndarray) and y_true.ndim == 1:
+        outside = ~np.isin(y_true, np.arange(k))
+        if outside.any():
+            param_error(
+                "kappa_loss",
+                "y_true",
+                f"class positions 0..{k - 1}",
+                y_true[outside][0],
+                fix="Subtract the lowest grade: positions, not grades (y − 1 for grades 1..k).",
+            )

@@ -75,10 +75,10 @@ def qwk_objective(*, hessian: str = "numerator") -> Callable[[Any, Any], Any]:
     callable
         ``objective(preds, data) -> (grad, hess)``, as ``lightgbm.train``'s
         ``params["objective"]`` and ``xgboost.train(obj=...)`` call it, or
-        ``objective(y_true, y_pred)``, as ``LGBMRegressor(objective=...)`` and
-        ``XGBRegressor(objective=...)`` do. Predict with the raw scores and
-        grade them (round them, or cut them with
-        :func:`concord.optimize_thresholds`).
+        ``objective(y_true, y_pred, sample_weight)``, as ``LGBMRegressor(objective=...)``
+        and ``XGBRegressor(objective=...)`` do (with their ``fit(sample_weight=...)``).
+        Predict with the raw scores and grade them (round them, or cut them
+        with :func:`concord.optimize_thresholds`).
 
     References
     ----------
@@ -95,8 +95,8 @@ def qwk_objective(*, hessian: str = "numerator") -> Callable[[Any, Any], Any]:
     """
     exact = check_option("qwk_objective", "hessian", hessian, ("numerator", "exact")) == "exact"
 
-    def objective(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
-        y, pred, weight = split(a, b)
+    def objective(a: Any, b: Any, sample_weight: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        y, pred, weight = split(a, b, sample_weight)
         w = np.ones_like(pred) if weight is None else weight
         return gradient_hessian(np.asarray(y, dtype=np.float64), pred, w, exact)
 

@@ -45,6 +45,10 @@ class RaterDiagnostics:
         The whole panel's ratings per category.
     confidence_level : float
         The level of the changes' intervals, and 1 − the flags' threshold.
+    homogeneity : tuple of MarginalHomogeneityResult
+        Each rater's Stuart–Maxwell test of marginal homogeneity against the
+        other raters' majority label on the same items (rows: the rater;
+        items whose majority ties are left out).
     """
 
     coefficient: str
@@ -58,6 +62,7 @@ class RaterDiagnostics:
     category_counts: np.ndarray
     panel_counts: np.ndarray
     confidence_level: float = 0.95
+    homogeneity: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         for array in (self.pairwise, self.category_counts, self.panel_counts):
@@ -68,6 +73,13 @@ class RaterDiagnostics:
         """The raters whose change is significant (p below 1 − ``confidence_level``)."""
         alpha = 1 - self.confidence_level
         return tuple(r for r, c in zip(self.raters, self.changes, strict=True) if c.pvalue < alpha)
+
+    @property
+    def marginals_flagged(self) -> tuple[Any, ...]:
+        """The raters whose categories differ from the panel's (marginal homogeneity rejected)."""
+        alpha = 1 - self.confidence_level
+        tests = self.homogeneity
+        return tuple(r for r, t in zip(self.raters, tests, strict=True) if t.pvalue < alpha)
 
     @property
     def category_shares(self) -> np.ndarray:
@@ -100,6 +112,12 @@ class RaterDiagnostics:
                 "flagged": bool(change.pvalue < alpha),
                 "kappa_vs_panel": float(self.versus_panel[i].statistic),
             }
+            if self.homogeneity:
+                test = self.homogeneity[i]
+                row["homogeneity_chi2"] = float(test.statistic)
+                row["homogeneity_df"] = int(test.df)
+                row["homogeneity_pvalue"] = float(test.pvalue)
+                row["marginals_flagged"] = bool(test.pvalue < alpha)
             for label, share in zip(self.labels, self.category_shares[i], strict=True):
                 row[f"share_{label}"] = float(share)
             rows.append(row)
@@ -110,9 +128,11 @@ class RaterDiagnostics:
 
         Columns: ``n_ratings``, ``without`` (the coefficient without the
         rater), ``change`` with ``change_se``, ``change_low``,
-        ``change_high`` and ``pvalue``, ``flagged``, ``kappa_vs_panel`` and
-        ``share_<label>``, the rater's share of each category (the panel's
-        is :attr:`panel_shares`).
+        ``change_high`` and ``pvalue``, ``flagged``, ``kappa_vs_panel``, the
+        Stuart–Maxwell test of the rater's categories against the panel's
+        (``homogeneity_chi2``, ``homogeneity_df``, ``homogeneity_pvalue``,
+        and ``marginals_flagged``) and ``share_<label>``, the rater's share of
+        each category (the panel's is :attr:`panel_shares`).
         """
         import pandas as pd
 
@@ -142,15 +162,25 @@ class RaterDiagnostics:
     def summary(self) -> str:
         """Return a short text table: one line per rater."""
         lines = [f"{self.coefficient} of the panel: {self.full.statistic:.3f}"]
-        lines.append(f"{'rater':>12} {'without':>8} {'change':>8} {'p':>8} {'κ vs panel':>11}")
+        lines.append(
+            f"{'rater':>12} {'without':>8} {'change':>8} {'p':>8} {'κ vs panel':>11} {'MH p':>8}"
+        )
         for row in self._rows():
-            flag = "  *" if row["flagged"] else ""
+            flag = ("  *" if row["flagged"] else "") + (
+                "  †" if row.get("marginals_flagged") else ""
+            )
             lines.append(
                 f"{row['rater']!s:>12} {row['without']:8.3f} {row['change']:+8.3f} "
-                f"{row['pvalue']:8.3g} {row['kappa_vs_panel']:11.3f}{flag}"
+                f"{row['pvalue']:8.3g} {row['kappa_vs_panel']:11.3f} "
+                f"{row.get('homogeneity_pvalue', float('nan')):8.3g}{flag}"
             )
+        at = f"{1 - self.confidence_level:g}"
         if self.flagged:
-            lines.append(f"* the change is significant at {1 - self.confidence_level:g}")
+            lines.append(f"* the change is significant at {at}")
+        if self.marginals_flagged:
+            lines.append(
+                f"† the rater's categories differ from the panel's at {at} (Stuart–Maxwell)"
+            )
         return "\n".join(lines)
 
     def explain(self) -> str:
@@ -168,6 +198,10 @@ class RaterDiagnostics:
                 f"Significant changes at {1 - self.confidence_level:g}: {flagged}.",
                 "κ vs panel is each rater's Cohen's kappa against the other raters' "
                 "majority label (the lower median when weighted).",
+                "MH p is the Stuart–Maxwell test of marginal homogeneity on the same "
+                "items: the rater's category rates against the others' majority's. Categories "
+                f"differ at {1 - self.confidence_level:g}: "
+                f"{', '.join(map(str, self.marginals_flagged)) or 'none'}.",
             ]
         )
 

@@ -1,0 +1,214 @@
+"""The report's first part: the lead's questions, answered from results the library computes.
+
+Which rater drifts (:func:`concord.rater_diagnostics`: the rater table, the
+pairwise matrix, the leave-one-rater-out forest), which category nobody
+agrees on (:func:`concord.specific_agreement`), whether two raters' marginals
+differ (:func:`concord.marginal_homogeneity`), and a paragraph that says the
+headline numbers in words. Everything here lays out numbers; nothing is
+computed that a public function does not return.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from typing import Any
+
+from concord._render import records as rec
+from concord._results.sentence import write as _sentence
+
+
+def headline(results: list[Any]) -> Any:
+    """Return the result the summary leads with: Krippendorff's alpha, else the first."""
+    return next((r for r in results if r.coefficient == "krippendorff_alpha"), results[0])
+
+
+def _options(result: Any) -> dict[str, Any]:
+    """Return the options that give ``result`` again: alpha's level or the kappas' weights."""
+    options: dict[str, Any] = {"labels": list(result.labels)}
+    if result.coefficient == "krippendorff_alpha":
+        options["level"] = result.level
+    elif result.weighting not in ("unweighted", "nominal"):
+        options["weights"] = result.weighting
+    return options
+
+
+def probabilistic(result: Any) -> str | None:
+    """Return the benchmark membership probabilities in words, where the result gives them.
+
+    ``interpret(probabilistic=True)`` (Gwet 2014) is used when the installed
+    result takes that keyword; otherwise None and the summary leaves it out.
+    """
+    interpret = getattr(result, "interpret", None)
+    if interpret is None or "probabilistic" not in inspect.signature(interpret).parameters:
+        return None
+    return str(interpret(probabilistic=True))
+
+
+def raters(frame: Any, result: Any, level: float) -> Any:
+    """Return the rater diagnostics of the panel for ``result``'s coefficient, or None.
+
+    None for fewer than three raters, and where the diagnostics do not
+    apply (a coefficient with no leave-one-out terms, items nobody rated).
+    """
+    import concord
+
+    if frame is None or frame.shape[1] < 3 or result.coefficient in ("icc",):
+        return None
+    function = getattr(concord, result.coefficient)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return concord.rater_diagnostics(
+                frame, function=function, confidence_level=level, **_options(result)
+            )
+    except (ValueError, TypeError):
+        return None
+
+
+def rater_rows(d: Any) -> list[dict[str, str]]:
+    """Return one display row per rater: without, change with its CI, κ vs panel, MH p, flags."""
+    ci = f"{100 * d.confidence_level:g}% CI"
+    out = []
+    for row in d.to_dict()["raters"]:
+        flags = [
+            "drifts" if row["flagged"] else "",
+            "categories" if row["marginals_flagged"] else "",
+        ]
+        out.append(
+            {
+                "rater": str(row["rater"]),
+                "without": rec.number(row["without"]),
+                "change": rec.number(row["change"]),
+                ci: f"[{rec.number(row['change_low'])}, {rec.number(row['change_high'])}]",
+                "p": rec.pvalue(row["pvalue"]),
+                "κ vs panel": rec.number(row["kappa_vs_panel"]),
+                "marginals p": rec.pvalue(row["homogeneity_pvalue"]),
+                "flag": ", ".join(f for f in flags if f),
+            }
+        )
+    return out
+
+
+def categories(frame: Any, result: Any) -> Any:
+    """Return the specific agreement of each category (two raters or a panel), or None."""
+    import concord
+
+    if frame is None or frame.shape[1] < 2:
+        return None
+    labels = list(result.labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if frame.shape[1] == 2:
+                a, b = (frame.iloc[:, j] for j in range(2))
+                return concord.specific_agreement(a, b, labels=labels, nan_policy="omit")
+            return concord.specific_agreement(frame, labels=labels)
+        except (ValueError, TypeError):
+            return None
+
+
+def category_rows(s: Any, level: float) -> list[dict[str, str]]:
+    """Return one display row per category: its specific agreement with the interval."""
+    low, high = s.confidence_interval(level)
+    return [
+        {
+            "category": str(label),
+            "specific agreement": rec.number(float(p)),
+            "SE": rec.number(float(se)),
+            f"{100 * level:g}% CI": f"[{rec.number(float(lo))}, {rec.number(float(hi))}]",
+        }
+        for label, p, se, lo, hi in zip(
+            s.labels, s.agreement, s.standard_error, low, high, strict=True
+        )
+    ]
+
+
+def marginals(frame: Any, result: Any) -> Any:
+    """Return the Stuart–Maxwell test of two raters' marginals, or None (not two raters)."""
+    import concord
+
+    if frame is None or frame.shape[1] != 2:
+        return None
+    a, b = (frame.iloc[:, j].dropna() for j in range(2))
+    both = a.index.intersection(b.index)
+    try:
+        return concord.marginal_homogeneity(a[both], b[both], labels=list(result.labels))
+    except (ValueError, TypeError):
+        return None
+
+
+def flags(d: Any, s: Any, mh: Any, names: list[str], level: float) -> list[str]:
+    """Return the flags in words: drifting raters, raters' marginals, the weakest category."""
+    alpha = 1 - level
+    out = []
+    if d is not None:
+        for rater, change in zip(d.raters, d.changes, strict=True):
+            if change.pvalue < alpha:
+                way = "raises" if change.difference > 0 else "lowers"
+                out.append(
+                    f"Leaving out {rater} {way} the coefficient by "
+                    f"{abs(change.difference):.3f} ({_p(change.pvalue)})."
+                )
+        for rater, test in zip(d.raters, d.homogeneity, strict=True):
+            if test.pvalue < alpha:
+                out.append(
+                    f"{rater} uses the categories at other rates than the panel "
+                    f"(Stuart–Maxwell χ²({test.df}) = {test.statistic:.2f}, "
+                    f"{_p(test.pvalue)})."
+                )
+    if mh is not None and mh.pvalue < alpha:
+        out.append(
+            f"{names[0]} and {names[1]} use the categories at different rates "
+            f"(Stuart–Maxwell χ²({mh.df}) = {mh.statistic:.2f}, {_p(mh.pvalue)})."
+        )
+    if s is not None and len(s.labels) > 1:
+        worst = min(range(len(s.labels)), key=lambda j: _or_inf(s.agreement[j]))
+        out.append(
+            f"Category {s.labels[worst]!s} has the lowest specific agreement: "
+            f"{rec.number(float(s.agreement[worst]))}."
+        )
+    return out
+
+
+def _p(value: float) -> str:
+    """Return "p = 0.012" or "p < 0.0001" (records' p-value text)."""
+    text = rec.pvalue(value)
+    return f"p {text[0]} {text[1:]}" if text.startswith("<") else f"p = {text}"
+
+
+def _or_inf(value: float) -> float:
+    return float(value) if value == value else float("inf")  # nan: never the weakest
+
+
+def summary(
+    results: list[Any], rows: list[dict[str, Any]], d: Any, level: float, method: Any
+) -> list[str]:
+    """Return the summary paragraph's sentences: the headline, the others' range, the raters.
+
+    ``rows`` are the results' summary rows, whose intervals the sentences quote.
+    """
+    lead = headline(results)
+    row = rows[next(i for i, r in enumerate(results) if r is lead)]
+    said = [_sentence(lead, level, method, (row["ci_low"], row["ci_high"]))]
+    chances = probabilistic(lead)
+    if chances:
+        said.append(f"Read against the benchmarks: {chances}.")
+    others = [r for r in results if r is not lead]
+    if others:
+        ordered = sorted(others, key=lambda r: _or_inf(r.statistic))
+        said.append(
+            f"The other {len(others)} coefficient{'s' if len(others) > 1 else ''} range from "
+            f"{rec.number(ordered[0].statistic)} ({ordered[0].name}) to "
+            f"{rec.number(ordered[-1].statistic)} ({ordered[-1].name})."
+        )
+    if d is not None:
+        top = max(range(len(d.raters)), key=lambda i: d.changes[i].difference)
+        c = d.changes[top]
+        lo, hi = c.confidence_interval(level)
+        without = rec.number(d.without[top].statistic)
+        said.append(
+            f"Without {d.raters[top]!s}, {lead.name} would be {without}"
+            f" ({c.difference:+.3f}, {100 * level:g}% CI {lo:+.3f} to {hi:+.3f})."
+        )
+    return said

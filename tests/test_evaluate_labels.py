@@ -1,0 +1,33 @@
+"""Subgroup labels coded fast: the names and codes of ``np.unique(labels.astype(str))``.
+
+Expected values: numpy's own ``np.unique(labels.astype(str), return_inverse=True)``, the
+slow way ``concord.evaluate`` took before (it sorts n strings).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from concord._coefficients.evaluate_inputs import label_codes
+
+RNG = np.random.default_rng(0)
+CASES = {
+    "text": np.array(["b", "a", "c", "a"]),
+    "objects, one text per type": np.array(["b", "a", 1, 1.0, "1", None, True], dtype=object),
+    "integers sort as text": np.array([10, 9, 1, 10]),
+    "floats with nan": np.array([4.0, 3.0, 4.0, 2.5, np.nan, np.nan]),
+    "signed zeros are two texts": np.array([0.0, -0.0, 1.0]),
+    "booleans": np.array([True, False, True]),
+    "many floats": RNG.integers(0, 12, 1000).astype(float),
+    "many strings (pandas)": RNG.choice(["x", "y", "zz"], 1000).astype(object),
+    "accents": np.array(["Ä", "a", "B"], dtype=object),
+}
+
+
+@pytest.mark.parametrize("labels", CASES.values(), ids=CASES.keys())
+def test_same_as_numpy_s_slow_way(labels):
+    names, codes = np.unique(labels.astype(str), return_inverse=True)
+    got_names, got_codes = label_codes(labels)
+    assert got_names == names.tolist()
+    np.testing.assert_array_equal(got_codes, codes)
