@@ -38,7 +38,7 @@ def test_the_sentence_follows_the_interval_asked_for():
     low, high = r.confidence_interval(0.9, method="wald")
     told = r.summary(0.9, method="wald", digits=3)
     assert f"(90% CI {decimal(low, 3)} to {decimal(high, 3)}, Wald; n = 10 pairs)" in told
-    assert told.startswith("Cohen's κ with linear weights was 0.512 ")  # 21/41, README
+    assert told.startswith("Cohen's κ with linear weights was 0.512 ")  # 21/41, sentiment tutorial
     boot = r.summary(method="bootstrap-percentile", rng=1)
     low, high = r.confidence_interval(method="bootstrap-percentile", rng=1)
     assert f"95% CI {decimal(low)} to {decimal(high)}, percentile bootstrap;" in boot
