@@ -121,6 +121,12 @@ def wide_columns(source: Source, o: dict[str, Any]) -> list[str]:
     """
     names = source.names()
     raters = cin.split_names(o.get("raters"))
+    if raters == []:  # "" or ",": no column at all, not a file without rows
+        raise click.BadParameter(
+            f"names no column. List the rater columns, e.g. --raters a,b. Columns: "
+            f"{', '.join(map(str, names))}.",
+            param_hint="'--raters'",
+        )
     if raters is not None:
         return select(names, raters, source.name, "--raters")
     if o.get("id_column") is not None:
