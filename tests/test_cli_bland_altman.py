@@ -101,7 +101,8 @@ def test_missing_ratings_are_dropped_when_asked(tmp_path):
 # the exact error lines, each naming the option or the column in the command line's words
 ERRORS = [
     ("a,b\nx,1\ny,2\n", ["--x", "a", "--y", "b"],
-     "The column 'a' (--x) must be numeric ratings. Got text such as 'x' instead."),
+     "row 2 of column 'a' holds 'x', not a number: the scores must be numbers. Correct the "
+     "cell, or add it to --na-values if it means a missing rating."),
     ("a,b\n1,1\n2,\n3,3\n", ["--x", "a", "--y", "b"],
      "The column 'b' (--y) must be no missing ratings. Got 1 pairs with a missing rating "
      "instead. Pass --nan-policy omit to drop them."),
@@ -132,3 +133,15 @@ def test_usage_errors(tmp_path, args, says):
     path.write_text("a,b\n1,2\n2,2\n")
     code, output = run(str(path), *args)
     assert code == 2 and says in output
+
+
+@pytest.mark.parametrize("chunk", ["0", "1"])
+def test_a_text_cell_is_not_a_number_and_no_labels_are_offered(tmp_path, chunk):
+    # The command has no --labels, so the hint must not offer it (the ICC's words instead);
+    # whole and chunked reads fail on the same cell.
+    path = tmp_path / "scores.csv"
+    path.write_text("x,y\n1,2\n3,abc\n4,4\n")
+    code, text = run(str(path), "--x", "x", "--y", "y", "--chunk-rows", chunk)
+    assert code == 1
+    assert "row 3 of column 'y' holds 'abc', not a number" in text
+    assert "--labels" not in text

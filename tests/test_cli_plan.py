@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 import concord
@@ -49,9 +50,33 @@ def test_errors_are_one_line_in_cli_words() -> None:
     assert out.exit_code == 1
     assert out.output == (
         "Error: --null must be set (a test) or --width set (an interval), not both or neither. "
-        "Got None instead. Pass --null for power, or --width for precision.\n"
+        "Got neither instead. Pass --null for power, or --width for precision.\n"
     )
     bad = run("fleiss", "--expected", "0.6", "--null", "0.4", "--prevalence", "0.3,0.3")
     assert bad.exit_code == 1 and bad.output.startswith("Error: --prevalence must be")
     typo = run("cohen", "--expected", "0.7", "--null", "0.5", "--prevalence", "0.2,x")
     assert typo.exit_code == 2 and "Traceback" not in typo.output
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["cohen", "--expected", "0.7", "--null", "0.5", "--width", "0.2"],
+         "Error: --null must be set (a test) or --width set (an interval), not both or "
+         "neither. Got both instead. Pass --null for power, or --width for precision."),
+        (["icc", "--expected", "0.7", "--width", "0.2"],
+         "Error: --width must be left out for 'alpha' and 'icc' (plan them by power, with "
+         "--null). Got 0.2 instead."),
+        (["alpha", "--expected", "0.5", "--null", "0.7"],
+         "Error: --null must be below --expected (0.5) for 'alpha'. Got 0.7 instead."),
+        (["fleiss", "--expected", "0.5", "--null", "0.5"],
+         "Error: --null must be different from --expected. Got 0.5 instead."),
+        (["cohen", "--expected", "0.7", "--null", "0.5", "--raters", "3"],
+         "Error: --raters must be 2. Got 3 instead."),
+    ],
+)  # fmt: skip
+def test_impossible_designs_say_no_python_words(args: list[str], line: str) -> None:
+    # "None", "expected" (a Python parameter) and "between 2 and 2" leaked before.
+    out = run(*args)
+    assert out.exit_code == 1
+    assert out.output == line + "\n"

@@ -98,3 +98,14 @@ def test_report_coefficients(tmp_path: object) -> None:
     assert (
         html.count('<section class="coefficient">') == 1 and "<h3>Fleiss&#39; kappa</h3>" in html
     )
+
+
+@pytest.mark.parametrize("name", ["nope", ""])
+def test_an_unknown_coefficient_names_the_option_the_user_typed(tmp_path, name):
+    # raters' option is --coefficient (one name); the error said '--coefficients' before.
+    path = tmp_path / "r.csv"
+    path.write_text("a,b,c\nx,x,y\ny,y,y\nx,y,x\n")
+    out = CliRunner().invoke(main, ["raters", str(path), "--coefficient", name])
+    assert out.exit_code == 2
+    assert "Invalid value for '--coefficient': " in out.output
+    assert "'--coefficients'" not in out.output and "comma-separated" not in out.output

@@ -359,6 +359,8 @@ def test_every_help_example_runs(tmp_path, args):
         str(tmp_path / Path(a).name) if prev in ("-o", "--save") else a
         for prev, a in zip(["", *args[:-1]], args, strict=True)
     ]
+    if args[0] == "report" and "-o" not in args:  # not report.html in the checkout
+        args += ["-o", str(tmp_path / "report.html")]
     out = CliRunner().invoke(main, [*args, "--quiet"])
     assert out.exit_code == 0, out.output
     if args[:2] == ["agree", "data/fleiss1971_diagnoses.csv"]:
@@ -439,3 +441,14 @@ def test_hexadecimal_is_a_word_not_a_number(tmp_path):
     path = write(tmp_path, "hex.csv", "a,b\n0x10,16\n5,5\n16,16\n")
     out = one_line_error(run("kappa", path))
     assert "row 2 of column 'a' holds '0x10'" in out
+
+
+@pytest.mark.parametrize("command", ["agree", "icc", "raters"])
+@pytest.mark.parametrize("chunk", [[], ["--chunk-rows", "1"]])
+def test_an_empty_raters_option_names_the_option(tmp_path, command, chunk):
+    # --raters "" (or ",") read no column and said "no rows to read" before.
+    path = write(tmp_path, "r.csv", "a,b,c\n1,2,1\n2,2,1\n1,1,1\n")
+    extra = chunk if command != "raters" else []
+    out = run(command, path, "--raters", ",", *extra)
+    line = one_line_error(out, 2)
+    assert "'--raters'" in line and "Columns: a, b, c." in line, line

@@ -80,7 +80,7 @@ ERRORS = [
     (["thresholds", "scores.csv", *FIT, "--labels", "1,2"], "in the column 'truth' (--truth)"),
     (
         ["bland-altman", "words.csv", "--x", "a", "--y", "b"],
-        "The column 'a' (--x) must be numeric",
+        "of column 'a' holds 'x', not a number",
     ),
     (["bland-altman", "na.csv", "--x", "a", "--y", "b"], "Pass --nan-policy omit to drop them"),
     (["report", "three.csv", *PAIR, "--labels", "1,2", "--overwrite"], "(--rater1, --rater2)"),

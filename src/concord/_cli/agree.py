@@ -34,10 +34,11 @@ SHORT = {
 _NAMES = {**SHORT, **{name: name for name in (*FAMILY, ALPHA)}}
 
 
-def picked(value: str | None) -> tuple[str, ...] | None:
+def picked(value: str | None, option: str = "--coefficients") -> tuple[str, ...] | None:
     """Return the function names that --coefficients names, in the table's order (None: all).
 
-    An unknown name is a usage error that lists the valid ones.
+    An unknown name is a usage error that lists the valid ones, naming
+    ``option`` (``concord raters`` takes one name, with --coefficient).
     """
     if value is None:
         return None
@@ -46,9 +47,9 @@ def picked(value: str | None) -> tuple[str, ...] | None:
     if unknown or not names:
         valid = ", ".join(f"{short} ({name})" for short, name in SHORT.items())
         got = ", ".join(map(repr, unknown)) or "nothing"
+        what = "comma-separated names" if option.endswith("s") else "one name"
         raise click.BadParameter(
-            f"got {got}; expected comma-separated names among {valid}.",
-            param_hint="'--coefficients'",
+            f"got {got}; expected {what} among {valid}.", param_hint=f"'{option}'"
         )
     chosen = {_NAMES[n] for n in names}
     return tuple(n for n in (*FAMILY, ALPHA) if n in chosen)

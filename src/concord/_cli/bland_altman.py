@@ -33,7 +33,7 @@ def results(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
     ba_options, ccc_options = options(o)
     chunk = stream.chunk_rows(file, o)
     if chunk:  # the exact sums of each chunk, added: the same results
-        src, read_as = read.column_groups(file, o, wanted, chunk)
+        src, read_as = read.column_groups(file, o, wanted, chunk, numbers=True)
         made = [
             concord.accumulate(concord.bland_altman, **ba_options),
             concord.accumulate(concord.concordance_correlation, **ccc_options),
@@ -41,7 +41,7 @@ def results(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
         pair = [o["x"], o["y"]]
         stream.feed(src, pair, o, lambda _: [(acc, pair) for acc in made], read_as)
         return made[0].result(), made[1].result()
-    frame = read.columns(file, o, wanted)
+    frame = read.columns(file, o, wanted, numbers=True)
     x, y = frame[o["x"]], frame[o["y"]]
     ba = concord.bland_altman(x, y, **ba_options)
     return ba, concord.concordance_correlation(x, y, **ccc_options)

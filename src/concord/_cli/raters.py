@@ -18,7 +18,7 @@ from concord._render import records as rec
 
 def _function(o: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """Return --coefficient's function and its options (alpha: a level; the others: weights)."""
-    names = agree.picked(o["coefficient"])
+    names = agree.picked(o["coefficient"], "--coefficient")
     assert names is not None
     if len(names) != 1:
         raise click.BadParameter(

@@ -121,6 +121,12 @@ def wide_columns(source: Source, o: dict[str, Any]) -> list[str]:
     """
     names = source.names()
     raters = cin.split_names(o.get("raters"))
+    if raters == []:  # "" or ",": no column at all, not a file without rows
+        raise click.BadParameter(
+            f"names no column. List the rater columns, e.g. --raters a,b. Columns: "
+            f"{', '.join(map(str, names))}.",
+            param_hint="'--raters'",
+        )
     if raters is not None:
         return select(names, raters, source.name, "--raters")
     if o.get("id_column") is not None:
@@ -233,24 +239,31 @@ def _pivot(ratings: Any, item: Any, rater: Any, n_items: int, raters: list[str])
     return pd.DataFrame(wide, columns=raters)
 
 
-def columns(file: str, o: dict[str, Any], wanted: dict[str, str | None]) -> Any:
+def columns(
+    file: str, o: dict[str, Any], wanted: dict[str, str | None], numbers: bool = False
+) -> Any:
     """Read the columns the options name ({option: column}), each column its own type.
 
     The first is a rating column (read as text with text ``--labels``); the
-    others are read by their cells alone.
+    others are read by their cells alone. With ``numbers`` (scores), every
+    cell must be a number.
     """
-    return whole(*column_groups(file, o, wanted))
+    return whole(*column_groups(file, o, wanted, numbers=numbers))
 
 
 def column_groups(
-    file: str, o: dict[str, Any], wanted: dict[str, str | None], rows: int = 0
+    file: str,
+    o: dict[str, Any],
+    wanted: dict[str, str | None],
+    rows: int = 0,
+    numbers: bool = False,
 ) -> tuple[Source, list[Group]]:
     """Open FILE (in chunks of ``rows``; 0: whole) and return the groups :func:`columns` reads."""
     source = Source(file, options(file, o), rows)
     names = source.names()
     chosen = [select(names, [c], file, option)[0] for option, c in wanted.items() if c]
     groups = [
-        Group([c], text=i == 0 and cin.labels_are_text(o.get("labels")))
+        Group([c], text=i == 0 and cin.labels_are_text(o.get("labels")), numbers=numbers)
         for i, c in enumerate(dict.fromkeys(chosen))
     ]
     return source, groups

@@ -72,19 +72,41 @@ def goal(coefficient: str, expected: float, null: float | None, width: float | N
             fix="Pass null=... for power, or width=... for precision.",
             cli=ForCli(
                 expected="set (a test) or {width} set (an interval), not both or neither",
+                got="neither" if null is None else "both",  # the library's words: None
                 fix="Pass {null} for power, or {width} for precision.",
             ),
         )
     if width is not None:
         if coefficient not in ("cohen", "fleiss"):
-            param_error("plan", "width", "None for 'alpha' and 'icc' (plan them by power)", width)
+            param_error(
+                "plan",
+                "width",
+                "None for 'alpha' and 'icc' (plan them by power)",
+                width,
+                cli=ForCli(
+                    expected="left out for 'alpha' and 'icc' (plan them by power, with {null})"
+                ),
+            )
         bound = unit("width", width)
         unit("expected", expected - bound / 2)
         unit("expected", expected + bound / 2)
     elif null == expected:
-        param_error("plan", "null", "different from expected", null)
+        param_error(
+            "plan",
+            "null",
+            "different from expected",
+            null,
+            cli=ForCli("different from {expected}"),
+        )
     elif coefficient in ("alpha", "icc") and null is not None and null > expected:
-        param_error("plan", "null", f"below expected ({expected:g}) for {coefficient!r}", null)
+        where = f"({expected:g}) for {coefficient!r}"
+        param_error(
+            "plan",
+            "null",
+            f"below expected {where}",
+            null,
+            cli=ForCli(f"below {{expected}} {where}"),
+        )
 
 
 def count(name: str, value: int, least: int, most: int | None = None) -> int:
@@ -92,6 +114,7 @@ def count(name: str, value: int, least: int, most: int | None = None) -> int:
         param_error("plan", name, "an integer", value, exc=TypeError)
     if value < least or (most is not None and value > most):
         span = f"between {least} and {most}" if most is not None else f"at least {least}"
+        span = str(least) if least == most else span
         param_error("plan", name, span, value)
     return int(value)
 
