@@ -48,3 +48,10 @@ def test_location_shift_of_ratings_on_far_apart_scales():
     d = sum(fx) - sum(fy)
     expected = Fraction(d**4, 1) / (a * b)  # u⁴, exactly
     assert u > 0 and abs(Fraction(u) ** 4 / expected - 1) < Fraction(1, 10**14)
+
+
+def test_icc_refuses_python_integers_that_floats_would_round():
+    # 2**70 + 1 is 2**70 in float64: the ICC's float sums would silently use another score
+    with pytest.raises(ValueError, match=r"'ratings' parameter of icc.*1180591620717411303425"):
+        concord.icc([[2**70 + 1, 1], [2, 3], [4, 5], [6, 6]])
+    assert concord.icc([[2**53, 1], [2, 3], [4, 5], [6, 6]]).n_items == 4  # still exact

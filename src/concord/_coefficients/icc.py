@@ -244,10 +244,25 @@ def _numeric(ratings: Any, func: str) -> np.ndarray:
         return x.astype(np.float64, copy=False) if x.dtype.kind == "f" else x
     if x.dtype.kind == "O":
         x = np.where(x == np.array(None), np.nan, x)
+        _exact_in_floats(x, func)
     try:
         return np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError):
         param_error(func, "ratings", "numeric scores", "non-numeric values", raw=True)
+
+
+def _exact_in_floats(x: np.ndarray, func: str) -> None:
+    """Refuse Python integers that float64 would round (|v| > 2**53): the ICC sums floats."""
+    for v in x.ravel():
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**53:
+            param_error(
+                func,
+                "ratings",
+                "scores that float64 holds exactly (whole numbers up to 2**53 in size)",
+                f"the integer {v}",
+                raw=True,
+                fix="Rescale the scores (e.g. subtract a common offset) or pass them as floats.",
+            )
 
 
 def icc_result(
