@@ -212,6 +212,7 @@ def test_a_probabilistic_reading_is_used_where_results_give_one():
             return "substantial with probability 0.71" if probabilistic else "substantial"
 
     assert questions.probabilistic(Reading()) == "substantial with probability 0.71"
+    # Fleiss (1971): κ 0.43 with its SE, read on Landis & Koch by Gwet's (2014) probabilities
     r = concord.fleiss_kappa(pd.read_csv(DIAGNOSES))
-    if "probabilistic" not in __import__("inspect").signature(r.interpret).parameters:
-        assert questions.probabilistic(r) is None
+    assert questions.probabilistic(r) == str(r.interpret(probabilistic=True))
+    assert questions.probabilistic(r).startswith("moderate with probability")

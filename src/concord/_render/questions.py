@@ -10,10 +10,10 @@ computed that a public function does not return.
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from typing import Any
 
+from concord._coefficients.registry import REGISTRY
 from concord._render import records as rec
 from concord._results.sentence import write as _sentence
 
@@ -23,26 +23,23 @@ def headline(results: list[Any]) -> Any:
     return next((r for r in results if r.coefficient == "krippendorff_alpha"), results[0])
 
 
-def _options(result: Any) -> dict[str, Any]:
-    """Return the options that give ``result`` again: alpha's level or the kappas' weights."""
+def _options(result: Any, c: Any) -> dict[str, Any]:
+    """Return the options that give ``result`` again: its level or weights (c: its entry)."""
     options: dict[str, Any] = {"labels": list(result.labels)}
-    if result.coefficient == "krippendorff_alpha":
+    if "level" in c.options:
         options["level"] = result.level
-    elif result.weighting not in ("unweighted", "nominal"):
+    elif "weights" in c.options and result.weighting not in ("unweighted", "nominal"):
         options["weights"] = result.weighting
     return options
 
 
 def probabilistic(result: Any) -> str | None:
-    """Return the benchmark membership probabilities in words, where the result gives them.
+    """Return the benchmark membership probabilities in words (Gwet 2014), None without them.
 
-    ``interpret(probabilistic=True)`` (Gwet 2014) is used when the installed
-    result takes that keyword; otherwise None and the summary leaves it out.
+    ``interpret(probabilistic=True)``; a result without ``interpret`` has none.
     """
     interpret = getattr(result, "interpret", None)
-    if interpret is None or "probabilistic" not in inspect.signature(interpret).parameters:
-        return None
-    return str(interpret(probabilistic=True))
+    return None if interpret is None else str(interpret(probabilistic=True))
 
 
 def raters(frame: Any, result: Any, level: float) -> Any:
@@ -53,14 +50,15 @@ def raters(frame: Any, result: Any, level: float) -> Any:
     """
     import concord
 
-    if frame is None or frame.shape[1] < 3 or result.coefficient in ("icc",):
+    function = getattr(concord, result.coefficient, None)
+    c = next((c for c in REGISTRY if c.function is function), None)
+    if frame is None or frame.shape[1] < 3 or c is None or c.table == "sums":
         return None
-    function = getattr(concord, result.coefficient)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return concord.rater_diagnostics(
-                frame, function=function, confidence_level=level, **_options(result)
+                frame, function=function, confidence_level=level, **_options(result, c)
             )
     except (ValueError, TypeError):
         return None
