@@ -28,6 +28,10 @@ from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_k
 from concord._coefficients.panel import agree
 from concord._coefficients.plan import plan
 from concord._coefficients.qwk import quadratic_weighted_kappa
+from concord._coefficients.ranks.correlation import mean_correlation
+from concord._coefficients.ranks.cronbach import cronbach_alpha
+from concord._coefficients.ranks.kendall import kendall_w
+from concord._coefficients.ranks.overall import overall_concordance
 from concord._coefficients.raters import conger_kappa, light_kappa
 from concord._common.errors import UndefinedKappaWarning
 from concord._data.matrix import CategoryCounts
@@ -53,7 +57,9 @@ from concord._results.gold import GoldResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
 from concord._results.plan import PlanResult
+from concord._results.ranks import KendallResult, MeanCorrelationResult
 from concord._results.raters import RaterDiagnostics
+from concord._results.reliability import CronbachResult, OverallConcordanceResult
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
@@ -77,6 +83,7 @@ __all__ = [
     "CccResult",
     "ComparisonResult",
     "ConfidenceInterval",
+    "CronbachResult",
     "CrossValidatedKappa",
     "EvaluationResult",
     "FleissResult",
@@ -85,9 +92,12 @@ __all__ = [
     "HomogeneityResult",
     "IccResult",
     "KappaResult",
+    "KendallResult",
     "KrippendorffResult",
     "LightResult",
     "MarginalHomogeneityResult",
+    "MeanCorrelationResult",
+    "OverallConcordanceResult",
     "PlanResult",
     "RaterDiagnostics",
     "SpecificAgreementResult",
@@ -106,6 +116,7 @@ __all__ = [
     "compare",
     "concordance_correlation",
     "conger_kappa",
+    "cronbach_alpha",
     "cross_validated_kappa",
     "evaluate",
     "fleiss_kappa",
@@ -113,11 +124,14 @@ __all__ = [
     "gwet_ac",
     "homogeneity",
     "icc",
+    "kendall_w",
     "krippendorff_alpha",
     "light_kappa",
     "marginal_homogeneity",
+    "mean_correlation",
     "mean_kappa",
     "optimize_thresholds",
+    "overall_concordance",
     "percent_agreement",
     "plan",
     "quadratic_weighted_kappa",

@@ -1,0 +1,119 @@
+"""The mean of the raters' pairwise correlations, as R irr's ``meancor`` and ``meanrho``."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from concord._coefficients.icc import ratings_matrix
+from concord._coefficients.ranks.ranking import midranks, pearson, undefined
+from concord._common.errors import check_option, param_error
+from concord._inference.intervals import normal_pvalue
+from concord._results.ranks import MeanCorrelationResult
+
+_FUNC = "mean_correlation"
+
+
+def mean_correlation(ratings: Any, /, *, method: str = "pearson") -> MeanCorrelationResult:
+    r"""The mean of the raters' pairwise correlations, averaged through Fisher's z.
+
+    .. math::
+
+        \bar r = \tanh\Big(\frac{1}{P} \sum_{j<k} \operatorname{artanh} r_{jk}\Big)
+
+    over the P pairs of raters (Fisher 1921), with Pearson's r or
+    Spearman's ρ (Pearson's r of the midranks).
+
+    Parameters
+    ----------
+    ratings : array-like (n_items, n_raters) or DataFrame
+        Numeric ratings, one row per item, one column per rater; NaN or None
+        for a missing rating: an item with a missing rating is left out
+        (listwise, as irr's ``na.omit``).
+    method : {"pearson", "spearman"}
+        R irr's ``meancor`` or ``meanrho``.
+
+    Returns
+    -------
+    MeanCorrelationResult
+        ``statistic`` (r̄), ``z``, ``pvalue``, the pairwise ``correlations``,
+        ``summary()``, ``explain()``, ``to_dict()``, ``to_frame()``.
+
+    Notes
+    -----
+    As irr: perfect correlations (±1, whose z is infinite) are left out of
+    the mean, with a warning (``n_dropped`` counts them; if every pair is
+    perfect and of one sign, r̄ is that value), and the test is
+    z = r̄ √(n − 3) with a two-sided normal p-value. That z takes the
+    back-transformed r̄ where Fisher's test of one correlation takes its z
+    (artanh r̄ √(n − 3)); the two agree for small r̄. A constant rater has no
+    correlation: r̄ is then nan, with an :class:`~concord.UndefinedKappaWarning`.
+
+    References
+    ----------
+    Fisher, R. A. (1921). On the "probable error" of a coefficient of
+    correlation deduced from a small sample. Metron 1, 3-32.
+
+    Gamer, M., Lemon, J., Fellows, I. & Singh, P. (2019). irr: Various
+    coefficients of interrater reliability and agreement. R package 0.84.1.
+
+    Examples
+    --------
+    Three raters' scores of four items:
+
+    >>> import concord
+    >>> r = concord.mean_correlation([[1, 2, 1], [2, 2, 3], [3, 4, 3], [4, 3, 5]])
+    >>> [round(c, 4) for c in r.correlations], round(r.statistic, 4)
+    ([0.7379, 0.9487, 0.5606], 0.8023)
+    """
+    check_option(_FUNC, "method", method, ("pearson", "spearman"))
+    x, _, _ = ratings_matrix(ratings, _FUNC)
+    x = x[~np.isnan(x).any(axis=1)] if x.dtype.kind == "f" else x
+    n, m = x.shape
+    if n < 4:
+        param_error(
+            _FUNC,
+            "ratings",
+            "at least 4 items rated by every rater (the z test divides by n − 3)",
+            f"{n}",
+            raw=True,
+        )
+    columns = [midranks(x[:, j])[0] if method == "spearman" else x[:, j] for j in range(m)]
+    rs = tuple(pearson(columns[a], columns[b]) for a in range(m) for b in range(a + 1, m))
+    value, dropped = _fisher_mean(np.array(rs))
+    z = value * math.sqrt(n - 3)
+    return MeanCorrelationResult(
+        statistic=value,
+        z=z,
+        pvalue=normal_pvalue(z) if math.isfinite(z) else math.nan,
+        method=method,
+        correlations=rs,
+        n_dropped=dropped,
+        n_items=n,
+        n_raters=m,
+    )
+
+
+def _fisher_mean(rs: np.ndarray) -> tuple[float, int]:
+    """Return tanh(mean artanh r) of the imperfect r, and how many perfect r were left out."""
+    if np.isnan(rs).any():
+        undefined(_FUNC, "a rater gave every item the same rating, so has no correlation")
+        return math.nan, 0
+    perfect = np.abs(rs) == 1
+    dropped = int(perfect.sum())
+    if dropped == rs.size and np.unique(rs).size == 1:
+        return float(rs[0]), dropped
+    if dropped:
+        warnings.warn(
+            f"{_FUNC}: {dropped} perfect correlation(s) (±1) left out of the mean, as R irr does.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    kept = rs[~perfect]
+    if kept.size == 0:
+        undefined(_FUNC, "every correlation is perfect, some +1 and some −1")
+        return math.nan, dropped
+    return float(np.tanh(np.mean(np.arctanh(kept)))), dropped

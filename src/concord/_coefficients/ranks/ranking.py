@@ -1,0 +1,90 @@
+"""Midranks and tie sums of each rater's ratings, and the warning for undefined values."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from concord._common.errors import UndefinedKappaWarning
+
+_COUNTING = 4  # integer scores spanning at most this many times n values are counted, not sorted
+
+
+def undefined(func: str, reason: str) -> None:
+    """Warn that the statistic of ``func`` is nan, and why."""
+    warnings.warn(f"{func} is undefined (nan): {reason}.", UndefinedKappaWarning, stacklevel=3)
+
+
+def midranks(column: np.ndarray) -> tuple[np.ndarray, float]:
+    """Return the midranks (1 to n; tied values share their mean rank) and Σ(t³ − t) over ties.
+
+    Whole numbers of a small range are counted (O(n)); other values are sorted.
+
+    >>> r, ties = midranks(np.array([3.0, 1.0, 3.0, 2.0]))
+    >>> r.tolist(), ties
+    ([3.5, 1.0, 3.5, 2.0], 6.0)
+    """
+    n = column.size
+    if n and _small_integers(column):
+        low = int(column.min())
+        codes = (column - low).astype(np.intp)
+        counts = np.bincount(codes)
+        mid = np.cumsum(counts) - (counts - 1) / 2.0
+        sizes = counts[counts > 1].astype(np.float64)
+        return mid[codes], float(np.sum(sizes**3 - sizes))
+    order = np.argsort(column)
+    ordered = column[order]
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    sizes = np.diff(np.append(starts, n))
+    ranks = np.empty(n, dtype=np.float64)
+    ranks[order] = np.repeat(starts + (sizes + 1) / 2.0, sizes)
+    tied = sizes[sizes > 1].astype(np.float64)
+    return ranks, float(np.sum(tied**3 - tied))
+
+
+def rank_sums(x: np.ndarray, integral: bool = True) -> tuple[np.ndarray, float]:
+    """Return each row's sum of its midranks over the columns, and Σ(t³ − t) over all ties.
+
+    >>> sums, ties = rank_sums(np.array([[1, 2], [2, 1], [3, 3]]))
+    >>> sums.tolist(), ties
+    ([3.0, 3.0, 6.0], 0.0)
+    """
+    n = x.shape[0]
+    sums = np.zeros(n, dtype=np.float64)
+    ties = 0.0
+    whole = np.arange(1, n + 1, dtype=np.float64)
+    for j in range(x.shape[1]):
+        column = x[:, j]
+        if n and not (integral and _small_integers(column)):
+            order = np.argsort(column)
+            ordered = column[order]
+            if np.all(ordered[1:] != ordered[:-1]):  # no ties: the ranks are 1..n
+                sums[order] += whole
+                continue
+        ranks, t = midranks(column)
+        sums += ranks
+        ties += t
+    return sums, ties
+
+
+def _small_integers(column: np.ndarray) -> bool:
+    if column.dtype.kind in "iu":
+        span = int(column.max()) - int(column.min())
+    elif column.dtype.kind == "f" and np.all(column == np.round(column)):
+        span = float(column.max()) - float(column.min())
+    else:
+        return False
+    return span <= _COUNTING * column.size
+
+
+def pearson(x: np.ndarray, y: np.ndarray) -> float:
+    """Return Pearson's r of two vectors; nan when either is constant."""
+    dx, dy = x - x.mean(), y - y.mean()
+    sxx, syy = float(dx @ dx), float(dy @ dy)
+    if sxx == 0 or syy == 0:
+        return float("nan")
+    return float(np.clip((dx @ dy) / np.sqrt(sxx * syy), -1.0, 1.0))
