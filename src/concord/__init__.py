@@ -15,6 +15,7 @@ from concord._coefficients.categories import (
     marginal_homogeneity,
     specific_agreement,
 )
+from concord._coefficients.categories_square import cochran_q, symmetry_test
 from concord._coefficients.cohen import cohen_kappa, scott_pi
 from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.concordance import concordance_correlation
@@ -60,6 +61,7 @@ from concord._results.plan import PlanResult
 from concord._results.ranks import KendallResult, MeanCorrelationResult
 from concord._results.raters import RaterDiagnostics
 from concord._results.reliability import CronbachResult, OverallConcordanceResult
+from concord._results.square import CochranQResult, SymmetryResult
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
@@ -81,6 +83,7 @@ __all__ = [
     "BlandAltmanResult",
     "CategoryCounts",
     "CccResult",
+    "CochranQResult",
     "ComparisonResult",
     "ConfidenceInterval",
     "CronbachResult",
@@ -101,6 +104,7 @@ __all__ = [
     "PlanResult",
     "RaterDiagnostics",
     "SpecificAgreementResult",
+    "SymmetryResult",
     "ThresholdClassifier",
     "ThresholdResult",
     "UndefinedKappaWarning",
@@ -112,6 +116,7 @@ __all__ = [
     "bangdiwala_b",
     "bland_altman",
     "brennan_prediger",
+    "cochran_q",
     "cohen_kappa",
     "compare",
     "concordance_correlation",
@@ -138,6 +143,7 @@ __all__ = [
     "rater_diagnostics",
     "scott_pi",
     "specific_agreement",
+    "symmetry_test",
     "weight_matrix",
 ]
 

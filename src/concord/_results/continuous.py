@@ -226,6 +226,59 @@ class IccResult:
             _sampler=None,
         )
 
+    def sem(self) -> float:
+        """Return the standard error of measurement, SD √(1 − ICC) (Weir 2005).
+
+        SD convention: for the single-rating forms the SD of all the ratings,
+        √(SS_total / (N − 1)); for the average forms the SD of the items' mean
+        scores, √(SS_items / (k₀(n − 1))). It is in the ratings' units; nan
+        when the ICC is nan. (√MS_error, another convention, is in
+        ``mean_squares``.)
+
+        Examples
+        --------
+        >>> import concord
+        >>> x = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8],
+        ...      [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+        >>> round(concord.icc(x).sem(), 4)
+        2.2842
+        """
+        from concord._results.icc_reliability import sem
+
+        return sem(self)
+
+    def mdc(self, confidence_level: float = 0.95) -> float:
+        """Return the minimal detectable change, z_{(1+c)/2} · √2 · SEM (Weir 2005).
+
+        The smallest difference between two measurements of one item that
+        exceeds their measurement error at this confidence (MDC95 = 2.77 SEM).
+        """
+        from concord._results.icc_reliability import mdc
+
+        return mdc(self, confidence_level)
+
+    def spearman_brown(self, raters: float) -> float:
+        """Return the ICC of the mean of ``raters`` ratings (the Spearman–Brown prophecy).
+
+        ρ_m = m ρ₁ / (1 + (m − 1) ρ₁), from this form's single-rating ICC ρ₁
+        (an average form is first stepped down from its k₀ raters). The
+        D-study question "how many raters do I need for a reliability of R?"
+        is m = R (1 − ρ₁) / (ρ₁ (1 − R)): try ``spearman_brown`` at that m.
+
+        Examples
+        --------
+        >>> import concord
+        >>> x = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8],
+        ...      [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+        >>> r = concord.icc(x)
+        >>> average = r.form("twoway", "agreement", "average")
+        >>> round(r.spearman_brown(4), 4), round(average.statistic, 4)
+        (0.6201, 0.6201)
+        """
+        from concord._results.icc_reliability import spearman_brown
+
+        return spearman_brown(self, raters)
+
     def explain(self) -> str:
         """Return the ANOVA table, the form's formula and its value.
 

@@ -7,13 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from concord._common.text import number
-from concord._inference.intervals import ConfidenceInterval, Inference, check_level
 from concord._results.reported import Reported, record
 from concord._results.sentence import decimal
 
 
 def _p(p: float) -> str:
-    """An APA p-value: "p < .001" or "p = 0.043"."""
+    """Return an APA p-value: "p < 0.001" or "p = 0.043"."""
     if math.isnan(p):
         return "p undefined"
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"

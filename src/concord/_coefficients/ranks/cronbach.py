@@ -75,11 +75,11 @@ def cronbach_alpha(
     >>> import concord
     >>> r = concord.cronbach_alpha([[1, 2, 2], [2, 3, 2], [4, 4, 5], [5, 4, 4]])
     >>> round(r.statistic, 4)
-    0.9441
+    0.9265
     """
     level = check_level(confidence_level, _FUNC)
     check_option(_FUNC, "nan_policy", nan_policy, ("pairwise", "listwise"))
-    x, names, _ = ratings_matrix(ratings, _FUNC)
+    x, _, _ = ratings_matrix(ratings, _FUNC)
     x = x.astype(np.float64, copy=False)
     missing = np.isnan(x)
     if nan_policy == "listwise" and missing.any():
@@ -108,7 +108,7 @@ def cronbach_alpha(
 
 
 def _covariance(x: np.ndarray, missing: np.ndarray) -> np.ndarray:
-    """The covariance matrix, each entry from the rows both columns hold (n − 1 denominators)."""
+    """Return the covariances, each from the rows both columns hold (n − 1 denominators)."""
     if not missing.any():
         return np.atleast_2d(np.cov(x, rowvar=False))
     k = x.shape[1]

@@ -31,15 +31,15 @@ def midranks(column: np.ndarray) -> tuple[np.ndarray, float]:
         codes = (column - low).astype(np.intp)
         counts = np.bincount(codes)
         mid = np.cumsum(counts) - (counts - 1) / 2.0
-        sizes = counts[counts > 1].astype(np.float64)
-        return mid[codes], float(np.sum(sizes**3 - sizes))
+        tied_counts = counts[counts > 1].astype(np.float64)
+        return mid[codes], float(np.sum(tied_counts**3 - tied_counts))
     order = np.argsort(column)
     ordered = column[order]
     new = np.empty(n, dtype=bool)
     new[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
     starts = np.flatnonzero(new)
-    sizes = np.diff(np.append(starts, n))
+    sizes: np.ndarray = np.diff(np.append(starts, n)).astype(np.intp)
     ranks = np.empty(n, dtype=np.float64)
     ranks[order] = np.repeat(starts + (sizes + 1) / 2.0, sizes)
     tied = sizes[sizes > 1].astype(np.float64)
@@ -72,6 +72,7 @@ def rank_sums(x: np.ndarray, integral: bool = True) -> tuple[np.ndarray, float]:
 
 
 def _small_integers(column: np.ndarray) -> bool:
+    span: float
     if column.dtype.kind in "iu":
         span = int(column.max()) - int(column.min())
     elif column.dtype.kind == "f" and np.all(column == np.round(column)):
