@@ -46,7 +46,8 @@ def test_entry_matches_the_function(c):
     assert entry(c.function) is c and by_name(c.name) is c
     params = inspect.signature(c.function).parameters.values()
     keyword = inspect.Parameter.KEYWORD_ONLY
-    kw = tuple(p.name for p in params if p.kind is keyword and p.name != "groups")  # data
+    # groups= and bland_altman's subject= label the items, as the data do
+    kw = tuple(p.name for p in params if p.kind is keyword and p.name not in ("groups", "subject"))
     positional = [p for p in params if p.kind is inspect.Parameter.POSITIONAL_ONLY]
     # every multi-rater function takes the long form (issue 14): item=, rater=, rating=,
     # which say how the ratings are laid out and are not options of the coefficient

@@ -12,19 +12,22 @@ from functools import partial
 from statistics import NormalDist
 from typing import Any
 
+import numpy as np
+
 from concord._coefficients.bland_altman_core import (
     BiasSampler,
     differences,
     limit_intervals,
     regression,
 )
+from concord._coefficients.bland_altman_repeated import check_scale, on_scale, repeated, subjects
 from concord._coefficients.concordance import empty_error
 from concord._common.docs import fill
 from concord._common.errors import param_error
 from concord._inference.intervals import ConfidenceInterval, Deferred, Inference, _level
 from concord._results.agreement_continuous import BlandAltmanResult
 from concord._results.spec import Spec
-from concord._tables.moments import Moments, bootstrap_pairs, counted, exact_sums, paired_ratings
+from concord._tables.moments import Moments, bootstrap_pairs, exact_sums, paired_ratings
 
 SPEC = Spec(
     "bland_altman", "Bland–Altman bias", interval="t", scale=None, bounds=(-math.inf, math.inf)
@@ -33,7 +36,7 @@ _FUNC = SPEC.name
 
 
 def checked(options: dict[str, Any]) -> dict[str, Any]:
-    """Validate ``confidence_level``, ``limits`` and ``proportional`` (the registry's hook)."""
+    """Validate the options: level, limits, proportional and scale (the registry's hook)."""
     out = dict(options)
     out["confidence_level"] = _level(options["confidence_level"], _FUNC)
     try:
@@ -45,6 +48,15 @@ def checked(options: dict[str, Any]) -> dict[str, Any]:
     out["limits"] = limits
     if not isinstance(options["proportional"], bool):
         param_error(_FUNC, "proportional", "True or False", options["proportional"], exc=TypeError)
+    out["scale"] = check_scale(options.get("scale", "difference"), _FUNC)
+    if out["scale"] == "percent" and out["proportional"]:
+        param_error(
+            _FUNC,
+            "proportional",
+            "False on the percent scale (the percentage already scales d by the mean)",
+            True,
+            fix="Use scale='ratio' or scale='difference' to regress d on the mean.",
+        )
     return out
 
 
@@ -99,6 +111,7 @@ def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> Blan
         lower_interval_approximate=approx[0],
         upper_interval_approximate=approx[1],
         proportional=opts["proportional"],
+        scale=opts["scale"],
         _inference=deferred,
         _spec=SPEC,
         **extra,
@@ -108,6 +121,7 @@ def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> Blan
 def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> Moments | None:
     """Validate and sum one batch of a stream, as the one-shot function does."""
     x, y = paired_ratings(data[0], data[1], _FUNC, options.get("nan_policy", "raise"))
+    x, y = on_scale(x, y, options.get("scale", "difference"), _FUNC)
     return exact_sums(x, y) if x.size else None
 
 
@@ -126,6 +140,8 @@ def bland_altman(
     limits: float = 0.95,
     proportional: bool = False,
     nan_policy: str = "raise",
+    subject: Any = None,
+    scale: str = "difference",
 ) -> BlandAltmanResult:
     r"""Bland–Altman limits of agreement of two raters' continuous ratings.
 
@@ -148,6 +164,15 @@ def bland_altman(
         (``limits_at(m)``).
     nan_policy : {"raise", "omit"}
         What to do with a missing rating: raise, or drop the pair.
+    subject : array-like, shape (n,), optional
+        The subject of each pair, for repeated measurements: several pairs
+        per subject, made at the same time by the two methods, while the true
+        value varies (Bland & Altman 2007). Paired by position with x and y.
+    scale : {"difference", "ratio", "percent"}
+        The differences analysed: x − y; ln x − ln y, whose bias and limits
+        back-transform to ratios x / y (``ratio_bias``, ``ratio_limits``);
+        or 100 (x − y) / ((x + y) / 2), the percentage of the mean (Bland &
+        Altman 1999, §3). The ratio and percent scales need positive values.
 
     Returns
     -------
@@ -165,6 +190,19 @@ def bland_altman(
     non-centrality z√n. The approximate ones are Bland & Altman's (1999):
     limit ± t_{n−1} s √(1/n + z²/(2(n − 1))).
 
+    With ``subject``, the SD of a difference is √(σ²_b + σ²_w), from the
+    one-way ANOVA of the differences by subject (Bland & Altman 2007, §3);
+    the bias is the mean of all the differences, its interval t on
+    (subjects − 1) df with the SE of that model; the limits' intervals are
+    not computed (nan), nor the regression (``proportional``), the
+    bootstrap or the accumulators. Subjects with one pair count in the
+    between-subjects term only; at least one needs two pairs.
+
+    On the ratio scale ``bias``, ``sd`` and the limits are of ln(x / y);
+    ``ratio_bias`` = exp(bias) is the geometric mean ratio and
+    ``ratio_limits`` the limits for x / y. The accumulators and
+    :mod:`concord.dask` take ``scale`` as the one-shot function does.
+
     References
     ----------
     Bland, J. M., Altman, D. G. (1986). Statistical methods for assessing
@@ -174,6 +212,10 @@ def bland_altman(
     Bland, J. M., Altman, D. G. (1999). Measuring agreement in method
     comparison studies. Statistical Methods in Medical Research 8(2),
     135-160. doi:10.1177/096228029900800204
+
+    Bland, J. M., Altman, D. G. (2007). Agreement between methods of
+    measurement with multiple observations per individual. Journal of
+    Biopharmaceutical Statistics 17(4), 571-582. doi:10.1080/10543400701329422
 
     Carkeet, A. (2015). Exact parametric confidence intervals for
     Bland-Altman limits of agreement. Optometry and Vision Science 92(3),
@@ -196,9 +238,47 @@ def bland_altman(
     (-78.1, 73.9)
     """
     options = checked(
-        {"confidence_level": confidence_level, "limits": limits, "proportional": proportional}
+        {
+            "confidence_level": confidence_level,
+            "limits": limits,
+            "proportional": proportional,
+            "scale": scale,
+        }
     )
-    paired = counted(x, y, _FUNC, nan_policy)
-    if paired.sums.n == 0:
+    if subject is not None:
+        return _repeated(x, y, subject, options, nan_policy)
+    vx, vy = on_scale(*paired_ratings(x, y, _FUNC, nan_policy), options["scale"], _FUNC)
+    sums = exact_sums(vx, vy)
+    if sums.n == 0:
         empty_error(_FUNC)
-    return ba_result(paired.sums, options, bootstrap_pairs(paired.x, paired.y))
+    return ba_result(sums, options, bootstrap_pairs(vx, vy))
+
+
+def _repeated(
+    x: Any, y: Any, subject: Any, options: dict[str, Any], nan_policy: str
+) -> BlandAltmanResult:
+    """Bland & Altman (2007): the limits with several pairs per subject."""
+    if options["proportional"]:
+        param_error(
+            _FUNC,
+            "proportional",
+            "False with subject= (the regression on the mean ignores the subjects)",
+            True,
+        )
+    fx = np.asarray(x.to_numpy() if hasattr(x, "to_numpy") else x, dtype=object)
+    fy = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y, dtype=object)
+    labels = subjects(subject, fx.size, _FUNC)
+    if nan_policy == "omit" and fx.shape == fy.shape:
+        keep = ~(_gone(fx) | _gone(fy))
+        fx, fy, labels = fx[keep], fy[keep], labels[keep]
+    vx, vy = on_scale(*paired_ratings(fx, fy, _FUNC, nan_policy), options["scale"], _FUNC)
+    if vx.size == 0:
+        empty_error(_FUNC)
+    d = vx.astype(np.float64) - vy.astype(np.float64)
+    return repeated(d, labels, options, SPEC, _FUNC)
+
+
+def _gone(values: np.ndarray) -> np.ndarray:
+    """Where a rating is missing: None or NaN."""
+    missing: np.ndarray = np.asarray((values == None) | (values != values), dtype=bool)  # noqa: E711
+    return missing

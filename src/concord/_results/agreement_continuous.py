@@ -147,6 +147,12 @@ class BlandAltmanResult(_AtLevel):
         Whether the differences were regressed on the means.
     slope, intercept, slope_se, slope_pvalue, residual_sd : float
         That regression, d = intercept + slope · m (nan unless ``proportional``).
+    scale : str
+        "difference", "ratio" (d = ln x − ln y) or "percent" (d = 100 (x − y) / mean).
+    n_subjects : int
+        The subjects of repeated measurements (0 without ``subject``).
+    sd_between, sd_within : float
+        With ``subject``: σ_b and σ_w, where sd = √(σ_b² + σ_w²) (Bland & Altman 2007).
     """
 
     statistic: float
@@ -168,6 +174,10 @@ class BlandAltmanResult(_AtLevel):
     slope_se: float = math.nan
     slope_pvalue: float = math.nan
     residual_sd: float = math.nan
+    scale: str = "difference"
+    n_subjects: int = 0
+    sd_between: float = math.nan
+    sd_within: float = math.nan
     coefficient: str = "bland_altman"
     _inference: Deferred | None = field(default=None, repr=False)
     _spec: Spec | None = field(default=None, repr=False)
@@ -200,6 +210,18 @@ class BlandAltmanResult(_AtLevel):
         half = self._z() * self.residual_sd
         return centre - half, centre + half
 
+    @property
+    def ratio_bias(self) -> float:
+        """On the ratio scale, exp(bias): the geometric mean of x / y; else nan."""
+        return math.exp(self.bias) if self.scale == "ratio" else math.nan
+
+    @property
+    def ratio_limits(self) -> tuple[float, float]:
+        """On the ratio scale, the limits of agreement of x / y, exp(d̄ ∓ z s); else nan."""
+        if self.scale != "ratio":
+            return (math.nan, math.nan)
+        return (math.exp(self.lower_limit), math.exp(self.upper_limit))
+
     def _z(self) -> float:
         from statistics import NormalDist
 
@@ -224,6 +246,9 @@ class BlandAltmanResult(_AtLevel):
             f"  {pct} CI of the upper limit {ci(self.upper_interval)} exact, "
             f"{ci(self.upper_interval_approximate)} approximate",
         ]
+        from concord._results.bland_altman_text import extended
+
+        lines = extended(self, lines)
         if self.proportional:
             lines.append(
                 f"  d on the mean m: d = {number(self.intercept)} + {number(self.slope)} m "
