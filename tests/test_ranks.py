@@ -308,3 +308,34 @@ def test_overall_concordance_constant_is_undefined():
     with pytest.warns(concord.UndefinedKappaWarning):
         r = concord.overall_concordance([[1, 1], [1, 1], [1, 1]])
     assert math.isnan(r.statistic) and math.isnan(r.interval.low)
+
+
+# --- concord agree --coefficients kendall-w,... --------------------------------------------
+
+
+def test_cli_agree_rank_statistics():
+    from click.testing import CliRunner
+
+    from concord._cli.main import main
+
+    path = str(HERE / "icc" / "anxiety.csv")
+    names = "kendall-w,cronbach-alpha,mean-correlation,overall-concordance"
+    run = CliRunner().invoke(main, ["agree", path, "--coefficients", names, "--format", "json"])
+    assert run.exit_code == 0, run.output
+    rows = json.loads(run.output)["rank_statistics"]
+    assert [r["coefficient"] for r in rows] == [
+        "Kendall's Wt",
+        "Cronbach's alpha",
+        "mean Pearson r",
+        "overall concordance correlation",
+    ]
+    assert rows[0]["statistic"] == concord.kendall_w(ANXIETY).statistic
+    assert rows[3]["statistic"] == pytest.approx(R["occc_anxiety"]["occc"])
+    both = CliRunner().invoke(main, ["agree", path, "--coefficients", "fleiss,kendall"])
+    assert both.exit_code == 0 and "Fleiss' kappa" in both.output and "Kendall's Wt" in both.output
+    chunked = CliRunner().invoke(
+        main, ["agree", path, "--coefficients", "kendall", "--chunk-rows", "5"]
+    )
+    assert chunked.exit_code == 2 and "--chunk-rows" in chunked.output
+    wrong = CliRunner().invoke(main, ["agree", path, "--coefficients", "kendal"])
+    assert wrong.exit_code == 2 and "kendall (kendall_w)" in wrong.output
