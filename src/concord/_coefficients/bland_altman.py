@@ -265,8 +265,7 @@ def _repeated(
             "False with subject= (the regression on the mean ignores the subjects)",
             True,
         )
-    fx = np.asarray(x.to_numpy() if hasattr(x, "to_numpy") else x, dtype=object)
-    fy = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y, dtype=object)
+    fx, fy = _array(x), _array(y)
     labels = subjects(subject, fx.size, _FUNC)
     if nan_policy == "omit" and fx.shape == fy.shape:
         keep = ~(_gone(fx) | _gone(fy))
@@ -276,6 +275,12 @@ def _repeated(
         empty_error(_FUNC)
     d = vx.astype(np.float64) - vy.astype(np.float64)
     return repeated(d, labels, options, SPEC, _FUNC)
+
+
+def _array(values: Any) -> np.ndarray:
+    """Return the ratings as an array: numbers as they are, anything else as objects."""
+    out = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
+    return out if out.dtype.kind in "biuf" else out.astype(object)
 
 
 def _gone(values: np.ndarray) -> np.ndarray:

@@ -148,7 +148,7 @@ def cochran_q(ratings: Any, /, *, nan_policy: str = "raise") -> CochranQResult:
                 fix="Pass nan_policy='omit' to leave out the items with a missing rating.",
             )
         x = x[~missing.any(axis=1)]
-    values = np.unique(x.ravel())
+    values = _categories(x)
     if values.size > 2:
         param_error(func, "ratings", "two categories", f"{values.size}: {values[:5]}", raw=True)
     if x.shape[0] < 1:
@@ -178,6 +178,16 @@ def _q(success: np.ndarray, names: tuple[Any, ...], labels: tuple[Any, ...]) -> 
         raters=names,
         n_items=n,
     )
+
+
+def _categories(x: np.ndarray) -> np.ndarray:
+    """Return the sorted distinct values; numbers with two values found without a sort."""
+    if x.dtype.kind in "biuf" and x.size:
+        low, high = x.min(), x.max()
+        if bool(np.all((x == low) | (x == high))):
+            found: np.ndarray = np.unique(np.array([low, high]))
+            return found
+    return np.unique(x.ravel())
 
 
 def _matrix(ratings: Any, func: str) -> tuple[np.ndarray, tuple[Any, ...]]:

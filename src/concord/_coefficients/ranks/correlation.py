@@ -9,12 +9,13 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.icc import ratings_matrix
-from concord._coefficients.ranks.ranking import midranks, pearson, undefined
+from concord._coefficients.ranks.ranking import midranks, undefined
 from concord._common.errors import check_option, param_error
 from concord._inference.intervals import normal_pvalue
 from concord._results.ranks import MeanCorrelationResult
 
 _FUNC = "mean_correlation"
+_PERFECT = 1e-12  # |r| this close to 1 is a perfect correlation
 
 
 def mean_correlation(ratings: Any, /, *, method: str = "pearson") -> MeanCorrelationResult:
@@ -44,7 +45,7 @@ def mean_correlation(ratings: Any, /, *, method: str = "pearson") -> MeanCorrela
 
     Notes
     -----
-    As irr: perfect correlations (±1, whose z is infinite) are left out of
+    As irr: perfect correlations (±1 within 10⁻¹², whose z is infinite) are left out of
     the mean, with a warning (``n_dropped`` counts them; if every pair is
     perfect and of one sign, r̄ is that value), and the test is
     z = r̄ √(n − 3) with a two-sided normal p-value. That z takes the
@@ -71,7 +72,7 @@ def mean_correlation(ratings: Any, /, *, method: str = "pearson") -> MeanCorrela
     """
     check_option(_FUNC, "method", method, ("pearson", "spearman"))
     x, _, _ = ratings_matrix(ratings, _FUNC)
-    x = x[~np.isnan(x).any(axis=1)] if x.dtype.kind == "f" else x
+    x = x[~np.isnan(x).any(axis=1)] if x.dtype.kind == "f" else x.astype(np.float64)
     n, m = x.shape
     if n < 4:
         param_error(
@@ -81,20 +82,37 @@ def mean_correlation(ratings: Any, /, *, method: str = "pearson") -> MeanCorrela
             f"{n}",
             raw=True,
         )
-    columns = [midranks(x[:, j])[0] if method == "spearman" else x[:, j] for j in range(m)]
-    rs = tuple(pearson(columns[a], columns[b]) for a in range(m) for b in range(a + 1, m))
-    value, dropped = _fisher_mean(np.array(rs))
+    rs = _correlations(x, method)
+    value, dropped = _fisher_mean(rs)
     z = value * math.sqrt(n - 3)
     return MeanCorrelationResult(
         statistic=value,
         z=z,
         pvalue=normal_pvalue(z) if math.isfinite(z) else math.nan,
         method=method,
-        correlations=rs,
+        correlations=tuple(float(r) for r in rs),
         n_dropped=dropped,
         n_items=n,
         n_raters=m,
     )
+
+
+def _correlations(x: np.ndarray, method: str) -> np.ndarray:
+    """Return the pairwise correlations, pairs (1, 2), (1, 3), …, (2, 3), …; nan if constant."""
+    m = x.shape[1]
+    if method == "spearman":
+        x = np.column_stack([midranks(np.ascontiguousarray(x[:, j]))[0] for j in range(m)])
+    centred = x - x.mean(axis=0)
+    cov = centred.T @ centred
+    sd = np.sqrt(np.diag(cov))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.clip(cov / np.outer(sd, sd), -1.0, 1.0)
+    r[:, sd == 0] = np.nan
+    upper: np.ndarray = r[np.triu_indices(m, 1)]
+    # a perfect correlation computed in floats can miss ±1 by an ulp or two: snap it
+    near = np.abs(np.abs(upper) - 1) < _PERFECT
+    upper[near] = np.sign(upper[near])
+    return upper
 
 
 def _fisher_mean(rs: np.ndarray) -> tuple[float, int]:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import warnings
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from concord._common.errors import UndefinedKappaWarning
 
 _COUNTING = 4  # integer scores spanning at most this many times n values are counted, not sorted
+_THREADED = 1 << 20  # ratings from which the columns are ranked in threads
 
 
 def undefined(func: str, reason: str) -> None:
@@ -49,26 +53,45 @@ def midranks(column: np.ndarray) -> tuple[np.ndarray, float]:
 def rank_sums(x: np.ndarray, integral: bool = True) -> tuple[np.ndarray, float]:
     """Return each row's sum of its midranks over the columns, and Σ(t³ − t) over all ties.
 
+    ``integral``: whether the ratings may be whole numbers (False skips the counting
+    path). Large matrices rank their columns in threads (numpy's sorts release the GIL).
+
     >>> sums, ties = rank_sums(np.array([[1, 2], [2, 1], [3, 3]]))
     >>> sums.tolist(), ties
     ([3.0, 3.0, 6.0], 0.0)
     """
-    n = x.shape[0]
+    n, m = x.shape
     sums = np.zeros(n, dtype=np.float64)
     ties = 0.0
-    whole = np.arange(1, n + 1, dtype=np.float64)
-    for j in range(x.shape[1]):
-        column = x[:, j]
-        if n and not (integral and _small_integers(column)):
-            order = np.argsort(column)
-            ordered = column[order]
-            if np.all(ordered[1:] != ordered[:-1]):  # no ties: the ranks are 1..n
-                sums[order] += whole
-                continue
-        ranks, t = midranks(column)
-        sums += ranks
-        ties += t
+
+    def ranked(j: int) -> tuple[np.ndarray, float]:
+        return column_ranks(np.ascontiguousarray(x[:, j]), integral)
+
+    workers = min(m, os.cpu_count() or 1)
+    if x.size < _THREADED or workers < 2:
+        found: Iterable[tuple[np.ndarray, float]] = map(ranked, range(m))
+        for ranks, t in found:
+            sums += ranks
+            ties += t
+        return sums, ties
+    with ThreadPoolExecutor(workers) as pool:
+        for ranks, t in pool.map(ranked, range(m)):
+            sums += ranks
+            ties += t
     return sums, ties
+
+
+def column_ranks(column: np.ndarray, integral: bool) -> tuple[np.ndarray, float]:
+    """Return one column's midranks and its Σ(t³ − t): :func:`midranks`, sorting once."""
+    n = column.size
+    if n and not (integral and _small_integers(column)):
+        order = np.argsort(column)
+        ordered = column[order]
+        if np.all(ordered[1:] != ordered[:-1]):  # no ties: the ranks are 1..n
+            ranks = np.empty(n, dtype=np.float64)
+            ranks[order] = np.arange(1, n + 1, dtype=np.float64)
+            return ranks, 0.0
+    return midranks(column)
 
 
 def _small_integers(column: np.ndarray) -> bool:
