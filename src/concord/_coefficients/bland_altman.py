@@ -12,15 +12,13 @@ from functools import partial
 from statistics import NormalDist
 from typing import Any
 
-import numpy as np
-
 from concord._coefficients.bland_altman_core import (
     BiasSampler,
     differences,
     limit_intervals,
     regression,
 )
-from concord._coefficients.bland_altman_repeated import check_scale, on_scale, repeated, subjects
+from concord._coefficients.bland_altman_repeated import check_scale, from_subjects, on_scale
 from concord._coefficients.concordance import empty_error
 from concord._common.docs import fill
 from concord._common.errors import param_error
@@ -246,44 +244,9 @@ def bland_altman(
         }
     )
     if subject is not None:
-        return _repeated(x, y, subject, options, nan_policy)
+        return from_subjects(x, y, subject, options, nan_policy, SPEC)
     vx, vy = on_scale(*paired_ratings(x, y, _FUNC, nan_policy), options["scale"], _FUNC)
     sums = exact_sums(vx, vy)
     if sums.n == 0:
         empty_error(_FUNC)
     return ba_result(sums, options, bootstrap_pairs(vx, vy))
-
-
-def _repeated(
-    x: Any, y: Any, subject: Any, options: dict[str, Any], nan_policy: str
-) -> BlandAltmanResult:
-    """Bland & Altman (2007): the limits with several pairs per subject."""
-    if options["proportional"]:
-        param_error(
-            _FUNC,
-            "proportional",
-            "False with subject= (the regression on the mean ignores the subjects)",
-            True,
-        )
-    fx, fy = _array(x), _array(y)
-    labels = subjects(subject, fx.size, _FUNC)
-    if nan_policy == "omit" and fx.shape == fy.shape:
-        keep = ~(_gone(fx) | _gone(fy))
-        fx, fy, labels = fx[keep], fy[keep], labels[keep]
-    vx, vy = on_scale(*paired_ratings(fx, fy, _FUNC, nan_policy), options["scale"], _FUNC)
-    if vx.size == 0:
-        empty_error(_FUNC)
-    d = vx.astype(np.float64) - vy.astype(np.float64)
-    return repeated(d, labels, options, SPEC, _FUNC)
-
-
-def _array(values: Any) -> np.ndarray:
-    """Return the ratings as an array: numbers as they are, anything else as objects."""
-    out = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
-    return out if out.dtype.kind in "biuf" else out.astype(object)
-
-
-def _gone(values: np.ndarray) -> np.ndarray:
-    """Where a rating is missing: None or NaN."""
-    missing: np.ndarray = np.asarray((values == None) | (values != values), dtype=bool)  # noqa: E711
-    return missing

@@ -21,6 +21,7 @@ from concord._common.errors import check_option, param_error
 from concord._inference.intervals import ConfidenceInterval, Inference, t_quantile
 from concord._results.agreement_continuous import BlandAltmanResult
 from concord._results.spec import Spec
+from concord._tables.moments import paired_ratings
 
 SCALES = ("difference", "ratio", "percent")
 _NAN = ConfidenceInterval(math.nan, math.nan)
@@ -118,3 +119,39 @@ def subjects(subject: Any, n: int, func: str) -> np.ndarray:
             func, "subject", f"one label per pair ({n})", f"shape {labels.shape}", raw=True
         )
     return labels
+
+
+def from_subjects(
+    x: Any, y: Any, subject: Any, options: dict[str, Any], nan_policy: str, spec: Spec
+) -> BlandAltmanResult:
+    """Validate the pairs and their subjects and return :func:`repeated`'s result."""
+    func = spec.name
+    if options["proportional"]:
+        param_error(
+            func,
+            "proportional",
+            "False with subject= (the regression on the mean ignores the subjects)",
+            True,
+        )
+    fx, fy = _array(x), _array(y)
+    labels = subjects(subject, fx.size, func)
+    if nan_policy == "omit" and fx.shape == fy.shape:
+        keep = ~(_gone(fx) | _gone(fy))
+        fx, fy, labels = fx[keep], fy[keep], labels[keep]
+    vx, vy = on_scale(*paired_ratings(fx, fy, func, nan_policy), options["scale"], func)
+    if vx.size == 0:
+        param_error(func, "x", "at least one pair of ratings", "none", raw=True)
+    d = vx.astype(np.float64) - vy.astype(np.float64)
+    return repeated(d, labels, options, spec, func)
+
+
+def _array(values: Any) -> np.ndarray:
+    """Return the ratings as an array: numbers as they are, anything else as objects."""
+    out = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
+    return out if out.dtype.kind in "biuf" else out.astype(object)
+
+
+def _gone(values: np.ndarray) -> np.ndarray:
+    """Where a rating is missing: None or NaN."""
+    missing: np.ndarray = np.asarray((values == None) | (values != values), dtype=bool)  # noqa: E711
+    return missing
