@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.ranks.ranking import undefined
+from concord._coefficients.ranks.ranking import chi2_sf, undefined
 from concord._common.errors import check_option, param_error
 from concord._results.square import CochranQResult, SymmetryResult
 from concord._tables.pairs import confusion_table
@@ -77,12 +77,10 @@ def symmetry_test(
     terms = np.divide((above - below) ** 2, both, out=np.zeros_like(both), where=both > 0)
     statistic = float(terms.sum())
     df = int(upper[0].size)
-    from scipy import stats
-
     return SymmetryResult(
         statistic=statistic,
         df=df,
-        pvalue=float(stats.chi2.sf(statistic, df)) if df else math.nan,
+        pvalue=chi2_sf(statistic, df),
         labels=tuple(counted.labels.values),
         table=table,
         n=int(table.sum()),
@@ -167,12 +165,10 @@ def _q(success: np.ndarray, names: tuple[Any, ...], labels: tuple[Any, ...]) -> 
         q = math.nan
     else:
         q = (k - 1) * (k * float(columns @ columns) - total**2) / denominator
-    from scipy import stats
-
     return CochranQResult(
         statistic=q,
         df=k - 1,
-        pvalue=float(stats.chi2.sf(q, k - 1)) if math.isfinite(q) else math.nan,
+        pvalue=chi2_sf(q, k - 1),
         proportions=columns / n,
         labels=labels,
         raters=names,

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.icc import ratings_matrix
-from concord._coefficients.ranks.ranking import midranks, pearson, rank_sums, undefined
+from concord._coefficients.ranks.ranking import chi2_sf, midranks, pearson, rank_sums, undefined
 from concord._common.errors import param_error
 from concord._results.ranks import KendallResult
 
@@ -175,7 +175,7 @@ def _result(
         statistic=float(w),
         chi_square=float(chi),
         df=n - 1,
-        pvalue=float(stats.chi2.sf(chi, n - 1)) if math.isfinite(chi) else math.nan,
+        pvalue=chi2_sf(chi, n - 1),
         f_statistic=float(f),
         f_df1=df1,
         f_df2=(k - 1) * df1,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
 from collections.abc import Iterable
@@ -112,3 +113,12 @@ def pearson(x: np.ndarray, y: np.ndarray) -> float:
     if sxx == 0 or syy == 0:
         return float("nan")
     return float(np.clip((dx @ dy) / np.sqrt(sxx * syy), -1.0, 1.0))
+
+
+def chi2_sf(x: float, df: float) -> float:
+    """P(χ²_df ≥ x): scipy's ``chdtrc``, which ``scipy.stats.chi2.sf`` calls, less its checks."""
+    if not (math.isfinite(x) and df > 0):
+        return math.nan if math.isnan(x) or df <= 0 else 0.0
+    from scipy.special import chdtrc
+
+    return float(chdtrc(df, max(x, 0.0)))
