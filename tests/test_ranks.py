@@ -339,3 +339,17 @@ def test_cli_agree_rank_statistics():
     assert chunked.exit_code == 2 and "--chunk-rows" in chunked.output
     wrong = CliRunner().invoke(main, ["agree", path, "--coefficients", "kendal"])
     assert wrong.exit_code == 2 and "kendall (kendall_w)" in wrong.output
+
+
+def test_kendall_w_threaded_ranking_equals_the_sequential(monkeypatch):
+    from concord._coefficients.ranks import ranking
+
+    rng = np.random.default_rng(11)
+    x = np.column_stack([rng.normal(size=3000), rng.integers(0, 40, 3000), rng.normal(size=3000)])
+    x[::7, 2] = 0.5  # ties in a float column
+    sequential = concord.kendall_w(x)
+    monkeypatch.setattr(ranking, "_THREADED", 1)
+    monkeypatch.setattr(ranking.os, "cpu_count", lambda: 4)
+    threaded = concord.kendall_w(x)
+    assert threaded.statistic == sequential.statistic and threaded.ties == sequential.ties
+    assert threaded.chi_square == pytest.approx(stats.friedmanchisquare(*x).statistic, rel=1e-12)

@@ -80,3 +80,11 @@ def test_cochran_q_bad_input():
         concord.cochran_q([[1, 0], [2, 1]])
     with pytest.warns(concord.UndefinedKappaWarning, match="cochran_q is undefined"):
         assert math.isnan(concord.cochran_q([[1, 1], [0, 0]]).statistic)
+
+
+def test_cochran_q_keeps_the_raters_names_and_escapes_them_in_html():
+    frame = pd.DataFrame({"<script>": [1, 0, 1, 1], "b&c": [0, 0, 1, 0], "gpt": [1, 1, 1, 0]})
+    r = concord.cochran_q(frame)
+    assert r.raters == ("<script>", "b&c", "gpt") and "<script> 0.75" in r.explain()
+    html = r._repr_html_()
+    assert "&lt;script&gt;" in html and "<script>" not in html and "b&amp;c" in html
