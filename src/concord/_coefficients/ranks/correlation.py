@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.icc import ratings_matrix
-from concord._coefficients.ranks.ranking import midranks, undefined
+from concord._coefficients.ranks.ranking import has_missing, midranks, undefined
 from concord._common.errors import check_option, param_error
 from concord._inference.intervals import normal_pvalue
 from concord._results.ranks import MeanCorrelationResult
@@ -72,7 +72,7 @@ def mean_correlation(ratings: Any, /, *, method: str = "pearson") -> MeanCorrela
     """
     check_option(_FUNC, "method", method, ("pearson", "spearman"))
     x, _, _ = ratings_matrix(ratings, _FUNC)
-    x = x[~np.isnan(x).any(axis=1)] if x.dtype.kind == "f" else x.astype(np.float64)
+    x = x[~np.isnan(x).any(axis=1)] if has_missing(x) else x.astype(np.float64, copy=False)
     n, m = x.shape
     if n < 4:
         param_error(

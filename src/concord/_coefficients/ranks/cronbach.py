@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.icc import ratings_matrix
-from concord._coefficients.ranks.ranking import undefined
+from concord._coefficients.ranks.ranking import has_missing, undefined
 from concord._common.errors import check_option, param_error
 from concord._inference.intervals import check_level
 from concord._results.reliability import CronbachResult
@@ -81,7 +81,7 @@ def cronbach_alpha(
     check_option(_FUNC, "nan_policy", nan_policy, ("pairwise", "listwise"))
     x, _, _ = ratings_matrix(ratings, _FUNC)
     x = x.astype(np.float64, copy=False)
-    missing = np.isnan(x)
+    missing = np.isnan(x) if has_missing(x) else np.zeros(x.shape, dtype=bool)
     if nan_policy == "listwise" and missing.any():
         x = x[~missing.any(axis=1)]
         missing = np.zeros(x.shape, dtype=bool)

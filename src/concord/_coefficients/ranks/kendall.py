@@ -9,7 +9,14 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.icc import ratings_matrix
-from concord._coefficients.ranks.ranking import chi2_sf, midranks, pearson, rank_sums, undefined
+from concord._coefficients.ranks.ranking import (
+    chi2_sf,
+    has_missing,
+    midranks,
+    pearson,
+    rank_sums,
+    undefined,
+)
 from concord._common.errors import param_error
 from concord._results.ranks import KendallResult
 
@@ -89,7 +96,7 @@ def kendall_w(ratings: Any, /, *, correct: bool = True) -> KendallResult:
     if not isinstance(correct, bool | np.bool_):
         param_error(_FUNC, "correct", "True or False", correct, exc=TypeError)
     x, names, integral = ratings_matrix(ratings, _FUNC)
-    if x.dtype.kind == "f" and np.isnan(x).any():
+    if has_missing(x):
         return _pairwise(x, names)
     return _complete(x, names, bool(correct), integral)
 

@@ -122,3 +122,8 @@ def chi2_sf(x: float, df: float) -> float:
     from scipy.special import chdtrc
 
     return float(chdtrc(df, max(x, 0.0)))
+
+
+def has_missing(x: np.ndarray) -> bool:
+    """Whether a float matrix holds NaN: one sum, no temporary array (ratings are finite)."""
+    return x.dtype.kind == "f" and bool(np.isnan(np.add.reduce(x, axis=None)))
