@@ -2,8 +2,8 @@
 
 Sources: tests/reference/ranks/ranks_values.json, written by tests/reference/ranks/ranks.R
 from R irr 0.84.1's ``kendall``, ``meancor`` and ``meanrho``, irrNA 0.2.3's ``kendallNA``
-(and its data sets ConsistNA, IndepNA, IndepW, GPL-2) and epiR's ``epi.occc``; the
-``anxiety`` data of irr (tests/reference/icc/anxiety.csv, GPL-2). pingouin 0.5's
+(and its data sets ConsistNA, IndepNA, IndepW, GPL-3) and epiR's ``epi.occc``; the
+``anxiety`` data of irr (tests/reference/icc/anxiety.csv, GPL ≥ 2). pingouin 0.7's
 ``cronbach_alpha`` docstring examples on its bundled data sets ``cronbach_alpha`` and
 ``cronbach_wide_missing`` (tests/reference/ranks/pingouin_*.csv, pingouin GPL-3; the data
 from www.real-statistics.com). scipy's ``friedmanchisquare`` (χ² = m(n − 1)Wt).

@@ -3,7 +3,7 @@
 # Sources (CRAN sources on GitHub, read with `source()` so that no package needs installing):
 #   irr 0.84.1      R/kendall.R, R/meancor.R, R/meanrho.R   (Gamer, Lemon, Fellows & Singh)
 #   irrNA 0.2.3     R/kendallNA.R and its data sets ConsistNA, IndepNA, IndepW (Brueckl)
-#   epiR            R/epi.occc.R                            (Stevenson et al.)
+#   epiR 2.0.94     R/epi.occc.R                            (Stevenson et al.)
 # Run:  SRC=/path/with/irr,irrNA,epiR Rscript tests/reference/ranks/ranks.R
 # It writes the irrNA data sets as CSV beside this script and ranks_values.json.
 
