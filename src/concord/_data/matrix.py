@@ -235,6 +235,8 @@ def _columns(ratings: Any, func: str) -> tuple[list[Column], tuple[Any, ...]]:
         param_error(func, "ratings", "a rectangular 2-D array-like (items × raters)", ratings)
     if arr.ndim != 2:
         fix = "Pass one column per rater, e.g. np.column_stack([r1, r2, r3])."
+        if arr.ndim == 3 and type(ratings) in (list, tuple):
+            fix += " If each cell is one rating's set of labels, pass sets (frozenset)."
         param_error(
             func, "ratings", "2-D (items × raters)", f"shape {arr.shape}", fix=fix, raw=True
         )
@@ -311,7 +313,7 @@ def _lookup_codes(
     flat: np.ndarray, present: np.ndarray, declared: tuple[Any, ...] | None, func: str
 ) -> tuple[np.ndarray, Labels]:
     if declared is None:
-        found, (inner,) = infer([flat])
+        found, (inner,) = infer([flat], func)
     else:
         found, inner = Labels(declared, ordered=True), lookup(flat, declared, func, "ratings")
     codes = np.zeros(present.shape, dtype=np.intp)

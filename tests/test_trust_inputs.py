@@ -1,0 +1,181 @@
+"""Issue 24 (trust, round 3), the front door: inputs that gave silent wrong answers.
+
+Each test fails on the code before the fix. Expected values name their
+source: scikit-learn's ``cohen_kappa_score`` on the complete pairs, or an
+exact ``fractions.Fraction`` recomputation from the definition.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+import concord
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def raises(exc, *fragments):
+    pattern = ".*".join(re.escape(f) for f in fragments)
+    return pytest.raises(exc, match=re.compile(pattern, re.S))
+
+
+def qwk_by_sums(a, b):
+    """Quadratic κ from its five sums (Cohen 1968, quadratic weights), exactly."""
+    n = len(a)
+    sa, sb = sum(a), sum(b)
+    saa, sbb, sab = (
+        sum(x * x for x in a),
+        sum(y * y for y in b),
+        sum(x * y for x, y in zip(a, b, strict=True)),
+    )
+    return Fraction(2 * (n * sab - sa * sb), n * saa + n * sbb - 2 * sa * sb)
+
+
+# --- 1. quadratic_weighted_kappa: a missing rating is never counted as 0 ----------------------
+
+ISSUE_A = [1, 2, 3, None, 4, 2, 5, 1]
+ISSUE_B = [1, 2, 4, 4, 3, 2, 5, 1]
+COMPLETE = [(x, y) for x, y in zip(ISSUE_A, ISSUE_B, strict=True) if x is not None]
+
+
+def missing_forms():
+    """The issue's rater1 in each form that held a missing rating as 0."""
+    with_nan = [np.nan if v is None else v for v in ISSUE_A]
+    return {
+        "list with None": ISSUE_A,
+        "list with nan": with_nan,
+        "object array": np.array(ISSUE_A, dtype=object),
+        "Int64 array": pd.array(ISSUE_A, dtype="Int64"),
+        "Int64 Series": pd.Series(ISSUE_A, dtype="Int64"),
+        "float array": np.array(with_nan, dtype=np.float64),  # raised before too
+    }
+
+
+@pytest.mark.parametrize("form", list(missing_forms()))
+def test_qwk_refuses_a_missing_rating_by_default(form):
+    # before: 0.5135..., the missing rating counted as a rating of 0
+    rater1 = missing_forms()[form]
+    with raises(
+        ValueError,
+        "'nan_policy' parameter of quadratic_weighted_kappa",
+        "1 pairs with a missing rating",
+        "position 3 of 'rater1'",
+        "nan_policy='omit'",
+    ):
+        concord.quadratic_weighted_kappa(rater1, ISSUE_B)
+
+
+@pytest.mark.parametrize("form", list(missing_forms()))
+def test_qwk_omit_drops_the_pair(form):
+    a, b = zip(*COMPLETE, strict=True)
+    expected = qwk_by_sums(a, b)  # exact: 49/51... by the five sums
+    assert expected == Fraction(cohen_kappa_score(a, b, weights="quadratic")).limit_denominator()
+    got = concord.quadratic_weighted_kappa(missing_forms()[form], ISSUE_B, nan_policy="omit")
+    assert got == float(expected)
+    # the second rater missing, too: named as rater2
+    with raises(ValueError, "position 3 of 'rater2'"):
+        concord.quadratic_weighted_kappa(ISSUE_B, missing_forms()[form])
+
+
+def test_qwk_on_the_bundled_essays_as_cohen():
+    essays = pd.read_csv(ROOT / "data" / "essays.csv", dtype={"rater3": "Int64"})
+    r1, r3 = essays["rater1"], essays["rater3"]
+    assert str(r1.dtype) == "int64" and r3.isna().any()
+    with raises(ValueError, "'nan_policy'", "pairs with a missing rating", "'rater2'"):
+        concord.quadratic_weighted_kappa(r1, r3)
+    kept = r3.notna()
+    a, b = r1[kept].astype(int).tolist(), r3[kept].astype(int).tolist()
+    expected = qwk_by_sums(a, b)
+    got = concord.quadratic_weighted_kappa(r1, r3, nan_policy="omit")
+    assert got == float(expected)  # 0.7051..., where the zeros gave 0.286
+    assert abs(got - cohen_kappa_score(a, b, weights="quadratic")) < 1e-12
+    assert abs(got - 0.7051763711864439) < 1e-15
+    cohen = concord.cohen_kappa(r1, r3, weights="quadratic", nan_policy="omit").statistic
+    assert got == cohen
+
+
+def test_qwk_nan_policy_is_checked_and_reaches_the_accumulator():
+    with raises(ValueError, "'nan_policy' parameter of quadratic_weighted_kappa", "'omit'"):
+        concord.quadratic_weighted_kappa([1, 2], [1, 2], nan_policy="drop")
+    acc = concord.accumulate(concord.quadratic_weighted_kappa, nan_policy="omit")
+    acc.update(ISSUE_A[:4], ISSUE_B[:4]).update(ISSUE_A[4:], ISSUE_B[4:])
+    a, b = zip(*COMPLETE, strict=True)
+    assert acc.result() == float(qwk_by_sums(a, b))
+
+
+# --- 3. label sets: equal sets are one category -------------------------------------------------
+
+SETS = [{"x", "y"}, {"z"}, {"x"}, {"y", "z"}, {"x", "y", "z"}, {"z"}]
+
+
+def reordered(sets, kind):
+    """The same sets, built in another order (their iteration order differs)."""
+    return [kind(sorted(s, reverse=True)) for s in sets]
+
+
+@pytest.mark.parametrize("kind", [frozenset, set, list, tuple])
+def test_equal_label_sets_are_one_category(kind):
+    # before: frozensets 0.17 (numpy sorted them by inclusion), lists 0.35 (compared in order)
+    first = [kind(sorted(s)) for s in SETS]
+    again = reordered(SETS, kind)
+    result = concord.cohen_kappa(first, again)
+    assert result.statistic == 1.0
+    assert set(result.labels) == {frozenset(s) for s in SETS}
+    assert concord.cohen_kappa(pd.Series(first), pd.Series(again)).statistic == 1.0
+
+
+def test_label_sets_agree_as_their_categories_do():
+    # the sets coded as the strings of their sorted labels: the same table, the same κ
+    r1 = [{"a"}, {"a", "b"}, {"b"}, {"a", "b"}, {"b"}, {"a"}]
+    r2 = [["b", "a"], ["a"], ["b"], ("b", "a"), ["a", "b"], ["a"]]
+    code = ["+".join(sorted(s)) for s in r1], ["+".join(sorted(s)) for s in r2]
+    assert concord.cohen_kappa(r1, r2).statistic == concord.cohen_kappa(*code).statistic
+    # by hand: p_o = 3/6, p_e = (2·2 + 2·3 + 2·1)/36 = 1/3, κ = (1/2 − 1/3)/(2/3) = 1/4
+    assert concord.cohen_kappa(r1, r2).statistic == 0.25
+    assert abs(cohen_kappa_score(*code) - 0.25) < 1e-15
+    matrix = pd.DataFrame({"a": r1, "b": r2, "c": r1})
+    coded = pd.DataFrame({"a": code[0], "b": code[1], "c": code[0]})
+    for f in (concord.fleiss_kappa, concord.krippendorff_alpha, concord.gwet_ac):
+        assert f(matrix).statistic == f(coded).statistic
+
+
+def test_the_empty_set_is_a_missing_rating():
+    r1, r2 = [{"a"}, set(), {"b"}, {"a"}], [["a"], ["a"], ["b"], []]
+    with raises(ValueError, "2 pairs with a missing rating", "position 1 of 'rater1'"):
+        concord.cohen_kappa(r1, r2)
+    omitted = concord.cohen_kappa(r1, r2, nan_policy="omit")
+    assert omitted.statistic == 1.0 and omitted.n_items == 2
+
+
+def test_label_sets_in_streams_and_declared_labels():
+    first, again = [frozenset(s) for s in SETS], reordered(SETS, list)
+    acc = concord.accumulate(concord.cohen_kappa)
+    acc.update(first[:3], again[:3]).update(first[3:], again[3:])
+    assert acc.result().statistic == 1.0
+    declared = [("z",), ["x"], {"y", "x"}, ("z", "y"), ["x", "z", "y"]]
+    result = concord.cohen_kappa(first, again, labels=declared)
+    assert result.statistic == 1.0 and result.labels[0] == frozenset({"z"})
+
+
+def test_label_sets_beside_single_labels_are_refused():
+    with raises(ValueError, "'rater1' parameter of cohen_kappa", "label sets throughout", "'y'"):
+        concord.cohen_kappa([["x"], "y", ["y", "x"]], [["x"], ["y"], ["x", "y"]])
+    with raises(ValueError, "cohen_kappa", "label sets throughout", "'x'"):
+        concord.cohen_kappa([["x"], ["y", "z"]], ["x", "y"])
+    with raises(ValueError, "'labels' parameter", "label sets throughout"):
+        concord.cohen_kappa([{"x"}], [{"x"}], labels=[{"x"}, "y"])
+    with raises(ValueError, "'labels' parameter", "the empty set"):
+        concord.cohen_kappa([{"x"}], [{"x"}], labels=[{"x"}, set()])
+
+
+def test_equal_length_lists_stay_the_two_dimensional_error():
+    # a list of equal-length lists is a matrix passed as one rater, never read by position
+    with raises(ValueError, "'rater1'", "must be 1-D", "(2, 2)", "pass sets (frozenset)"):
+        concord.cohen_kappa([["a", "b"], ["c", "d"]], [["b", "a"], ["c", "d"]])
