@@ -179,3 +179,91 @@ def test_equal_length_lists_stay_the_two_dimensional_error():
     # a list of equal-length lists is a matrix passed as one rater, never read by position
     with raises(ValueError, "'rater1'", "must be 1-D", "(2, 2)", "pass sets (frozenset)"):
         concord.cohen_kappa([["a", "b"], ["c", "d"]], [["b", "a"], ["c", "d"]])
+
+
+# --- 14. one value as a number and as its text: refused ----------------------------------------
+
+
+def test_gold_labels_read_as_text_are_refused():
+    # before: every κ 0 with SE 0 (gold '1' never met a rating 1)
+    rng = np.random.default_rng(0)
+    gold = rng.integers(1, 4, 30)
+    ratings = np.column_stack([np.where(rng.random(30) < 0.8, gold, 1) for _ in range(3)])
+    with raises(ValueError, "'ratings' parameter of against_gold", "numbers or text", "as text"):
+        concord.against_gold(ratings, gold.astype(str))
+    frame = pd.DataFrame(ratings.astype(float), columns=["a", "b", "c"])  # floats: 1.0 and '1'
+    with raises(ValueError, "numbers or text, not both", "as text"):
+        concord.against_gold(frame, gold.astype(str))
+    assert concord.against_gold(ratings, gold).mean > 0.5
+
+
+def test_a_text_column_among_number_columns_is_refused():
+    # before: Fleiss −0.33 on a frame whose column 'a' was read from text
+    frame = pd.DataFrame({"a": ["1", "2", "1", "2"], "b": [1, 2, 1, 2], "c": [1, 2, 1, 2]})
+    for f in (concord.fleiss_kappa, concord.krippendorff_alpha, concord.gwet_ac):
+        with raises(ValueError, f"'ratings' parameter of {f.__name__}", "'1' as text"):
+            f(frame)
+    assert concord.fleiss_kappa(frame.astype(int)).statistic == 1.0
+
+
+def test_a_list_mixing_one_and_its_text_is_refused():
+    with raises(ValueError, "cohen_kappa", "1 as a number and '1' as text"):
+        concord.cohen_kappa([1, "1", 2, "2"], [1, 1, 2, 2])
+    with raises(ValueError, "cohen_kappa", "numbers or text"):
+        concord.cohen_kappa(["1", "2", "1"], [1.0, 2.0, 1.0])
+    acc = concord.accumulate(concord.cohen_kappa).update(["1", "2"], ["1", "2"])
+    with raises(ValueError, "numbers or text"):
+        acc.update([1, 2], [1, 2]).result()
+    # text and numbers that are not the same value stay nominal categories
+    assert concord.cohen_kappa(["a", 1, "b"], ["a", 1, "b"]).statistic == 1.0
+
+
+# --- 14. text grades are never ordered alphabetically -------------------------------------------
+
+GRADES = ["low", "mid", "high", "mid", "low"]
+OTHER = ["low", "high", "high", "mid", "mid"]
+
+
+@pytest.mark.parametrize("weights", ["linear", "quadratic", [1, 0.5, 0]])
+def test_bangdiwala_weights_ask_for_the_order_of_text_grades(weights):
+    # before: 0.5625, from the alphabetical order high < low < mid
+    with raises(ValueError, "'labels' parameter of bangdiwala_b", "never sorts them"):
+        concord.bangdiwala_b(GRADES, OTHER, weights=weights)
+    ordered = concord.bangdiwala_b(GRADES, OTHER, weights=weights, labels=["low", "mid", "high"])
+    coded = {"low": 1, "mid": 2, "high": 3}
+    numbers = concord.bangdiwala_b([coded[g] for g in GRADES], [coded[g] for g in OTHER])
+    assert (
+        ordered.statistic
+        == concord.bangdiwala_b(
+            [coded[g] for g in GRADES], [coded[g] for g in OTHER], weights=weights
+        ).statistic
+    )
+    assert (
+        numbers.statistic == concord.bangdiwala_b(GRADES, OTHER).statistic
+    )  # unweighted: any order
+
+
+def test_kappa_scorer_with_tolerance_asks_for_the_order_of_text_grades():
+    pytest.importorskip("sklearn")
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    import concord.ml
+
+    class Fixed(ClassifierMixin, BaseEstimator):
+        def fit(self, x, y):
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict(self, x):
+            return np.array(OTHER)
+
+    x, y = np.zeros((5, 1)), np.array(GRADES)
+    est = Fixed().fit(x, y)
+    scorer = concord.ml.kappa_scorer(weights="quadratic", tolerance=1)
+    with raises(ValueError, "'labels' parameter of kappa_scorer", "never sorts them"):
+        scorer(est, x, y)
+    # declared order: low–mid and mid–high are one apart, so every pair agrees within 1
+    declared = concord.ml.kappa_scorer(
+        weights="quadratic", tolerance=1, labels=["low", "mid", "high"]
+    )
+    assert declared(est, x, y) == 1.0

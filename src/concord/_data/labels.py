@@ -24,6 +24,7 @@ import numpy as np
 
 from concord._common.errors import ForCli, describe, param_error
 from concord._data.columns import label_array, listing
+from concord._data.kinds import check_text_numbers
 from concord._data.sets import declared_sets, is_label_set, sorted_sets
 
 
@@ -239,6 +240,7 @@ def infer(arrays: Sequence[np.ndarray], func: str = "") -> tuple[Labels, list[np
             (index.setdefault(v, len(index)) for v in joined.tolist()), np.intp, len(joined)
         )
         values = tuple(index)
+    check_text_numbers(values, func)
     return _split(values, inverse, arrays)
 
 
@@ -256,6 +258,7 @@ def infer_sorted(
         values, inverse = _sorted_distinct(np.concatenate(arrays), func)
     except TypeError:
         return None
+    check_text_numbers(values, func)
     return _split(values, inverse, arrays)
 
 
@@ -289,6 +292,7 @@ def union(a: Labels, b: Labels, func: str = "") -> Labels:
     """
     seen = set(a.values)
     values = a.values + tuple(v for v in b.values if v not in seen)
+    check_text_numbers(values, func)
     if any(isinstance(v, frozenset) for v in values):  # label sets: by size, then labels
         return Labels(sorted_sets(values, func), ordered=False)
     with contextlib.suppress(TypeError):  # incomparable values: order of first appearance

@@ -12,6 +12,7 @@ import numpy as np
 
 from concord._coefficients.cohen import cohen_kappa
 from concord._common.errors import check_option, param_error
+from concord._data.labels import Labels
 from concord._tables.weights import KINDS
 
 # kinds whose disagreement is a function of the difference of the two grades' scores
@@ -70,6 +71,9 @@ def kappa_score(
     if tolerance:
         if labels is None:
             labels = np.unique(np.concatenate([np.ravel(y_true), np.ravel(y_pred)]))
+            if labels.dtype.kind not in "biuf":  # text: its order must be declared
+                name = "unweighted" if weights is None else str(weights)
+                Labels(tuple(labels.tolist()), ordered=False).scores("kappa_scorer", name)
         weights = tolerant_weights(labels, weights, tolerance, "kappa_scorer")
     result = cohen_kappa(
         y_true, y_pred, weights=weights, labels=labels, sample_weight=sample_weight
