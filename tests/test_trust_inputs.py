@@ -267,3 +267,67 @@ def test_kappa_scorer_with_tolerance_asks_for_the_order_of_text_grades():
         weights="quadratic", tolerance=1, labels=["low", "mid", "high"]
     )
     assert declared(est, x, y) == 1.0
+
+
+# --- 15. labels far from 1, and integers beyond int64 -------------------------------------------
+
+
+def test_labels_beyond_int64_are_categories_not_an_overflow():
+    # before: OverflowError "Python int too large to convert to C long"
+    r1, r2 = [1, 2, 1, 2], [1, 2, 2, 1]
+    plain = concord.cohen_kappa(r1, r2, labels=[1, 2, 3]).statistic
+    assert plain == 0.0  # p_o = 1/2 = p_e (by hand)
+    for huge in (1e200, -1e200, 10**200):
+        assert concord.cohen_kappa(r1, r2, labels=[1, 2, huge]).statistic == plain
+        assert concord.bangdiwala_b(r1, r2, labels=[huge, 1, 2]).statistic == 0.25  # 2/8
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200, 2.0**1000])
+@pytest.mark.parametrize("weights", ["linear", "quadratic", "ratio", "bipolar", "radical"])
+def test_weights_of_labels_far_from_one_are_the_weights_of_their_ratios(scale, weights):
+    # before: quadratic weights of labels 0, 1e200, 2e200 overflowed to inf: κ = −2.0 or nan
+    small = [1.0, 2.0, 3.0]
+    far = [v * scale for v in small]  # ×2^k exactly, or a rounding of each: ratios kept
+    assert np.allclose(concord.weight_matrix(far, weights), concord.weight_matrix(small, weights))
+    r1, r2 = [1, 2, 3, 3, 2, 1, 2], [1, 3, 3, 2, 2, 1, 1]
+    near = concord.cohen_kappa(r1, r2, labels=small, weights=weights).statistic
+    got = concord.cohen_kappa(
+        [far[v - 1] for v in r1], [far[v - 1] for v in r2], labels=far, weights=weights
+    ).statistic
+    assert abs(got - near) < 1e-12
+    if scale == 2.0**1000:  # a power of two scales exactly: the same κ to the last bit
+        assert got == near
+
+
+def test_uint64_ratings_beyond_int64_keep_their_values():
+    # before: 2**63 wrapped to −2**63 (two uint64 columns), or became a float beside int64
+    both = pd.DataFrame(
+        {
+            "a": np.array([2**63, 1, 2, 1], np.uint64),
+            "b": np.array([2**63 + 1, 1, 2, 1], np.uint64),
+        }
+    )
+    assert concord.fleiss_kappa(both).labels == (1, 2, 2**63, 2**63 + 1)
+    mixed = pd.DataFrame(
+        {"a": np.array([2**63, 1, 2, 1], np.uint64), "b": [2**63, 1, 2, 2], "c": [1.0, 1, 2, 2]}
+    )
+    result = concord.fleiss_kappa(mixed)
+    assert result.labels == (1, 2, 2**63) and all(type(v) is int for v in result.labels)
+    same = mixed.replace({2**63: 3}).astype(int)
+    assert result.statistic == concord.fleiss_kappa(same).statistic
+
+
+# --- 15. bidirectional controls in the report ----------------------------------------------
+
+
+def test_the_report_shows_bidi_controls_as_escapes():
+    pytest.importorskip("jinja2")
+    from concord.report import to_html
+
+    label = "good\u202eevil"
+    r1, r2 = [label, "x", "x", label], [label, "x", label, label]
+    page = to_html(
+        [concord.cohen_kappa(r1, r2)], data=pd.DataFrame({"a": r1, "b": r2}), plots=False
+    )
+    assert "\u202e" not in page  # before: the label, and what follows, displayed reversed
+    assert "good\\u202eevil" in page

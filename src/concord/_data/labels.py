@@ -172,7 +172,7 @@ def positions(values: np.ndarray, labels: tuple[Any, ...]) -> tuple[np.ndarray, 
     keys = label_array(labels)
     numeric = keys.dtype.kind in "biuf" and values.dtype.kind in "biuf"
     text = keys.dtype.kind == "U" and values.dtype.kind == "U"
-    if (numeric or text) and _exactly_joined([keys, values]):
+    if (numeric or text) and exactly_joined([keys, values]):
         order = np.argsort(keys, kind="stable")
         ranked = keys[order]
         pos = np.clip(np.searchsorted(ranked, values), 0, len(ranked) - 1)
@@ -205,7 +205,7 @@ def unknown(counts: Counter[Any], labels: tuple[Any, ...], func: str, name: str)
     )
 
 
-def _exactly_joined(arrays: Sequence[np.ndarray]) -> bool:
+def exactly_joined(arrays: Sequence[np.ndarray]) -> bool:
     """Whether numpy's common dtype of ``arrays`` keeps every value distinct and exact.
 
     Numbers beside strings would turn 1 into '1'; int64 beside uint64 or
@@ -229,7 +229,7 @@ def infer(arrays: Sequence[np.ndarray], func: str = "") -> tuple[Labels, list[np
 
     ``func`` names the function in the error for label sets beside single labels.
     """
-    if not _exactly_joined(arrays):  # compare the values as Python objects instead
+    if not exactly_joined(arrays):  # compare the values as Python objects instead
         arrays = [a.astype(object) for a in arrays]
     joined = np.concatenate(arrays)
     try:
@@ -252,7 +252,7 @@ def infer_sorted(
     Their labels depend on the order of the values alone, not on the order
     of their appearance, so the distinct values of each array give them.
     """
-    if not _exactly_joined(arrays):
+    if not exactly_joined(arrays):
         arrays = [a.astype(object) for a in arrays]
     try:
         values, inverse = _sorted_distinct(np.concatenate(arrays), func)
