@@ -331,3 +331,15 @@ def test_the_report_shows_bidi_controls_as_escapes():
     )
     assert "\u202e" not in page  # before: the label, and what follows, displayed reversed
     assert "good\\u202eevil" in page
+
+
+def test_cut_points_between_scores_beyond_two_to_the_53_separate_them():
+    # before: κ 0, the cut 2**53 + 3 rounded to the score 2**53 + 4 and every grade collapsed
+    truth = np.array([0, 1, 2, 0, 1, 2, 0, 0] * 4)
+    steps = np.array([0, 1, 2, 0, 2, 2, 1, 0] * 4)
+    small = concord.optimize_thresholds(truth, steps * 2.0)
+    for offset, gap in ((2.0**53, 2.0), (2.0**60, 256.0), (1e300, 2.0**945)):
+        scores = offset + steps * gap  # the same order, far from zero: exact in float64
+        far = concord.optimize_thresholds(truth, scores)
+        assert far.statistic == small.statistic
+        assert (far.apply(scores) == small.apply(steps * 2.0)).all()

@@ -22,7 +22,7 @@ from concord._cli.source import NO_RATINGS, Options, Source, _fail, _Fault
 
 # --- the conversion: raw cells → rating columns, the same for every chunk ---------------------
 
-# Text cells (compared trimmed and case-folded) that some tool writes for a missing value: R
+# Text cells (compared trimmed and lower-cased) that some tool writes for a missing value: R
 # (NA), pandas (nan, NaN, <NA>, NaT, None), Excel (#N/A, #NULL!), SQL (NULL), SPSS and SAS (.),
 # Weka (?), and the hand-written ones. Each stops the read until --na-values or --labels says
 # whether it is a missing rating or a category.
@@ -132,8 +132,10 @@ class Converter:
         """
         if not self.opts.markers_unsettled:
             return None
-        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
 
+        markers = pa.array(sorted(MARKERS), pa.string())
         found: list[tuple[int, int, str]] = []
         texts = [g for g in self.groups if g.markers and g.kind in ("text", None)]
         names = [c for g in texts for c in g.columns]
@@ -141,9 +143,9 @@ class Converter:
             values = decoded[name]
             if not isinstance(values, coded.Coded):
                 continue  # numbers, bools, Parquet categoricals: not free text
-            cells = values.cells.to_pylist()
-            looks = np.array([c is not None and c.casefold() in MARKERS for c in cells])
-            row = values.first(looks) if looks.any() else -1
+            looks = pc.is_in(pc.utf8_lower(values.cells), value_set=markers)
+            mask = looks.fill_null(False).to_numpy(zero_copy_only=False)
+            row = values.first(mask) if mask.any() else -1
             if row >= 0:
                 found.append((row, pos, name))
         if not found:
