@@ -101,6 +101,33 @@ def test_qwk_on_the_bundled_essays_as_cohen():
     assert got == cohen
 
 
+TWO_RATER = [
+    concord.quadratic_weighted_kappa,
+    concord.cohen_kappa,
+    concord.scott_pi,
+    concord.bangdiwala_b,
+    concord.specific_agreement,
+    concord.marginal_homogeneity,
+    concord.concordance_correlation,
+    concord.bland_altman,
+]
+
+
+@pytest.mark.parametrize("function", TWO_RATER, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("form", ["list with None", "object array", "Int64 array"])
+def test_every_two_rater_entry_refuses_a_missing_rating_or_omits_its_pair(function, form):
+    # the sweep of the public 1-D entries: only quadratic_weighted_kappa counted it as 0
+    rater1 = missing_forms()[form]
+    with pytest.raises(ValueError, match="missing"):
+        function(rater1, ISSUE_B)
+    a, b = (list(t) for t in zip(*COMPLETE, strict=True))
+    omitted, complete = function(rater1, ISSUE_B, nan_policy="omit"), function(a, b)
+    if hasattr(complete, "statistic") or isinstance(complete, float):
+        assert getattr(omitted, "statistic", omitted) == getattr(complete, "statistic", complete)
+    else:  # specific agreement: one proportion per category
+        assert repr(omitted) == repr(complete)
+
+
 def test_qwk_nan_policy_is_checked_and_reaches_the_accumulator():
     with raises(ValueError, "'nan_policy' parameter of quadratic_weighted_kappa", "'omit'"):
         concord.quadratic_weighted_kappa([1, 2], [1, 2], nan_policy="drop")
