@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.text import neutral_bidi
 from concord._render import answers as ask
 from concord._render import continuous as _continuous
 from concord._render import evaluation as _evaluation
@@ -279,6 +278,8 @@ def to_html(
     )
     # a label holding U+202E (right-to-left override) would display reversed, and so would
     # the text after it: every bidirectional control is shown as its escape instead
+    from concord._common.text import neutral_bidi
+
     return neutral_bidi(page)
 
 

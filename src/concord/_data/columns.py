@@ -132,7 +132,7 @@ def _from_sequence(x: Any, func: str, name: str) -> np.ndarray:
         param_error(func, name, "a 1-D array-like of ratings", x, exc=ValueError)
 
 
-def _with_missing(raw: np.ndarray, coded: bool, func: str, name: str) -> Column:
+def _with_missing(raw: np.ndarray, coded: bool, func: str = "", name: str = "ratings") -> Column:
     if raw.dtype.kind == "f":
         mask = np.isnan(raw)
         return Column(raw, mask if mask.any() else None)

@@ -12,7 +12,6 @@ import numpy as np
 
 from concord._coefficients.cohen import cohen_kappa
 from concord._common.errors import check_option, param_error
-from concord._data.labels import Labels
 from concord._tables.weights import KINDS
 
 # kinds whose disagreement is a function of the difference of the two grades' scores
@@ -72,6 +71,8 @@ def kappa_score(
         if labels is None:
             labels = np.unique(np.concatenate([np.ravel(y_true), np.ravel(y_pred)]))
             if labels.dtype.kind not in "biuf":  # text: its order must be declared
+                from concord._data.labels import Labels
+
                 name = "unweighted" if weights is None else str(weights)
                 Labels(tuple(labels.tolist()), ordered=False).scores("kappa_scorer", name)
         weights = tolerant_weights(labels, weights, tolerance, "kappa_scorer")
