@@ -370,3 +370,15 @@ def test_cut_points_between_scores_beyond_two_to_the_53_separate_them():
         far = concord.optimize_thresholds(truth, scores)
         assert far.statistic == small.statistic
         assert (far.apply(scores) == small.apply(steps * 2.0)).all()
+
+
+def test_a_span_beyond_two_to_the_53_names_the_span_not_the_weights():
+    # before: "must be 'linear' or 'quadratic' ... Got 'quadratic' instead", which it was
+    for weights in ("linear", "quadratic"):
+        with raises(ValueError, "None (unweighted) for integer ratings spanning 2**53", "1 to"):
+            concord.cohen_kappa([1, 2**63, 1], [1, 2**63, 2], weights=weights)
+    # within a narrow span, far from zero, the distances are exact (shifted by the smallest)
+    big = [2**63 + v for v in (0, 1, 2)]
+    r1, r2 = [big[i] for i in (0, 1, 2, 2)], [big[i] for i in (0, 2, 2, 1)]
+    small = concord.cohen_kappa([0, 1, 2, 2], [0, 2, 2, 1], weights="quadratic").statistic
+    assert concord.cohen_kappa(r1, r2, weights="quadratic").statistic == small

@@ -95,6 +95,16 @@ def _numeric_scores(values: tuple[Any, ...], func: str, weights: str) -> np.ndar
     shift = len(ints) == len(values) and weights in ("linear", "quadratic")
     if shift and max(values) - lo < 2**53:
         return np.array([v - lo for v in values], dtype=np.float64)
+    if shift:  # the weights are right; the ratings' span is what float64 cannot hold
+        param_error(
+            func,
+            "weights",
+            "None (unweighted) for integer ratings spanning 2**53 or more",
+            weights,
+            fix=f"The ratings run from {lo} to {max(values)}: their distances would be "
+            "rounded in floating point. Shift or rescale the ratings, or rate them unweighted.",
+            cli=ForCli(expected="none for integer ratings spanning 2^53 or more"),
+        )
     param_error(
         func,
         "weights",
