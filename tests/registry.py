@@ -204,8 +204,10 @@ def _variants(c: Coefficient) -> list[Variant]:
         declared = {**ordered.options, "labels": [6, *reversed(INTS)]}
         out.append(Variant(c, declared, INTS, ordered.relabel, missing))
     if "nan_policy" in c.options:
-        pool = INTS if c.table == "sums" else WORDS  # continuous ratings are numbers
-        relabel = ordered.relabel if c.table == "sums" else "any"
+        # continuous ratings are numbers, and quadratic weighted kappa reads their values
+        numeric = c.table == "sums" or scale is None
+        pool = INTS if numeric else WORDS
+        relabel = ordered.relabel if numeric else "any"
         out.append(Variant(c, {"nan_policy": "omit"}, pool, relabel, missing=True))
     if "min_rating" in c.options and "max_rating" in c.options:
         bounds = {"min_rating": 0, "max_rating": 6}

@@ -256,7 +256,7 @@ def to_html(
         "continuous": _continuous_entries(continuous),
         "evaluation": _evaluation_entries(evaluation),
     }
-    return environment.get_template("report.html").render(
+    page = environment.get_template("report.html").render(
         title=title,
         data=_data(data, shown),
         table=rec.display_rows(rows),
@@ -276,6 +276,11 @@ def to_html(
         created=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         command=command,
     )
+    # a label holding U+202E (right-to-left override) would display reversed, and so would
+    # the text after it: every bidirectional control is shown as its escape instead
+    from concord._common.text import neutral_bidi
+
+    return neutral_bidi(page)
 
 
 def _frame(data: Any) -> Any:

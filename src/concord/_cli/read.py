@@ -13,8 +13,11 @@ converts them into typed columns; this module chooses the columns to read.
 The rules (docs/guide/command-line.md, "Reading files"):
 
 * a missing rating is an empty cell (blank after trimming spaces), or a
-  cell equal to one of the ``--na-values``; ``NA``, ``None`` or ``nan`` are
-  categories like any other word;
+  cell equal to one of the ``--na-values``. A text rating that looks like a
+  missing-value marker (``NA``, ``N/A``, ``null``, ``None``, ``nan``, ``-``,
+  ...; :data:`concord._cli.cells.MARKERS`) is an error naming its cell
+  unless ``--na-values`` or ``--labels`` says what it is: neither dropping
+  it nor counting it as a category is right silently;
 * the rating columns have one type for the whole file: numbers, or text. A
   number among text, or text among numbers, is an error that names both
   cells. With ``--labels`` that are not all numbers, every rating is text;
@@ -282,4 +285,5 @@ def score_columns(
     chosen = [c for option, cols in scores.items() for c in select(names, cols, file, option)]
     groups = [Group([c], numbers=True) for c in dict.fromkeys(chosen)]
     rest = [c for c in select(names, labels, file, "--group") if c not in chosen]
-    return whole(source, groups + [Group([c]) for c in rest])
+    # group labels are names, not ratings: "NA" there is a group's name (evaluate has no --labels)
+    return whole(source, groups + [Group([c], markers=False) for c in rest])

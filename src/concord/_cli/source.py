@@ -47,6 +47,13 @@ class Options:
     delimiter: str
     encoding: str
     na_values: tuple[str, ...] = ()
+    # --na-values or --labels given: the user chose what a cell such as "NA" means
+    chosen: bool = False
+
+    @property
+    def markers_unsettled(self) -> bool:
+        """Whether a text cell that looks like a missing-value marker must stop the read."""
+        return not (self.chosen or self.na_values)
 
 
 def options(file: str, o: dict[str, Any]) -> Options:
@@ -69,7 +76,8 @@ def options(file: str, o: dict[str, Any]) -> Options:
             param_hint="--encoding",
         ) from None
     na = tuple(t.strip() for t in (o.get("na_values") or "").split(","))
-    return Options(fmt, delimiter, encoding, tuple(t for t in na if t))
+    chosen = o.get("na_values") is not None or o.get("labels") is not None
+    return Options(fmt, delimiter, encoding, tuple(t for t in na if t), chosen)
 
 
 def _fail(path: str, message: str) -> click.ClickException:

@@ -322,6 +322,8 @@ def bangdiwala_b(
     )
     table = counted.table
     weighting, partial = _partial(weights, table.shape[0], func)
+    if weighting != "unweighted" and not counted.labels.ordered:
+        counted.labels.scores(func, weighting)  # raises: text is never sorted alphabetically
     statistic, se = core.bangdiwala(table, np.asarray(partial))
     if weighting == "unweighted":  # Σ n_ii² / Σ r_i c_i of integers, correctly rounded
         rows, cols = table.sum(axis=1), table.sum(axis=0)

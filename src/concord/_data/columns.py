@@ -25,6 +25,7 @@ from concord._data.convert import (
     object_missing,
     pandas_strings,
 )
+from concord._data.sets import has_label_sets, read_sets
 
 _NUMERIC_KINDS = "biuf"
 _EXACT_FLOAT = 2**53
@@ -110,10 +111,12 @@ def column(x: Any, func: str, name: str, *, coded: bool = False) -> Column:
         raw = _from_sequence(x, func, name)
     if raw.ndim != 1:
         fix = "Pass one rater's ratings, e.g. data[:, 0]." if raw.ndim == 2 else ""
+        if raw.ndim == 2 and type(x) in (list, tuple):
+            fix += " If each element is one item's set of labels, pass sets (frozenset)."
         param_error(func, name, "1-D", f"an array of shape {raw.shape}", fix=fix, raw=True)
     if raw.dtype.kind == "c":
         param_error(func, name, "real or categorical ratings", raw.dtype, exc=TypeError)
-    return _with_missing(raw, coded)
+    return _with_missing(raw, coded, func, name)
 
 
 def _from_sequence(x: Any, func: str, name: str) -> np.ndarray:
@@ -129,7 +132,7 @@ def _from_sequence(x: Any, func: str, name: str) -> np.ndarray:
         param_error(func, name, "a 1-D array-like of ratings", x, exc=ValueError)
 
 
-def _with_missing(raw: np.ndarray, coded: bool) -> Column:
+def _with_missing(raw: np.ndarray, coded: bool, func: str = "", name: str = "ratings") -> Column:
     if raw.dtype.kind == "f":
         mask = np.isnan(raw)
         return Column(raw, mask if mask.any() else None)
@@ -141,6 +144,9 @@ def _with_missing(raw: np.ndarray, coded: bool) -> Column:
             codes, mask, labels = strings
             return Column(codes, mask if mask.any() else None, labels)
     mask, kinds = object_missing(raw)
+    if has_label_sets(kinds):  # sets, lists, tuples: one frozenset per item, empty = missing
+        sets, mask = read_sets(raw, mask, func, name)
+        return Column(sets, mask if mask.any() else None)
     some = mask if mask.any() else None
     if coded and kinds and all(issubclass(t, str) for t in kinds):
         encoded = factorized(raw, mask)
@@ -291,11 +297,15 @@ def omit_missing(
         return cols, weight
     missing = np.logical_or.reduce(masks)
     if nan_policy == "raise":
+        first = int(np.argmax(missing))
+        where = next(i for i, c in enumerate(cols) if c.missing is not None and c.missing[first])
+        name = f"rater{where + 1}"
         param_error(
             func,
             "nan_policy",
             "'omit' when ratings are missing",
-            f"'raise' and {int(missing.sum())} pairs with a missing rating (NaN, None or pd.NA)",
+            f"'raise' and {int(missing.sum())} pairs with a missing rating (NaN, None or pd.NA; "
+            f"the first at position {first} of {name!r})",
             fix="Pass nan_policy='omit' to drop those pairs.",
             raw=True,
             cli=ForCli(

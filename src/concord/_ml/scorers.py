@@ -70,6 +70,11 @@ def kappa_score(
     if tolerance:
         if labels is None:
             labels = np.unique(np.concatenate([np.ravel(y_true), np.ravel(y_pred)]))
+            if labels.dtype.kind not in "biuf":  # text: its order must be declared
+                from concord._data.labels import Labels
+
+                name = "unweighted" if weights is None else str(weights)
+                Labels(tuple(labels.tolist()), ordered=False).scores("kappa_scorer", name)
         weights = tolerant_weights(labels, weights, tolerance, "kappa_scorer")
     result = cohen_kappa(
         y_true, y_pred, weights=weights, labels=labels, sample_weight=sample_weight
