@@ -51,6 +51,9 @@ class EvaluationResult:
         2019) of the primary score type.
     flags : tuple of Flag
         Each metric that breaks a Williamson, Xi & Breyer (2012) threshold.
+    rounding : str
+        How scores became score points: ``"half-even"`` (``numpy.rint``,
+        RSMTool's) or ``"half-up"``.
     """
 
     n: int
@@ -67,6 +70,7 @@ class EvaluationResult:
     by_group: dict[str, dict[str, GroupRows]]
     fairness: dict[str, Fairness]
     flags: tuple[Flag, ...]
+    rounding: str = "half-even"
 
     def __repr__(self) -> str:
         m = self.eval[self.primary]
@@ -114,6 +118,7 @@ class EvaluationResult:
             "primary": self.primary,
             "trim": list(self.trim),
             "trim_tolerance": self.trim_tolerance,
+            "rounding": self.rounding,
             "tables": {
                 name: {label: row for label, row in rows}
                 for name, rows in self.tables(inference=True).items()
