@@ -12,6 +12,7 @@ import numpy as np
 
 from concord._coefficients.cohen import cohen_kappa
 from concord._common.errors import check_option, param_error
+from concord._common.extras import require
 from concord._tables.weights import KINDS
 
 # kinds whose disagreement is a function of the difference of the two grades' scores
@@ -129,8 +130,7 @@ def kappa_scorer(*, weights: Any = "quadratic", labels: Any = None, tolerance: i
     >>> bool(scores.min() > 0.7)
     True
     """
-    from sklearn.metrics import make_scorer
-
+    make_scorer = require("sklearn.metrics", "ml", "concord.ml.kappa_scorer").make_scorer
     check_weights(weights, "kappa_scorer")
     tolerance = _check_tolerance(tolerance, weights, "kappa_scorer")
     return make_scorer(kappa_score, weights=weights, labels=labels, tolerance=tolerance)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from concord._common import text as _text
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._results import evaluation_tables as _t
 from concord._results import html as _html
@@ -99,7 +100,7 @@ class EvaluationResult:
             ``wtkappa`` (columns ``kappa_se``, ``kappa_ci_low``, ...) to the
             eval and consistency tables.
         """
-        import pandas as pd
+        pd = require("pandas", "pandas", "EvaluationResult.table")
 
         tables = self.tables(inference=inference)
         if name not in tables:

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from concord._common.extras import require
+
+require("sklearn", "ml", "concord.ThresholdClassifier")  # without it: one line naming the extra
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import check_cv, cross_val_predict
