@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._render import answers as ask
 from concord._render import continuous as _continuous
 from concord._render import evaluation as _evaluation
@@ -47,7 +48,7 @@ def _named(results: Any) -> list[Any]:
 def _data(data: Any, results: list[Any]) -> dict[str, Any] | None:
     if data is None:
         return None
-    import pandas as pd
+    pd = require("pandas", "pandas", "concord.report's data summary (data=)")
 
     frame = pd.DataFrame(data)
     summary = rec.data_summary(rec.frame_shape(frame), results)
@@ -223,9 +224,8 @@ def to_html(
     >>> "Evaluation of machine scores" in page and "<code>eval</code>" in page
     True
     """
-    import jinja2
-    from markupsafe import Markup
-
+    jinja2 = require("jinja2", "report", "concord.report")
+    Markup = require("markupsafe", "report", "concord.report").Markup
     shown = _named(results)
     options = {"confidence_level": confidence_level, "method": method, "alone": len(shown) == 1}
     options.update(n_resamples=n_resamples, rng=rng)
@@ -256,7 +256,7 @@ def to_html(
         "continuous": _continuous_entries(continuous),
         "evaluation": _evaluation_entries(evaluation),
     }
-    page = environment.get_template("report.html").render(
+    page: str = environment.get_template("report.html").render(
         title=title,
         data=_data(data, shown),
         table=rec.display_rows(rows),
@@ -287,6 +287,6 @@ def _frame(data: Any) -> Any:
     """Return the ratings as a DataFrame (columns: the raters), or None."""
     if data is None:
         return None
-    import pandas as pd
+    pd = require("pandas", "pandas", "concord.report's data (data=)")
 
     return pd.DataFrame(data)

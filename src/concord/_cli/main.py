@@ -32,6 +32,7 @@ from concord._cli.raters import raters
 from concord._cli.report import report
 from concord._cli.terminal import encoding, fitted
 from concord._cli.thresholds import thresholds
+from concord._common.extras import MissingExtraError
 from concord._version import __version__
 
 EXAMPLES = """
@@ -53,9 +54,10 @@ Examples:
 class _Group(click.Group):
     """The ``concord`` group: an error the commands did not foresee is still one line.
 
-    Every command turns bad input into a one-line error of its own; an
-    exception that escapes them is a defect of concord's, and is reported as
-    one line too (``CONCORD_DEBUG=1`` shows the traceback), never as a
+    Every command turns bad input into a one-line error of its own; a
+    missing optional package is the one line that names the extra to
+    install; any other exception that escapes them is a defect of concord's,
+    and is reported as one line too (``CONCORD_DEBUG=1`` shows the traceback), never as a
     traceback. Click's own exits, Ctrl-C and a closed pipe keep click's
     handling. Every error line is in symbols standard error can encode.
     """
@@ -69,6 +71,8 @@ class _Group(click.Group):
             raise
         except (click.exceptions.Exit, click.Abort):
             raise
+        except MissingExtraError as exc:  # an optional package: the line names its extra
+            raise click.ClickException(fitted(str(exc), encoding(err=True))) from None
         except Exception as exc:
             if os.environ.get("CONCORD_DEBUG") or (
                 isinstance(exc, OSError) and exc.errno == errno.EPIPE

@@ -26,6 +26,7 @@ from typing import Any
 import click
 
 from concord._cli import columns as cin
+from concord._common.extras import install_line
 from concord._inference.intervals import show_progress
 
 SAMPLE_ROWS = 1_000
@@ -413,8 +414,7 @@ def _excel_strings(name: str, path: str) -> Any:
     except ImportError as exc:
         raise _fail(
             name,
-            f"reading Excel needs {exc.name or 'openpyxl'}; "
-            'install it with pip install "concord[cli]".',
+            f"reading Excel needs {exc.name or 'openpyxl'}: {install_line('cli')}.",
         ) from None
     except Exception as exc:  # openpyxl and xlrd have their own errors: report them on one line
         raise _fail(name, f"cannot read it as excel ({_first_line(exc)}).") from None

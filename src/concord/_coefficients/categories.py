@@ -16,6 +16,7 @@ import numpy as np
 
 from concord._coefficients import categories_core as core
 from concord._common.errors import check_option, param_error
+from concord._common.extras import require
 from concord._data.labels import Labels
 from concord._results.categories import (
     BangdiwalaResult,
@@ -47,8 +48,7 @@ def homogeneity_of_table(
         statistic, df = core.mcnemar(t)
     else:
         statistic, df = _TESTS[method](t)
-    from scipy import stats
-
+    stats = require("scipy.stats", "stats", "concord.marginal_homogeneity")
     pvalue = float(stats.chi2.sf(statistic, df)) if df > 0 else 1.0
     rows, cols = t.sum(axis=1), t.sum(axis=0)
     return MarginalHomogeneityResult(

@@ -20,6 +20,7 @@ from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.compare import _options
 from concord._coefficients.registry import entry
 from concord._common.errors import UndefinedKappaWarning, param_error
+from concord._common.extras import require
 from concord._data.columns import paired
 from concord._data.labels import Labels
 from concord._data.matrix import rating_matrix
@@ -33,7 +34,7 @@ _GOLD = "__gold__"
 
 def _codes(ratings: Any, gold: Any, labels: Any) -> tuple[np.ndarray, Labels, tuple[Any, ...]]:
     """Label codes of the gold (column 0) and the raters, under one set of labels."""
-    import pandas as pd
+    pd = require("pandas", "pandas", "concord.against_gold")
 
     frame = pd.DataFrame(ratings).copy() if hasattr(ratings, "columns") else None
     if frame is None:

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from concord._common.errors import describe, param_error
+from concord._common.extras import require
 from concord._data.columns import Column, _python_scalar, column, listing
 from concord._data.convert import int_list
 
@@ -123,7 +124,7 @@ def long_groups(
             groups,
             fix="Add the cluster label as a column and pass its name.",
         )
-    import pandas as pd
+    pd = require("pandas", "pandas", "the long form with groups=")
 
     (item, label), _ = table_columns(ratings, (given[0], groups), func, ("item", "groups"))
     pairs = pd.DataFrame({"item": np.asarray(item), "group": np.asarray(label)}).drop_duplicates()

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 
 _PER_HUMAN = (
@@ -93,7 +94,7 @@ class AltTestResult:
 
     def table(self) -> Any:
         """Return a pandas DataFrame, one row per tested human, indexed by the human."""
-        import pandas as pd
+        pd = require("pandas", "pandas", "AltTestResult.table")
 
         columns = {
             "n_items": self.n_items,

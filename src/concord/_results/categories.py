@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._common.text import number
 from concord._inference.intervals import ConfidenceInterval
@@ -232,8 +233,7 @@ class BangdiwalaResult:
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Return B ± t_{n−1}·SE clipped to [0, 1], as Gwet's irrCAC (``bangdiwala.table``)."""
-        from scipy import stats
-
+        stats = require("scipy.stats", "stats", "BangdiwalaResult.confidence_interval")
         if self.n < 2:
             return ConfidenceInterval(float("nan"), float("nan"))
         t = float(stats.t.ppf(0.5 + confidence_level / 2, self.n - 1))

@@ -9,6 +9,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from concord._common import text as _explain
+from concord._common.extras import require
 from concord._inference.intervals import ConfidenceInterval, Inference
 from concord._results import benchmark as _benchmark
 from concord._results import icc_anova as _f
@@ -331,7 +332,7 @@ class IccForms:
 
     def to_frame(self) -> Any:
         """Return the records as a pandas DataFrame, indexed by form."""
-        import pandas as pd
+        pd = require("pandas", "pandas", "IccForms.to_frame")
 
         return pd.DataFrame(self.to_dict()).set_index("form")
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from concord._common import text as _text
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._results import evaluation_tables as _t
 from concord._results import html as _html
@@ -51,6 +52,9 @@ class EvaluationResult:
         2019) of the primary score type.
     flags : tuple of Flag
         Each metric that breaks a Williamson, Xi & Breyer (2012) threshold.
+    rounding : str
+        How scores became score points: ``"half-even"`` (``numpy.rint``,
+        RSMTool's) or ``"half-up"``.
     """
 
     n: int
@@ -67,6 +71,7 @@ class EvaluationResult:
     by_group: dict[str, dict[str, GroupRows]]
     fairness: dict[str, Fairness]
     flags: tuple[Flag, ...]
+    rounding: str = "half-even"
 
     def __repr__(self) -> str:
         m = self.eval[self.primary]
@@ -95,7 +100,7 @@ class EvaluationResult:
             ``wtkappa`` (columns ``kappa_se``, ``kappa_ci_low``, ...) to the
             eval and consistency tables.
         """
-        import pandas as pd
+        pd = require("pandas", "pandas", "EvaluationResult.table")
 
         tables = self.tables(inference=inference)
         if name not in tables:
@@ -114,6 +119,7 @@ class EvaluationResult:
             "primary": self.primary,
             "trim": list(self.trim),
             "trim_tolerance": self.trim_tolerance,
+            "rounding": self.rounding,
             "tables": {
                 name: {label: row for label, row in rows}
                 for name, rows in self.tables(inference=True).items()

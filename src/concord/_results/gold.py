@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._inference.intervals import ConfidenceInterval
 
@@ -76,7 +77,7 @@ class GoldResult:
 
     def table(self) -> Any:
         """Return a pandas DataFrame, one row per rater against the gold labels."""
-        import pandas as pd
+        pd = require("pandas", "pandas", "GoldResult.table")
 
         return pd.DataFrame(self._rows()).set_index("rater")
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from concord._common import text as _explain
+from concord._common.extras import require
 from concord._inference.intervals import ConfidenceInterval, Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.described import Described
@@ -151,8 +152,7 @@ class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
         cells = self._two_by_two()
         if cells is None or not np.issubdtype(self.observed.dtype, np.integer):
             return ConfidenceInterval(float("nan"), float("nan"))
-        from scipy.stats import binomtest
-
+        binomtest = require("scipy.stats", "stats", "KappaResult.pabak_interval").binomtest
         agree = round(cells[0] + cells[3])
         low, high = binomtest(agree, round(cells[4])).proportion_ci(confidence_level, "exact")
         return ConfidenceInterval(2 * low - 1, 2 * high - 1)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._results import html as _html
 from concord._results.agreement import AgreementResult
@@ -114,7 +115,7 @@ class AgreementTable:
         ``pvalue``, ``interpretation`` and ``interpretation_scale``, then
         the function name, the weighting and p_a, p_e. Undefined values are nan.
         """
-        import pandas as pd
+        pd = require("pandas", "pandas", "AgreementTable.to_frame")
 
         rows = self.records(confidence_level, method=method, rng=rng)
         frame = pd.DataFrame(rows).set_index("coefficient")

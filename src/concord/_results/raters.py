@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._results.comparison import ComparisonResult
 
@@ -134,13 +135,13 @@ class RaterDiagnostics:
         and ``marginals_flagged``) and ``share_<label>``, the rater's share of
         each category (the panel's is :attr:`panel_shares`).
         """
-        import pandas as pd
+        pd = require("pandas", "pandas", "RaterDiagnostics.to_frame")
 
         return pd.DataFrame(self._rows()).set_index("rater")
 
     def pairwise_frame(self) -> Any:
         """Return the pairwise kappa matrix as a DataFrame, raters on both axes."""
-        import pandas as pd
+        pd = require("pandas", "pandas", "RaterDiagnostics.pairwise_frame")
 
         return pd.DataFrame(self.pairwise, index=list(self.raters), columns=list(self.raters))
 

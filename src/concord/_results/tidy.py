@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 
 # the two-rater tables' rows and columns; the multi-rater matrices pair categories
@@ -70,7 +71,7 @@ def kappa_fields(result: Any, top: int = 5) -> dict[str, Any]:
 
 def one_row(record: dict[str, Any]) -> Any:
     """Return a one-row DataFrame of the record's scalars (lists, arrays and dicts left out)."""
-    import pandas as pd
+    pd = require("pandas", "pandas", "to_frame()")
 
     nested = (list, tuple, dict, np.ndarray)
     return pd.DataFrame([{k: v for k, v in record.items() if not isinstance(v, nested)}])
@@ -78,7 +79,7 @@ def one_row(record: dict[str, Any]) -> Any:
 
 def labelled(matrix: np.ndarray, labels: tuple[Any, ...], names: tuple[str, str]) -> Any:
     """Return a k×k matrix as a DataFrame with the labels as its index and columns."""
-    import pandas as pd
+    pd = require("pandas", "pandas", "a result's tables as DataFrames")
 
     index = pd.Index(list(labels), name=names[0])
     columns = pd.Index(list(labels), name=names[1])
