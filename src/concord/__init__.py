@@ -54,7 +54,9 @@ from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
 from concord._results.plan import PlanResult
 from concord._results.raters import RaterDiagnostics
+from concord._results.diagnostic import DiagnosticResult
 from concord._streaming.accumulator import Accumulator, accumulate
+from concord._studies.judges.accuracy import diagnostic_accuracy
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
     CrossValidatedKappa,
@@ -78,6 +80,7 @@ __all__ = [
     "ComparisonResult",
     "ConfidenceInterval",
     "CrossValidatedKappa",
+    "DiagnosticResult",
     "EvaluationResult",
     "FleissResult",
     "GoldResult",
@@ -107,6 +110,7 @@ __all__ = [
     "concordance_correlation",
     "conger_kappa",
     "cross_validated_kappa",
+    "diagnostic_accuracy",
     "evaluate",
     "fleiss_kappa",
     "grouped_kappa",
