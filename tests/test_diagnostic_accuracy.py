@@ -69,7 +69,7 @@ def test_every_measure_matches_epir_epi_tests(cells, method):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         r = concord.diagnostic_accuracy(*ratings(tp, fp, fn, tn), method=method)
-    assert (r.TP, r.FP, r.FN, r.TN) == (tp, fp, fn, tn)
+    assert (tp, fp, fn, tn) == (r.TP, r.FP, r.FN, r.TN)
     for theirs, ours in NAMES.items():
         got = (getattr(r, ours), *r.interval(ours))
         np.testing.assert_allclose(got, expected[theirs], rtol=1e-9, err_msg=ours)

@@ -48,15 +48,17 @@ from concord._results.categories import (
 )
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
+from concord._results.diagnostic import DiagnosticResult
 from concord._results.evaluation import EvaluationResult
 from concord._results.gold import GoldResult
+from concord._results.intra_rater import IntraRaterResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
 from concord._results.plan import PlanResult
 from concord._results.raters import RaterDiagnostics
-from concord._results.diagnostic import DiagnosticResult
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._studies.judges.accuracy import diagnostic_accuracy
+from concord._studies.judges.intra_rater import intra_rater
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
     CrossValidatedKappa,
@@ -87,6 +89,7 @@ __all__ = [
     "GroupedKappaResult",
     "HomogeneityResult",
     "IccResult",
+    "IntraRaterResult",
     "KappaResult",
     "KrippendorffResult",
     "LightResult",
@@ -117,6 +120,7 @@ __all__ = [
     "gwet_ac",
     "homogeneity",
     "icc",
+    "intra_rater",
     "krippendorff_alpha",
     "light_kappa",
     "marginal_homogeneity",
