@@ -80,9 +80,13 @@ def bias(reference: list[Any], judge: list[Any], against: str) -> list[Bias]:
 
 def _words(label: Any, said: int, ref: int, change: float, against: str) -> str:
     if ref == 0:
-        return f"labels {label!r} {said:,} times, where {against} never do"
+        return (
+            f"labels {label!r} {said:,} time{'' if said == 1 else 's'}, where {against} never do"
+        )
     if said == 0:
-        return f"never labels {label!r}, which {against} label {ref:,} times"
+        return (
+            f"never labels {label!r}, which {against} label {ref:,} time{'' if ref == 1 else 's'}"
+        )
     if abs(change) < 0.005:
         return f"labels {label!r} as often as {against}"
     more = "more" if change > 0 else "less"
