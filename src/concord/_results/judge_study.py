@@ -108,7 +108,9 @@ class JudgeStudy:
             cells = [i.item, i.reference, *(i.ratings.get(str(n), "") for n in names)]
             lines.append("  " + "  ".join(f"{c!s:>10}" for c in cells))
         if len(items) > limit:
-            lines.append(f"  ... and {len(items) - limit:,} more (--format json or csv lists all)")
+            lines.append(
+                f"  ... and {len(items) - limit:,} more (--disagreements FILE or --format json lists all)"
+            )
         return lines
 
     def explain(self) -> str:
