@@ -109,7 +109,8 @@ class JudgeStudy:
             lines.append("  " + "  ".join(f"{c!s:>10}" for c in cells))
         if len(items) > limit:
             lines.append(
-                f"  ... and {len(items) - limit:,} more (--disagreements FILE or --format json lists all)"
+                f"  ... and {len(items) - limit:,} more "
+                "(--disagreements FILE or --format json lists all)"
             )
         return lines
 
