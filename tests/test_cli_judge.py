@@ -208,3 +208,9 @@ def test_bias_words():
     assert bias(["a", "a"], ["b", "a"], "the humans")[1].words == (
         "labels 'b' 1 time, where the humans never do"
     )
+
+
+def test_study_repr_is_short():
+    s = judge_study(labels_frame(), humans=["a", "b", "c"], candidate="judge", gold="gold")
+    assert repr(s).startswith("JudgeStudy('judge', humans=3, kappa=0.7")
+    json.dumps(s.to_dict())

@@ -231,3 +231,13 @@ def test_result_protocol():
     assert row.statistic == pytest.approx(3.7537261791)
     with pytest.raises(KeyError):
         r.interval("kappa")
+
+
+def test_positive_among_more_categories_is_one_against_the_rest():
+    truth = ["cat", "dog", "eel", "cat", "dog", "eel", "cat"]
+    judge = ["cat", "cat", "eel", "dog", "dog", "cat", "cat"]
+    r = concord.diagnostic_accuracy(truth, judge, positive="cat")
+    # by hand: gold cat & said cat 2, gold other & said cat 2, gold cat & said other 1, rest 2
+    assert (r.TP, r.FP, r.FN, r.TN) == (2, 2, 1, 2)
+    assert r.sensitivity == pytest.approx(2 / 3) and r.ppv == 0.5
+    assert r.per_class["recall"].shape == (3, 3)

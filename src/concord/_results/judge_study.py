@@ -36,7 +36,7 @@ class Item:
     judge: Any
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class JudgeStudy:
     """A judge against humans (and gold): the parts of the study, each as its own result.
 
@@ -140,6 +140,13 @@ class JudgeStudy:
         ]
         lines += self._item_lines(self.disagreements) if self.disagreements else []
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (
+            f"JudgeStudy({self.candidate!r}, humans={len(self.humans)}, "
+            f"kappa={self.statistic:.4g}, reference={self.reference!r}, "
+            f"disagreements={len(self.disagreements)})"
+        )
 
     def disagreement_rows(self) -> list[dict[str, Any]]:
         """Return the disagreements, one row per item with every rater's label by name."""
