@@ -241,3 +241,11 @@ def test_positive_among_more_categories_is_one_against_the_rest():
     assert (r.TP, r.FP, r.FN, r.TN) == (2, 2, 1, 2)
     assert r.sensitivity == pytest.approx(2 / 3) and r.ppv == 0.5
     assert r.per_class["recall"].shape == (3, 3)
+
+
+def test_a_two_category_measure_of_many_categories_says_to_pass_positive():
+    r = concord.diagnostic_accuracy(["a", "b", "c"], ["a", "c", "b"])
+    with pytest.raises(AttributeError, match="pass positive="):
+        _ = r.sensitivity
+    with pytest.raises(AttributeError, match="TP, FP, FN and TN need a positive category"):
+        _ = r.TP

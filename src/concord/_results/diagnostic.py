@@ -134,6 +134,11 @@ class DiagnosticResult:
         measures = self.__dict__.get("measures", {})
         if name in measures:
             return float(measures[name][0])
+        if name in BINARY and "measures" in self.__dict__:
+            raise AttributeError(
+                f"{name!r} is a two-category measure: pass positive= to name the positive "
+                "category (the per-class measures are in per_class)"
+            )
         raise AttributeError(f"'DiagnosticResult' object has no attribute {name!r}")
 
     def interval(self, measure: str) -> tuple[float, float]:
