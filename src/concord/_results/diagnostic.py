@@ -134,6 +134,8 @@ class DiagnosticResult:
         measures = self.__dict__.get("measures", {})
         if name in measures:
             return float(measures[name][0])
+        if name in _COUNTS:  # a property's AttributeError comes here: say it again
+            raise AttributeError("TP, FP, FN and TN need a positive category: pass positive=")
         if name in BINARY and "measures" in self.__dict__:
             raise AttributeError(
                 f"{name!r} is a two-category measure: pass positive= to name the positive "
