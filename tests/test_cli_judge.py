@@ -214,3 +214,4 @@ def test_study_repr_is_short():
     s = judge_study(labels_frame(), humans=["a", "b", "c"], candidate="judge", gold="gold")
     assert repr(s).startswith("JudgeStudy('judge', humans=3, kappa=0.7")
     json.dumps(s.to_dict())
+    assert "<pre>" in s._repr_html_() and "&#x27;judge&#x27;" in s._repr_html_()

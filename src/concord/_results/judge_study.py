@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from concord._common.jsonable import jsonable
+from concord._results.html import page, text
 from concord._results.intra_rater import numbers
 
 
@@ -147,6 +148,9 @@ class JudgeStudy:
             f"kappa={self.statistic:.4g}, reference={self.reference!r}, "
             f"disagreements={len(self.disagreements)})"
         )
+
+    def _repr_html_(self) -> str:
+        return page([f"<p>{text(self.summary())}</p>", f"<pre>{text(self.explain())}</pre>"])
 
     def disagreement_rows(self) -> list[dict[str, Any]]:
         """Return the disagreements, one row per item with every rater's label by name."""
