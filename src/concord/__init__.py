@@ -53,8 +53,10 @@ from concord._results.categories import (
 )
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
+from concord._results.diagnostic import DiagnosticResult
 from concord._results.evaluation import EvaluationResult
 from concord._results.gold import GoldResult
+from concord._results.intra_rater import IntraRaterResult
 from concord._results.kappa import KappaResult
 from concord._results.panel import AgreementTable
 from concord._results.plan import PlanResult
@@ -63,6 +65,8 @@ from concord._results.raters import RaterDiagnostics
 from concord._results.reliability import CronbachResult, OverallConcordanceResult
 from concord._results.square import CochranQResult, SymmetryResult
 from concord._streaming.accumulator import Accumulator, accumulate
+from concord._studies.judges.accuracy import diagnostic_accuracy
+from concord._studies.judges.intra_rater import intra_rater
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
     CrossValidatedKappa,
@@ -88,12 +92,14 @@ __all__ = [
     "ConfidenceInterval",
     "CronbachResult",
     "CrossValidatedKappa",
+    "DiagnosticResult",
     "EvaluationResult",
     "FleissResult",
     "GoldResult",
     "GroupedKappaResult",
     "HomogeneityResult",
     "IccResult",
+    "IntraRaterResult",
     "KappaResult",
     "KendallResult",
     "KrippendorffResult",
@@ -123,12 +129,14 @@ __all__ = [
     "conger_kappa",
     "cronbach_alpha",
     "cross_validated_kappa",
+    "diagnostic_accuracy",
     "evaluate",
     "fleiss_kappa",
     "grouped_kappa",
     "gwet_ac",
     "homogeneity",
     "icc",
+    "intra_rater",
     "kendall_w",
     "krippendorff_alpha",
     "light_kappa",

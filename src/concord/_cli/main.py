@@ -26,6 +26,7 @@ from concord._cli.bland_altman import bland_altman
 from concord._cli.compare import compare
 from concord._cli.evaluate import evaluate
 from concord._cli.icc import icc
+from concord._cli.judge import judge
 from concord._cli.kappa import kappa
 from concord._cli.plan import plan
 from concord._cli.raters import raters
@@ -47,6 +48,7 @@ Examples:
   concord bland-altman data/pefr.csv --x wright --y mini_wright
   concord plan cohen --expected 0.7 --null 0.85 --prevalence 0.5
   concord evaluate scores.csv --human h1 --machine score --human2 h2 --trim 1,6
+  concord judge labels.csv --humans ann,bo,cy --candidate gpt --gold adjudicated
   concord report data/essays.csv --raters rater1,rater2,rater3 -o report.html
 """
 
@@ -112,6 +114,7 @@ def _register() -> None:
         report,
         bland_altman,
         evaluate,
+        judge,
         plan,
     ):
         main.add_command(command)
