@@ -24,8 +24,10 @@ from typing import Any
 import numpy as np
 
 from concord._common.errors import describe, param_error
-from concord._data.columns import Column, _python_scalar, column, listing
+from concord._data.columns import Column, _python_scalar, column, listing, series_column
 from concord._data.convert import int_list
+from concord._data.form import check_wide, plain
+from concord._data.frames import as_frame, frame_columns, is_foreign
 
 LONG = ("item", "rater", "rating")
 _EXACT_FLOAT = 2**53
@@ -38,7 +40,9 @@ class Wide:
     ``numeric`` is the (n_items, n_raters) matrix when every rating is a
     number that float64 holds exactly (NaN where missing; the numba pass
     counts it); otherwise ``values`` and ``missing`` hold the ratings in
-    their own dtype (Categorical codes with their ``categories``).
+    their own dtype (Categorical codes with their ``categories``). A wide
+    frame of polars or pyarrow (:func:`foreign_wide`) keeps one
+    :class:`Column` per rater in ``cols``, each with its own categories.
     """
 
     raters: tuple[Any, ...]
@@ -48,6 +52,7 @@ class Wide:
     missing: np.ndarray | None = None
     categories: tuple[Any, ...] | None = None
     ordered: bool = False
+    cols: tuple[Column, ...] | None = None
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -55,6 +60,8 @@ class Wide:
 
     def columns(self) -> list[Column]:
         """Return one :class:`Column` per rater, as a wide matrix gives them."""
+        if self.cols is not None:
+            return list(self.cols)
         if self.numeric is not None:
             x = self.numeric
             holes = np.isnan(x) if x.dtype.kind == "f" else None
@@ -90,17 +97,26 @@ def keys(func: str, item: Any, rater: Any, rating: Any) -> tuple[Any, Any, Any] 
     return given
 
 
-def long_ratings(ratings: Any, names: tuple[Any, Any, Any], func: str) -> Any:
-    """Return the ratings as the multi-rater functions take them: long form pivoted, else as given.
+def long_ratings(
+    ratings: Any, names: tuple[Any, Any, Any], func: str, form: str = "auto"
+) -> Any:
+    """Return the ratings as the multi-rater functions take them: long form pivoted, else wide.
 
-    ``names`` are the ``item``, ``rater`` and ``rating`` arguments: all three or none.
+    ``names`` are the ``item``, ``rater`` and ``rating`` arguments: all three or
+    none. Without them a frame of polars, pyarrow and the like is read as a
+    :class:`Wide`, and a table that looks long is refused unless ``form`` is
+    "wide" (:mod:`concord._data.form`).
     """
     given = keys(func, *names)
-    return ratings if given is None else pivot(ratings, given, func)
+    if given is not None:
+        return pivot(ratings, given, func)
+    wide = foreign_wide(ratings, func) if is_foreign(ratings) else ratings
+    check_wide(wide, func, form)
+    return wide
 
 
 def long_groups(
-    ratings: Any, names: tuple[Any, Any, Any], groups: Any, func: str
+    ratings: Any, names: tuple[Any, Any, Any], groups: Any, func: str, form: str = "auto"
 ) -> tuple[Any, Any]:
     """Return the ratings as :func:`long_ratings` does, and ``groups`` one label per item.
 
@@ -111,7 +127,7 @@ def long_groups(
     """
     given = keys(func, *names)
     if given is None:
-        return ratings, groups
+        return long_ratings(ratings, names, func, form), groups
     wide = pivot(ratings, given, func)
     if groups is None:
         return wide, None
@@ -144,10 +160,17 @@ def long_groups(
 def table_columns(
     data: Any, names: Sequence[Any], func: str, keys: Sequence[str] = LONG
 ) -> tuple[list[Any], Any]:
-    """Return the named columns of a DataFrame, pyarrow Table or mapping, and its index."""
-    if hasattr(data, "column_names"):  # a pyarrow Table or RecordBatch
-        present: list[Any] = list(data.column_names)
-    elif hasattr(data, "columns") and not isinstance(data, np.ndarray):
+    """Return the named columns of a DataFrame, pyarrow Table or mapping, and its index.
+
+    The columns of a polars, pyarrow or other frame narwhals reads come as
+    :class:`Column` (categories and their order kept).
+    """
+    frame = as_frame(data, func) if is_foreign(data) else None
+    if frame is not None:
+        present: list[Any] = list(frame.columns)
+        _named(present, names, func, keys)
+        return [series_column(frame.get_column(name)) for name in names], None
+    if hasattr(data, "columns") and not isinstance(data, np.ndarray):
         present = list(data.columns)
     elif isinstance(data, Mapping):
         present = list(data.keys())
@@ -163,10 +186,8 @@ def table_columns(
             fix="Pass the long table, or leave out item=, rater= and rating= for a "
             "matrix with one column per rater.",
         )
-    for key, name in zip(keys, names, strict=True):
-        if name not in present:
-            param_error(func, key, f"a column of ratings: {listing(present, 10)}", name)
-    columns = [_host(data[name]) for name in names]
+    _named(present, names, func, keys)
+    columns = [data[name] for name in names]
     lengths = {len(c) for c in columns}
     if len(lengths) != 1:
         param_error(
@@ -175,11 +196,49 @@ def table_columns(
     return columns, getattr(data, "index", None)
 
 
-def _host(x: Any) -> Any:
-    """Return a pyarrow column as pandas (dictionary → Categorical), anything else as it is."""
-    if type(x).__module__.startswith("pyarrow"):
-        return x.to_pandas()
-    return x
+def _named(present: list[Any], names: Sequence[Any], func: str, keys: Sequence[str]) -> None:
+    for key, name in zip(keys, names, strict=True):
+        if name not in present:
+            param_error(func, key, f"a column of ratings: {listing(present, 10)}", name)
+
+
+def foreign_wide(data: Any, func: str) -> Wide:
+    """Return a polars, pyarrow or other frame narwhals reads as one column per rater.
+
+    Lazy frames are collected; the column names are the raters.
+    """
+    frame = as_frame(data, func)
+    if frame is None:
+        param_error(
+            func,
+            "ratings",
+            "a 2-D array-like or a DataFrame (items × raters)",
+            f"a {type(data).__name__}",
+            raw=True,
+            exc=TypeError,
+        )
+    names, series = frame_columns(frame)
+    cols = tuple(series_column(s) for s in series)
+    return Wide(names, np.arange(frame.shape[0]), numeric=_numeric(cols), cols=cols)
+
+
+def _numeric(cols: tuple[Column, ...]) -> np.ndarray | None:
+    """The (items, raters) matrix of numeric columns, float64 with NaN where missing; else None.
+
+    Integers stay int64 when none is missing; None when float64 would round one.
+    """
+    if not cols or not all(c.numeric and c.values.dtype.kind in "iuf" for c in cols):
+        return None
+    x = np.column_stack([c.values for c in cols])
+    if x.dtype.kind in "iu" and all(c.missing is None for c in cols):
+        return x.astype(np.int64) if x.dtype.kind == "i" or x.max() < 2**63 else None
+    if x.dtype.kind in "iu" and x.size and int(np.abs(x).max()) >= _EXACT_FLOAT:
+        return None
+    out = x.astype(np.float64)
+    for j, c in enumerate(cols):
+        if c.missing is not None:
+            out[c.missing, j] = np.nan
+    return out
 
 
 def factorize(
@@ -190,6 +249,8 @@ def factorize(
     Without ``appearance`` narrow integers may come in sorted order instead (items,
     whose order changes no coefficient).
     """
+    if isinstance(values, Column) or is_foreign(values):
+        values = plain(values if isinstance(values, Column) else column(values, func, name))
     dense = _dense(values, appearance)
     if dense is not None:
         return dense
@@ -326,7 +387,8 @@ def rows(
                 raw=True,
                 fix="Keep one rating per pair, e.g. ratings.drop_duplicates([item, rater]).",
             )
-    rated = column(columns[-1], func, f"ratings[{names[-1]!r}]")
+    last = columns[-1]
+    rated = last if isinstance(last, Column) else column(last, func, f"ratings[{names[-1]!r}]")
     return Rows(item, items, rater, raters, rated)
 
 

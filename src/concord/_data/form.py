@@ -1,0 +1,185 @@
+"""A long table given as wide: recognised and refused, naming its columns.
+
+Annotation exports are long (one row per rating: item, rater, label). Read as
+wide, such a table makes each of its columns a rater, and every coefficient is
+a wrong number given without a word. A table *looks long* when three of its
+columns play these roles, all at once:
+
+* an **item** column whose values repeat (each item has several rows);
+* a **rater** column with at least two distinct values, each rater on
+  several rows, none of which occurs in the item or the rating column
+  (rater names are not labels), and no (item, rater) pair on two rows;
+* a **rating** column, the third.
+
+The columns of a genuine wide table are raters using one scale, so no column
+is disjoint from the others and none is taken for the rater column; an id
+column holds distinct values, so it is not an item column either. Tables of
+3 to :data:`MAX_COLUMNS` columns are checked, on their first
+:data:`SAMPLE_ROWS` rows and then, if they look long there, on all of them.
+``form="wide"`` (the command line: ``--raters`` or ``--id``) says that the
+table is wide and skips the check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import permutations
+from typing import Any
+
+import numpy as np
+
+from concord._common.errors import ForCli, param_error
+from concord._data.columns import Column, _python_scalar
+
+FORMS = ("auto", "wide")
+MAX_COLUMNS = 6
+SAMPLE_ROWS = 10_000
+
+
+def check_form(form: Any, func: str) -> str:
+    """Return ``form`` ("auto" or "wide"), or raise naming the choices."""
+    if not isinstance(form, str) or form not in FORMS:
+        param_error(
+            func,
+            "form",
+            "'auto' (refuse a table that looks long) or 'wide' (one column per rater)",
+            form,
+            fix="For a long table pass item=, rater= and rating= instead.",
+        )
+    return form
+
+
+def plain(c: Column) -> np.ndarray:
+    """A column's values themselves: categories decoded, None where missing."""
+    if c.categories is None and c.missing is None:
+        return c.values
+    decoded = np.empty(c.values.shape[0], dtype=object)
+    if c.categories is None:
+        decoded[:] = c.values.tolist()
+    else:
+        table = np.empty(len(c.categories) + 1, dtype=object)
+        table[:-1] = [_python_scalar(v) for v in c.categories]
+        decoded[:] = table[np.where(c.values < 0, -1, c.values)]
+    if c.missing is not None:
+        decoded[c.missing] = None
+    return decoded
+
+
+def long_roles(names: Sequence[Any], values: Sequence[Any]) -> tuple[Any, Any, Any] | None:
+    """Return the (item, rater, rating) column names of a table that looks long, or None.
+
+    ``values`` are the columns, each a 1-D sequence (a Series, an array, a
+    :class:`Column`), in the order of ``names``.
+    """
+    if not 3 <= len(names) <= MAX_COLUMNS:
+        return None
+    rows = len(values[0]) if not isinstance(values[0], Column) else values[0].values.shape[0]
+    if rows < 4:
+        return None
+    head = [_objects(v, SAMPLE_ROWS) for v in values]
+    try:
+        found = _roles(head)
+    except TypeError:  # unhashable ratings (lists, say): not the three columns of a long table
+        return None
+    if found is None:
+        return None
+    if rows > SAMPLE_ROWS:  # the first rows look long: check every row
+        full = [_objects(values[j], None) for j in found]
+        if _roles(full, (0, 1, 2)) is None:
+            return None
+    i, r, k = found
+    return names[i], names[r], names[k]
+
+
+def _roles(
+    cols: list[np.ndarray], only: tuple[int, int, int] | None = None
+) -> tuple[int, int, int] | None:
+    distinct = [set(_present(c)) for c in cols]
+    orders = [only] if only is not None else permutations(range(len(cols)), 3)
+    for i, r, k in orders:
+        if len(distinct[r]) < 2 or len(distinct[r]) >= _count(cols[r]):
+            continue  # one rater, or raters of one item each: an id column, say
+        if len(distinct[i]) >= _count(cols[i]):
+            continue  # no item on two rows
+        if distinct[r] & distinct[k] or distinct[r] & distinct[i]:
+            continue  # rater values among the labels or the items: columns of one scale
+        if _pairs_unique(cols[i], cols[r]):
+            return i, r, k
+    return None
+
+
+def _objects(x: Any, limit: int | None) -> np.ndarray:
+    """A column's first ``limit`` values as a 1-D object array (None where missing)."""
+    if isinstance(x, Column):
+        c = x if limit is None else Column(
+            x.values[:limit], None if x.missing is None else x.missing[:limit], x.categories
+        )
+        out = plain(c)
+    elif hasattr(x, "iloc"):  # a pandas Series
+        part = x if limit is None else x.iloc[:limit]
+        out = part.astype(object).where(part.notna(), None).to_numpy()
+    else:
+        out = np.asarray(x if limit is None else x[:limit])
+    return out.astype(object) if out.dtype.kind != "O" else out
+
+
+def _present(c: np.ndarray) -> list[Any]:
+    return [v for v in c.tolist() if v is not None and v == v]  # neither None nor NaN
+
+
+def _count(c: np.ndarray) -> int:
+    return len(_present(c))
+
+
+def _pairs_unique(item: np.ndarray, rater: np.ndarray) -> bool:
+    seen = set()
+    for pair in zip(item.tolist(), rater.tolist(), strict=True):
+        if pair in seen:
+            return False
+        seen.add(pair)
+    return True
+
+
+def refuse_long(func: str, roles: tuple[Any, Any, Any], keyword: str = "form") -> None:
+    """Raise: the ratings look long; show the long-form call and how to say they are wide."""
+    item, rater, rating = roles
+    call = f"{func}(df, item={item!r}, rater={rater!r}, rating={rating!r})"
+    param_error(
+        func,
+        "ratings",
+        "one column per rater, or a long table named by item=, rater= and rating=",
+        f"a table that looks long: column {item!r} repeats its values (an item on several "
+        f"rows), column {rater!r} holds names found in no other column (raters) with no "
+        f"(item, rater) pair twice, and column {rating!r} holds the ratings",
+        raw=True,
+        fix=f"Read as one column per rater it would make {item!r}, {rater!r} and {rating!r} "
+        f"three raters. Pass {call}; if each column really is a rater, pass "
+        f"{keyword}='wide'.",
+        cli=ForCli(
+            fix=f"Read it as long with --item {item} --rater {rater} --rating {rating}, or "
+            "name the rater columns with --raters to read it as one column per rater."
+        ),
+    )
+
+
+def check_wide(ratings: Any, func: str, form: str) -> None:
+    """Refuse a frame that looks long, unless ``form`` says it is wide."""
+    if check_form(form, func) == "wide":
+        return
+    names, values = _frame_columns(ratings)
+    if names is None:
+        return
+    roles = long_roles(names, values)
+    if roles is not None:
+        refuse_long(func, roles)
+
+
+def _frame_columns(ratings: Any) -> tuple[Any, Any]:
+    cols = getattr(ratings, "cols", None)  # a Wide read from a polars or pyarrow frame
+    if cols is not None:
+        return ratings.raters, cols
+    if type(ratings).__module__.startswith("pandas") and hasattr(ratings, "iloc"):
+        if getattr(ratings, "ndim", 0) != 2 or not 3 <= ratings.shape[1] <= MAX_COLUMNS:
+            return None, None
+        return tuple(ratings.columns), [ratings.iloc[:, j] for j in range(ratings.shape[1])]
+    return None, None
