@@ -131,30 +131,51 @@ def long_groups(
     wide = pivot(ratings, given, func)
     if groups is None:
         return wide, None
-    if not isinstance(groups, str | int):
-        param_error(
-            func,
-            "groups",
-            "the name of a column of the long table (each item's cluster) with the long form",
-            groups,
-            fix="Add the cluster label as a column and pass its name.",
-        )
-    import pandas as pd
+    return wide, per_item(ratings, given[0], groups, "groups", wide.items, func)
 
-    (item, label), _ = table_columns(ratings, (given[0], groups), func, ("item", "groups"))
-    pairs = pd.DataFrame({"item": np.asarray(item), "group": np.asarray(label)}).drop_duplicates()
-    twice = pairs["item"].duplicated()
-    if twice.any():
-        who = pairs["item"][twice].iloc[0]
+
+def per_item(data: Any, item: Any, name: Any, key: str, items: np.ndarray, func: str) -> Any:
+    """Return column ``name`` of a long table once per item, in the order of ``items``.
+
+    Every row of an item must carry the same value (a cluster, a weight); a
+    sequence instead of a column name is refused, since the pivot's order of
+    items is not the user's.
+    """
+    if not isinstance(name, str | int):
         param_error(
             func,
-            "groups",
-            "a column with one cluster per item",
-            f"item {_python_scalar(who)!r} in two clusters",
-            raw=True,
-            fix="An item's rows must all carry its one cluster label.",
+            key,
+            f"the name of a column of the long table (one {key} value per item) with the "
+            "long form",
+            name,
+            fix=f"Add the {key} values as a column and pass its name.",
         )
-    return wide, pairs.set_index("item")["group"].reindex(list(wide.items)).to_numpy()
+    (rows_item, rows_value), _ = table_columns(data, (item, name), func, ("item", key))
+    what = "cluster" if key == "groups" else key
+    first: dict[Any, Any] = {}
+    for i, v in zip(_listed(rows_item), _listed(rows_value), strict=True):
+        seen = first.setdefault(i, v)
+        if seen != v and not (seen != seen and v != v):  # NaN twice is one value
+            param_error(
+                func,
+                key,
+                f"a column with one {what} per item",
+                f"item {describe(i)} in two {what}s ({describe(seen)} and {describe(v)})",
+                raw=True,
+                fix=f"An item's rows must all carry its one {what}.",
+            )
+    out = np.empty(len(items), dtype=object)
+    out[:] = [first.get(v) for v in _listed(items)]
+    return out
+
+
+def _listed(x: Any) -> list[Any]:
+    """A column's values as Python objects (None where missing)."""
+    if isinstance(x, Column):
+        x = plain(x)
+    elif hasattr(x, "iloc"):  # a pandas Series: missing values as None
+        x = x.astype(object).where(x.notna(), None).to_numpy()
+    return list(np.asarray(x, dtype=object).tolist()) if not isinstance(x, list) else x
 
 
 def table_columns(
