@@ -21,6 +21,7 @@ from concord._coefficients.bland_altman_core import (
 from concord._coefficients.concordance import empty_error
 from concord._common.docs import fill
 from concord._common.errors import param_error
+from concord._data.two import two_raters
 from concord._inference.intervals import ConfidenceInterval, Deferred, Inference, _level
 from concord._results.agreement_continuous import BlandAltmanResult
 from concord._results.spec import Spec
@@ -119,13 +120,17 @@ def from_counts(sums: Moments, options: dict[str, Any]) -> BlandAltmanResult:
 @fill
 def bland_altman(
     x: Any,
-    y: Any,
+    y: Any = None,
     /,
     *,
     confidence_level: float = 0.95,
     limits: float = 0.95,
     proportional: bool = False,
     nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> BlandAltmanResult:
     r"""Bland–Altman limits of agreement of two raters' continuous ratings.
 
@@ -195,6 +200,7 @@ def bland_altman(
     >>> round(r.lower_limit, 1), round(r.upper_limit, 1)
     (-78.1, 73.9)
     """
+    x, y, _, _ = two_raters("bland_altman", x, y, (item, rater, rating), raters, None, None)
     options = checked(
         {"confidence_level": confidence_level, "limits": limits, "proportional": proportional}
     )

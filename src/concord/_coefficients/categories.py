@@ -17,6 +17,7 @@ import numpy as np
 from concord._coefficients import categories_core as core
 from concord._common.errors import check_option, param_error
 from concord._data.labels import Labels
+from concord._data.two import two_raters
 from concord._results.categories import (
     BangdiwalaResult,
     MarginalHomogeneityResult,
@@ -66,12 +67,16 @@ def homogeneity_of_table(
 
 def marginal_homogeneity(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     method: str = "stuart-maxwell",
     labels: Any = None,
     nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> MarginalHomogeneityResult:
     r"""Test whether two raters use the categories at the same rates.
 
@@ -133,6 +138,9 @@ def marginal_homogeneity(
     >>> r.df, [int(d) for d in r.differences]
     (2, [2, -1, -1])
     """
+    rater1, rater2, labels, _ = two_raters(
+        "marginal_homogeneity", rater1, rater2, (item, rater, rating), raters, labels, None
+    )
     func = "marginal_homogeneity"
     counted = confusion_table(
         rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
@@ -257,12 +265,16 @@ def _partial(weights: Any, k: int, func: str) -> tuple[str, tuple[float, ...]]:
 
 def bangdiwala_b(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     weights: Any = None,
     labels: Any = None,
     nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> BangdiwalaResult:
     r"""Bangdiwala's B, or B^w with partial credit for near misses, with its SE.
 
@@ -316,6 +328,9 @@ def bangdiwala_b(
     >>> round(r.statistic, 7), round(r.standard_error, 7)
     (0.8059604, 0.0544947)
     """
+    rater1, rater2, labels, _ = two_raters(
+        "bangdiwala_b", rater1, rater2, (item, rater, rating), raters, labels, None
+    )
     func = "bangdiwala_b"
     counted = confusion_table(
         rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func

@@ -522,7 +522,14 @@ def brennan_prediger(
     0.6667
     """
     return _gwet_family(
-        BRENNAN_PREDIGER, ratings, weights, labels, population_size, (item, rater, rating), groups, form
+        BRENNAN_PREDIGER,
+        ratings,
+        weights,
+        labels,
+        population_size,
+        (item, rater, rating),
+        groups,
+        form,
     )
 
 

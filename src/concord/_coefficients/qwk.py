@@ -13,6 +13,7 @@ from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._data.arrays import Fallback, check_numeric, counted_on_device, namespace, to_host
 from concord._data.columns import check_pair, column, paired
 from concord._data.labels import Labels
+from concord._data.two import two_raters
 from concord._results.spec import Spec
 from concord._tables import engines as _count
 from concord._tables.pair_table import PairTable
@@ -48,12 +49,16 @@ def bounds(min_rating: Any, max_rating: Any) -> tuple[int | None, int | None]:
 
 def quadratic_weighted_kappa(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     min_rating: int | None = None,
     max_rating: int | None = None,
     labels: Any = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> float:
     r"""Quadratic weighted kappa, fast, with the signature of Ben Hamner's Metrics.
 
@@ -102,6 +107,9 @@ def quadratic_weighted_kappa(
     >>> concord.quadratic_weighted_kappa(actual, pred, min_rating=1, max_rating=5)
     -0.13924050632911392
     """
+    rater1, rater2, labels, _ = two_raters(
+        "quadratic_weighted_kappa", rater1, rater2, (item, rater, rating), raters, labels, None
+    )
     func = "quadratic_weighted_kappa"
     lo_bound, hi_bound = bounds(min_rating, max_rating)
     rater1, rater2 = paired(rater1, rater2, func)

@@ -50,7 +50,7 @@ def check_form(form: Any, func: str) -> str:
 
 
 def plain(c: Column) -> np.ndarray:
-    """A column's values themselves: categories decoded, None where missing."""
+    """Return a column's values themselves: categories decoded, None where missing."""
     if c.categories is None and c.missing is None:
         return c.values
     decoded = np.empty(c.values.shape[0], dtype=object)
@@ -109,10 +109,14 @@ def _roles(
 
 
 def _objects(x: Any, limit: int | None) -> np.ndarray:
-    """A column's first ``limit`` values as a 1-D object array (None where missing)."""
+    """Return a column's first ``limit`` values as objects (None where missing)."""
     if isinstance(x, Column):
-        c = x if limit is None else Column(
-            x.values[:limit], None if x.missing is None else x.missing[:limit], x.categories
+        c = (
+            x
+            if limit is None
+            else Column(
+                x.values[:limit], None if x.missing is None else x.missing[:limit], x.categories
+            )
         )
         out = plain(c)
     elif hasattr(x, "iloc"):  # a pandas Series

@@ -46,7 +46,11 @@ def _narwhals(func: str) -> Any:
 def as_series(x: Any, func: str) -> Any | None:
     """Return ``x`` as a narwhals Series, or None when it is not a series."""
     nw = _narwhals(func)
-    if type(x).__module__.startswith("pyarrow") and hasattr(x, "type") and not hasattr(x, "chunks"):
+    if (
+        type(x).__module__.startswith("pyarrow")
+        and hasattr(x, "type")
+        and not hasattr(x, "chunks")
+    ):
         import pyarrow as pa
 
         x = pa.chunked_array([x])  # a plain pyarrow Array: narwhals reads ChunkedArrays
@@ -99,7 +103,7 @@ def _intp(x: Any) -> np.ndarray:
 
 
 def _arrow_dictionary(native: Any) -> Parts | None:
-    """A pyarrow dictionary column: its indices, its dictionary and its ``ordered`` flag.
+    """Return a pyarrow dictionary column's indices, dictionary and ``ordered`` flag.
 
     narwhals calls every dictionary column Categorical and drops the flag
     (and its cast to strings would turn a dictionary of numbers into text).
@@ -116,6 +120,6 @@ def _arrow_dictionary(native: Any) -> Parts | None:
 
 
 def frame_columns(frame: Any) -> tuple[tuple[Any, ...], list[Any]]:
-    """The column names of a narwhals DataFrame and its columns as narwhals Series."""
+    """Return the column names of a narwhals DataFrame and its columns (narwhals Series)."""
     names = tuple(frame.columns)
     return names, [frame.get_column(name) for name in names]

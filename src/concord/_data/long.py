@@ -97,9 +97,7 @@ def keys(func: str, item: Any, rater: Any, rating: Any) -> tuple[Any, Any, Any] 
     return given
 
 
-def long_ratings(
-    ratings: Any, names: tuple[Any, Any, Any], func: str, form: str = "auto"
-) -> Any:
+def long_ratings(ratings: Any, names: tuple[Any, Any, Any], func: str, form: str = "auto") -> Any:
     """Return the ratings as the multi-rater functions take them: long form pivoted, else wide.
 
     ``names`` are the ``item``, ``rater`` and ``rating`` arguments: all three or
@@ -170,7 +168,7 @@ def per_item(data: Any, item: Any, name: Any, key: str, items: np.ndarray, func:
 
 
 def _listed(x: Any) -> list[Any]:
-    """A column's values as Python objects (None where missing)."""
+    """Return a column's values as Python objects (None where missing)."""
     if isinstance(x, Column):
         x = plain(x)
     elif hasattr(x, "iloc"):  # a pandas Series: missing values as None
@@ -244,7 +242,7 @@ def foreign_wide(data: Any, func: str) -> Wide:
 
 
 def _numeric(cols: tuple[Column, ...]) -> np.ndarray | None:
-    """The (items, raters) matrix of numeric columns, float64 with NaN where missing; else None.
+    """Return the (items, raters) matrix of numeric columns (NaN where missing), or None.
 
     Integers stay int64 when none is missing; None when float64 would round one.
     """

@@ -1,0 +1,133 @@
+"""Two raters out of a table: the long form, or two named columns of a wide frame.
+
+Every function of two raters takes them as two columns (``rater1``, ``rater2``)
+or, with ``raters=("a", "b")``, as two names: the columns of a wide frame
+(pandas, polars, pyarrow) given as the first argument, or, with ``item=``,
+``rater=`` and ``rating=``, two raters of a long table, pivoted as the
+multi-rater functions pivot it (:func:`concord._data.long.pivot`). A long
+table of exactly two raters needs no ``raters=``. Per-item options
+(``groups``, ``sample_weight``) then name columns of the long table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from concord._common.errors import param_error
+from concord._data.columns import Column, listing
+from concord._data.form import plain
+from concord._data.frames import as_frame, is_foreign
+from concord._data.long import keys, per_item, pivot
+
+
+def two_raters(
+    func: str,
+    x: Any,
+    y: Any,
+    long: tuple[Any, Any, Any],
+    raters: Any,
+    labels: Any = None,
+    per_items: dict[str, Any] | None = None,
+) -> tuple[Any, Any, Any, dict[str, Any]]:
+    """Return the two raters' ratings, the labels and the per-item options, resolved.
+
+    Plain calls (two columns, no ``raters``, no long form) come back unchanged.
+    """
+    given = keys(func, *long)
+    extra = dict(per_items or {})
+    if given is None and raters is None:
+        if y is None:
+            param_error(
+                func,
+                "rater2",
+                "the second rater's ratings",
+                "None",
+                raw=True,
+                fix="Pass two columns, or a frame and raters=('a', 'b') to name two of its "
+                "columns, or a long table with item=, rater=, rating= (and raters=).",
+                exc=TypeError,
+            )
+        return x, y, labels, extra
+    if y is not None:
+        param_error(
+            func,
+            "rater2",
+            "left out when raters= or the long form names the raters",
+            y,
+            fix="Pass the table alone as the first argument.",
+            exc=TypeError,
+        )
+    if given is None:
+        first, second = _pair(func, raters, None)
+        return _wide_column(x, first, func), _wide_column(x, second, func), labels, extra
+    wide = pivot(x, given, func)
+    first, second = _pair(func, raters, tuple(wide.raters))
+    cols = wide.columns()
+    a, b = (cols[wide.raters.index(r)] for r in (first, second))
+    for key, value in extra.items():
+        if value is not None:
+            extra[key] = per_item(x, given[0], value, key, wide.items, func)
+    if labels is None and a.ordered and a.categories is not None:
+        labels = list(a.categories)  # an ordered Categorical or pl.Enum declares its order
+    return _values(a), _values(b), labels, extra
+
+
+def _pair(func: str, raters: Any, found: tuple[Any, ...] | None) -> tuple[Any, Any]:
+    """Check ``raters`` (two names); with the long form's ``found`` raters, default to them."""
+    if raters is None and found is not None and len(found) == 2:
+        return found[0], found[1]
+    shown = "" if found is None else f" The table's raters: {listing(found, 10)}."
+    if raters is None or isinstance(raters, str | bytes) or len(tuple(raters)) != 2:
+        param_error(
+            func,
+            "raters",
+            "two rater names, e.g. raters=('a', 'b')",
+            raters,
+            fix=f"Name the two raters to compare.{shown}",
+        )
+    first, second = tuple(raters)
+    if first == second:
+        param_error(func, "raters", "two different raters", raters)
+    if found is not None:
+        for name in (first, second):
+            if name not in found:
+                param_error(
+                    func, "raters", f"raters of the long table ({listing(found, 10)})", name
+                )
+    return first, second
+
+
+def _wide_column(data: Any, name: Any, func: str) -> Any:
+    """Column ``name`` of a wide frame (pandas, polars, pyarrow), as that library holds it."""
+    if is_foreign(data):
+        frame = as_frame(data, func)
+        if frame is not None and name in frame.columns:
+            return frame.get_column(name).to_native()
+        present = [] if frame is None else list(frame.columns)
+    elif hasattr(data, "columns") and not isinstance(data, np.ndarray):
+        present = list(data.columns)
+        if name in present:
+            return data[name]
+    else:
+        present = []
+    if not present:
+        param_error(
+            func,
+            "rater1",
+            "a DataFrame whose columns raters= names",
+            f"a {type(data).__name__}",
+            raw=True,
+            exc=TypeError,
+        )
+    return param_error(func, "raters", f"columns of the frame: {listing(present, 10)}", name)
+
+
+def _values(c: Column) -> np.ndarray:
+    """One pivoted rater as a plain array: numbers (NaN where missing) or objects (None)."""
+    if c.categories is None and c.values.dtype.kind == "f":
+        return c.values
+    if c.categories is None and c.missing is None:
+        return c.values
+    return plain(c)
