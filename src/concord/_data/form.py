@@ -144,21 +144,36 @@ def _pairs_unique(item: np.ndarray, rater: np.ndarray) -> bool:
     return True
 
 
-def refuse_long(func: str, roles: tuple[Any, Any, Any], keyword: str = "form") -> None:
-    """Raise: the ratings look long; show the long-form call and how to say they are wide."""
+def _quoted(name: Any) -> str:
+    return f'"{name}"' if isinstance(name, str) and '"' not in name else repr(name)
+
+
+def refuse_long(
+    func: str,
+    roles: tuple[Any, Any, Any],
+    param: str = "ratings",
+    head: str = "df",
+    tail: str = "",
+    wide: str = "pass form='wide'",
+) -> None:
+    """Raise: the ratings look long; show the long-form call and how to say they are wide.
+
+    ``head`` and ``tail`` are the call's arguments before and after the long
+    form's (``df, "gpt_judge"``; ``, raters=(...)``).
+    """
     item, rater, rating = roles
-    call = f"{func}(df, item={item!r}, rater={rater!r}, rating={rating!r})"
+    named = f"item={_quoted(item)}, rater={_quoted(rater)}, rating={_quoted(rating)}"
+    call = f"{func}({head}, {named}{tail})"
     param_error(
         func,
-        "ratings",
+        param,
         "one column per rater, or a long table named by item=, rater= and rating=",
         f"a table that looks long: column {item!r} repeats its values (an item on several "
         f"rows), column {rater!r} holds names found in no other column (raters) with no "
         f"(item, rater) pair twice, and column {rating!r} holds the ratings",
         raw=True,
         fix=f"Read as one column per rater it would make {item!r}, {rater!r} and {rating!r} "
-        f"three raters. Pass {call}; if each column really is a rater, pass "
-        f"{keyword}='wide'.",
+        f"raters. Pass {call}; if each column really is a rater, {wide}.",
         cli=ForCli(
             fix=f"Read it as long with --item {item} --rater {rater} --rating {rating}, or "
             "name the rater columns with --raters to read it as one column per rater."
@@ -166,16 +181,21 @@ def refuse_long(func: str, roles: tuple[Any, Any, Any], keyword: str = "form") -
     )
 
 
-def check_wide(ratings: Any, func: str, form: str) -> None:
-    """Refuse a frame that looks long, unless ``form`` says it is wide."""
+def check_wide(
+    ratings: Any, func: str, form: str, param: str = "ratings", head: str = "df", tail: str = ""
+) -> None:
+    """Refuse a frame that looks long, unless ``form`` says it is wide (:func:`refuse_long`)."""
     if check_form(form, func) == "wide":
         return
-    names, values = _frame_columns(ratings)
-    if names is None:
-        return
-    roles = long_roles(names, values)
+    roles = looks_long(ratings)
     if roles is not None:
-        refuse_long(func, roles)
+        refuse_long(func, roles, param, head, tail)
+
+
+def looks_long(ratings: Any) -> tuple[Any, Any, Any] | None:
+    """Return the (item, rater, rating) columns of a frame that looks long, else None."""
+    names, values = _frame_columns(ratings)
+    return None if names is None else long_roles(names, values)
 
 
 def _frame_columns(ratings: Any) -> tuple[Any, Any]:

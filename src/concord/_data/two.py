@@ -17,9 +17,9 @@ import numpy as np
 
 from concord._common.errors import param_error
 from concord._data.columns import Column, listing
-from concord._data.form import plain
+from concord._data.form import _quoted, check_wide, looks_long, plain, refuse_long
 from concord._data.frames import as_frame, is_foreign
-from concord._data.long import keys, per_item, pivot
+from concord._data.long import Wide, foreign_wide, keys, per_item, pivot
 
 
 def two_raters(
@@ -39,6 +39,10 @@ def two_raters(
     extra = dict(per_items or {})
     if given is None and raters is None:
         if y is None:
+            roles = looks_long(foreign_wide(x, func) if is_foreign(x) else x)
+            if roles is not None:
+                hint = "name two of them with raters=('a', 'b')"
+                refuse_long(func, roles, "rater1", tail=", raters=('a', 'b')", wide=hint)
             param_error(
                 func,
                 "rater2",
@@ -131,3 +135,83 @@ def _values(c: Column) -> np.ndarray:
     if c.categories is None and c.missing is None:
         return c.values
     return plain(c)
+
+
+def split_one(
+    func: str,
+    data: Any,
+    one: Any,
+    names: tuple[str, str],
+    long: tuple[Any, Any, Any],
+    form: str,
+) -> tuple[Any, Any, tuple[Any, ...] | None]:
+    """Split one rater (a candidate, the gold) from the others: a column name or a rater name.
+
+    ``names`` are the parameters' names (``("humans", "candidate")``). With the
+    long form ``one`` names a rater of the long table; otherwise a column name
+    picks a column of a wide frame, and an array is that rater's ratings
+    beside ``data``. Returns the others (a pandas frame as given, else a
+    :class:`~concord._data.long.Wide`), the one rater's ratings, and the
+    order of an ordered categorical column (None otherwise).
+    """
+    given = keys(func, *long)
+    if given is not None:
+        wide = pivot(data, given, func)
+        if not isinstance(one, str | int) or one not in wide.raters:
+            param_error(
+                func,
+                names[1],
+                f"a rater of the long table ({listing(wide.raters, 10)})",
+                one,
+                fix=f"With the long form, name the {names[1]} among the raters.",
+            )
+        return _without(wide, one)
+    by_name = isinstance(one, str | int) and not isinstance(one, bool)
+    head = f"df, {_quoted(one)}" if by_name else f"df, {names[1]}"
+    if is_foreign(data):
+        wide = foreign_wide(data, func)
+        if not by_name:
+            check_wide(wide, func, form, names[0], head)
+            return wide, one, None
+        _named_column(wide, tuple(wide.raters), one, names, func, (form, head))
+        return _without(wide, one)
+    if by_name and hasattr(data, "columns") and hasattr(data, "drop"):  # a pandas DataFrame
+        _named_column(data, tuple(data.columns), one, names, func, (form, head))
+        return data.drop(columns=[one]), data[one], None
+    if not by_name:
+        check_wide(data, func, form, names[0], head)
+    return data, one, None
+
+
+def _named_column(
+    data: Any,
+    present: tuple[Any, ...],
+    one: Any,
+    names: tuple[str, str],
+    func: str,
+    call: tuple[str, str],
+) -> None:
+    if one in present:
+        return
+    check_wide(data, func, call[0], names[0], call[1])  # a long table: the long-form call
+    param_error(func, names[1], f"a column of {names[0]} ({listing(present, 10)})", one)
+
+
+def _without(wide: Wide, one: Any) -> tuple[Wide, Any, tuple[Any, ...] | None]:
+    """Return the other raters of ``wide``, rater ``one``'s ratings, and its declared order."""
+    cols = wide.columns()
+    at = list(wide.raters).index(one)
+    rest = tuple(c for j, c in enumerate(cols) if j != at)
+    raters = tuple(r for j, r in enumerate(wide.raters) if j != at)
+    chosen = cols[at]
+    order = chosen.categories if chosen.ordered else None
+    return Wide(raters, wide.items, cols=rest), _values(chosen), order
+
+
+def wide_values(data: Wide) -> tuple[tuple[Any, ...], np.ndarray]:
+    """Return the raters of a :class:`Wide` and its ratings as objects (None: missing)."""
+    cols = [plain(c) for c in data.columns()]
+    matrix = np.empty((len(data.items), len(cols)), dtype=object)
+    for j, c in enumerate(cols):
+        matrix[:, j] = c.tolist()
+    return tuple(data.raters), matrix
