@@ -17,6 +17,7 @@ import numpy as np
 from concord._coefficients import categories_core as core
 from concord._common.errors import check_option, param_error
 from concord._data.labels import Labels
+from concord._data.long import long_ratings
 from concord._data.two import two_raters
 from concord._results.categories import (
     BangdiwalaResult,
@@ -155,6 +156,11 @@ def specific_agreement(
     *,
     labels: Any = None,
     nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
+    form: str = "auto",
 ) -> SpecificAgreementResult:
     r"""Each category's proportion of specific agreement, for two or more raters.
 
@@ -180,6 +186,15 @@ def specific_agreement(
         The categories, in order; one nobody used has p_s = nan.
     nan_policy : {"raise", "omit"}
         For two raters, as in :func:`cohen_kappa`; a matrix skips missing ratings.
+    item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating and
+        these name its columns; every rater counts, or the two ``raters``.
+    raters : pair of names, optional
+        Two raters: of the long table, or two columns of a wide frame.
+    form : {"auto", "wide"}
+        For a matrix, "auto" refuses a table that looks long (an item column
+        whose values repeat, a column of rater names, a column of ratings);
+        "wide" says the columns are raters.
 
     Returns
     -------
@@ -218,7 +233,11 @@ def specific_agreement(
     (0.704, 0.97)
     """
     func = "specific_agreement"
-    if rater2 is not None:
+    long = (item, rater, rating)
+    if rater2 is not None or raters is not None:
+        rater1_or_ratings, rater2, labels, _ = two_raters(
+            func, rater1_or_ratings, rater2, long, raters, labels
+        )
         counted = confusion_table(
             rater1_or_ratings,
             rater2,
@@ -231,7 +250,7 @@ def specific_agreement(
         patterns = core.pair_patterns(counted.table)
         n_raters = 2
     else:
-        items = item_data(rater1_or_ratings, labels, func)
+        items = item_data(long_ratings(rater1_or_ratings, long, func, form), labels, func)
         assert items.counts is not None
         found, patterns = items.labels, items.counts
         n_raters = items.n_raters or int(patterns.rows.sum(axis=1).max())
