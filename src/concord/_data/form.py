@@ -14,15 +14,15 @@ columns play these roles, all at once:
 The columns of a genuine wide table are raters using one scale, so no column
 is disjoint from the others and none is taken for the rater column; an id
 column holds distinct values, so it is not an item column either. Tables of
-3 to :data:`MAX_COLUMNS` columns are checked, on their first
-:data:`SAMPLE_ROWS` rows and then, if they look long there, on all of them.
+3 to :data:`MAX_COLUMNS` columns are checked: on :data:`SAMPLE_ROWS` rows
+spread over the table, then, if some column could be the raters', on all rows.
 ``form="wide"`` (the command line: ``--raters`` or ``--id``) says that the
 table is wide and skips the check.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import permutations
 from typing import Any
 
@@ -30,10 +30,11 @@ import numpy as np
 
 from concord._common.errors import ForCli, param_error
 from concord._data.columns import Column, _python_scalar
+from concord._data.convert import is_missing
 
 FORMS = ("auto", "wide")
 MAX_COLUMNS = 6
-SAMPLE_ROWS = 10_000
+SAMPLE_ROWS = 2_000
 
 
 def check_form(form: Any, func: str) -> str:
@@ -69,70 +70,72 @@ def long_roles(names: Sequence[Any], values: Sequence[Any]) -> tuple[Any, Any, A
     """Return the (item, rater, rating) column names of a table that looks long, or None.
 
     ``values`` are the columns, each a 1-D sequence (a Series, an array, a
-    :class:`Column`), in the order of ``names``.
+    :class:`Column`), in the order of ``names``. The distinct values of
+    :data:`SAMPLE_ROWS` rows spread over the table rule out a genuine wide
+    table at once (its columns share values); a table that passes is
+    checked on every row.
     """
     if not 3 <= len(names) <= MAX_COLUMNS:
         return None
     rows = len(values[0]) if not isinstance(values[0], Column) else values[0].values.shape[0]
     if rows < 4:
         return None
-    head = [_objects(v, SAMPLE_ROWS) for v in values]
+    step = max(1, rows // SAMPLE_ROWS)  # rows spread over the table: every rater, if sorted
     try:
-        found = _roles(head)
+        sample = [_objects(v, step) for v in values]
+        candidates = list(_candidates(sample))
+        for found in candidates:
+            full = [_objects(values[j], 1) for j in found]
+            if _roles(full):
+                i, r, k = found
+                return names[i], names[r], names[k]
     except TypeError:  # unhashable ratings (lists, say): not the three columns of a long table
         return None
-    if found is None:
-        return None
-    if rows > SAMPLE_ROWS:  # the first rows look long: check every row
-        full = [_objects(values[j], None) for j in found]
-        if _roles(full, (0, 1, 2)) is None:
-            return None
-    i, r, k = found
-    return names[i], names[r], names[k]
-
-
-def _roles(
-    cols: list[np.ndarray], only: tuple[int, int, int] | None = None
-) -> tuple[int, int, int] | None:
-    distinct = [set(_present(c)) for c in cols]
-    orders = [only] if only is not None else permutations(range(len(cols)), 3)
-    for i, r, k in orders:
-        if len(distinct[r]) < 2 or len(distinct[r]) >= _count(cols[r]):
-            continue  # one rater, or raters of one item each: an id column, say
-        if len(distinct[i]) >= _count(cols[i]):
-            continue  # no item on two rows
-        if distinct[r] & distinct[k] or distinct[r] & distinct[i]:
-            continue  # rater values among the labels or the items: columns of one scale
-        if _pairs_unique(cols[i], cols[r]):
-            return i, r, k
     return None
 
 
-def _objects(x: Any, limit: int | None) -> np.ndarray:
-    """Return a column's first ``limit`` values as objects (None where missing)."""
+def _candidates(cols: list[np.ndarray]) -> Iterator[tuple[int, int, int]]:
+    """(item, rater, rating) positions whose sampled values could be a long table's."""
+    present = [_present(c) for c in cols]
+    distinct = [set(p) for p in present]
+    for i, r, k in permutations(range(len(cols)), 3):
+        if len(distinct[r]) < 2 or len(distinct[r]) >= len(present[r]):
+            continue  # one rater, or no rater on two rows: an id column, say
+        if not distinct[r] & distinct[k] and not distinct[r] & distinct[i]:
+            yield i, r, k  # rater values found among neither the labels nor the items
+
+
+def _roles(cols: list[np.ndarray]) -> bool:
+    """Whether item, rater and rating columns (every row) play their parts."""
+    present = [_present(c) for c in cols]
+    item, rater, rating = (set(p) for p in present)
+    if len(rater) < 2 or len(rater) >= len(present[1]) or len(item) >= len(present[0]):
+        return False  # one rater, raters of one item each, or no item on two rows
+    if rater & rating or rater & item:
+        return False
+    return _pairs_unique(cols[0], cols[1])
+
+
+def _objects(x: Any, step: int) -> np.ndarray:
+    """Return every ``step``-th value of a column as objects (None where missing)."""
     if isinstance(x, Column):
-        c = (
-            x
-            if limit is None
-            else Column(
-                x.values[:limit], None if x.missing is None else x.missing[:limit], x.categories
-            )
-        )
-        out = plain(c)
-    elif hasattr(x, "iloc"):  # a pandas Series
-        part = x if limit is None else x.iloc[:limit]
-        out = part.astype(object).where(part.notna(), None).to_numpy()
+        missing = None if x.missing is None else x.missing[::step]
+        out = plain(Column(x.values[::step], missing, x.categories))
+    elif hasattr(x, "iloc"):  # a pandas Series: missing values (NaN, pd.NA) stay as they are
+        out = np.asarray(x.iloc[::step].to_numpy())
     else:
-        out = np.asarray(x if limit is None else x[:limit])
-    return out.astype(object) if out.dtype.kind != "O" else out
+        out = np.asarray(x)[::step]
+    return out
 
 
 def _present(c: np.ndarray) -> list[Any]:
-    return [v for v in c.tolist() if v is not None and v == v]  # neither None nor NaN
-
-
-def _count(c: np.ndarray) -> int:
-    return len(_present(c))
+    """Return the values that are not missing (None, NaN, pd.NA, NaT)."""
+    values = c.tolist()
+    if c.dtype.kind in "iub":
+        return values
+    if c.dtype.kind == "f":
+        return [v for v in values if v == v]
+    return [v for v in values if not is_missing(v)]
 
 
 def _pairs_unique(item: np.ndarray, rater: np.ndarray) -> bool:
