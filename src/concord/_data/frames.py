@@ -15,6 +15,8 @@ narwhals is imported only when such an object arrives (``pip install
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 from typing import Any
 
 import numpy as np
@@ -28,8 +30,19 @@ Parts = tuple[np.ndarray, "np.ndarray | None", "tuple[Any, ...] | None", bool]
 
 
 def is_foreign(x: Any) -> bool:
-    """Whether ``x`` comes from a library read through narwhals (not pandas, not numpy)."""
-    return type(x).__module__.partition(".")[0] in _LIBRARIES
+    """Whether ``x`` comes from a library read through narwhals (not pandas, not numpy).
+
+    Without narwhals, pyarrow objects keep the path they had before it
+    (converted to pandas where a table is read), so the command line's
+    install, which has pyarrow, needs no more.
+    """
+    top = type(x).__module__.partition(".")[0]
+    return top in _LIBRARIES and (top != "pyarrow" or _have_narwhals())
+
+
+@functools.cache
+def _have_narwhals() -> bool:
+    return importlib.util.find_spec("narwhals") is not None
 
 
 def _narwhals(func: str) -> Any:

@@ -189,7 +189,9 @@ def table_columns(
         present: list[Any] = list(frame.columns)
         _named(present, names, func, keys)
         return [series_column(frame.get_column(name)) for name in names], None
-    if hasattr(data, "columns") and not isinstance(data, np.ndarray):
+    if hasattr(data, "column_names"):  # a pyarrow Table without narwhals: read by pandas
+        present = list(data.column_names)
+    elif hasattr(data, "columns") and not isinstance(data, np.ndarray):
         present = list(data.columns)
     elif isinstance(data, Mapping):
         present = list(data.keys())
@@ -206,13 +208,20 @@ def table_columns(
             "matrix with one column per rater.",
         )
     _named(present, names, func, keys)
-    columns = [data[name] for name in names]
+    columns = [_host(data[name]) for name in names]
     lengths = {len(c) for c in columns}
     if len(lengths) != 1:
         param_error(
             func, "ratings", "columns of one length", f"lengths {sorted(lengths)}", raw=True
         )
     return columns, getattr(data, "index", None)
+
+
+def _host(x: Any) -> Any:
+    """Return a pyarrow column as pandas (dictionary → Categorical), anything else as it is."""
+    if type(x).__module__.startswith("pyarrow"):
+        return x.to_pandas()
+    return x
 
 
 def _named(present: list[Any], names: Sequence[Any], func: str, keys: Sequence[str]) -> None:
