@@ -80,18 +80,41 @@ def long_roles(names: Sequence[Any], values: Sequence[Any]) -> tuple[Any, Any, A
     rows = len(values[0]) if not isinstance(values[0], Column) else values[0].values.shape[0]
     if rows < 4:
         return None
-    step = max(1, rows // SAMPLE_ROWS)  # rows spread over the table: every rater, if sorted
+    rows_taken = _sample(rows)
     try:
-        sample = [_objects(v, step) for v in values]
+        sample = [_objects(v, rows_taken) for v in values]
         candidates = list(_candidates(sample))
         for found in candidates:
-            full = [_objects(values[j], 1) for j in found]
+            full = [_objects(values[j], None) for j in found]
             if _roles(full):
                 i, r, k = found
                 return names[i], names[r], names[k]
     except TypeError:  # unhashable ratings (lists, say): not the three columns of a long table
         return None
     return None
+
+
+def _sample(rows: int) -> np.ndarray | None:
+    """Rows to look at first: the first ones, and others spread over the table.
+
+    The first rows hold every rater of the first items when the table is
+    sorted by item; the spread ones, taken every p-th row for a prime p,
+    hold every rater when it is sorted by rater (a step that is a multiple
+    of the raters per item would see one rater only).
+    """
+    if rows <= SAMPLE_ROWS:
+        return None
+    half = SAMPLE_ROWS // 2
+    step = _prime_above((rows - half) // half)
+    return np.concatenate([np.arange(half), np.arange(half, rows, step)])
+
+
+def _prime_above(n: int) -> int:
+    """Return the smallest prime at least ``n`` (and at least 2)."""
+    p = max(n, 2)
+    while any(p % d == 0 for d in range(2, int(p**0.5) + 1)):
+        p += 1
+    return p
 
 
 def _candidates(cols: list[np.ndarray]) -> Iterator[tuple[int, int, int]]:
@@ -116,16 +139,17 @@ def _roles(cols: list[np.ndarray]) -> bool:
     return _pairs_unique(cols[0], cols[1])
 
 
-def _objects(x: Any, step: int) -> np.ndarray:
-    """Return every ``step``-th value of a column as objects (None where missing)."""
+def _objects(x: Any, rows: np.ndarray | None) -> np.ndarray:
+    """Return a column's values at ``rows`` (all if None); missing ones as they come."""
     if isinstance(x, Column):
-        missing = None if x.missing is None else x.missing[::step]
-        out = plain(Column(x.values[::step], missing, x.categories))
-    elif hasattr(x, "iloc"):  # a pandas Series: missing values (NaN, pd.NA) stay as they are
-        out = np.asarray(x.iloc[::step].to_numpy())
-    else:
-        out = np.asarray(x)[::step]
-    return out
+        if rows is None:
+            return plain(x)
+        missing = None if x.missing is None else x.missing[rows]
+        return plain(Column(x.values[rows], missing, x.categories))
+    if hasattr(x, "iloc"):  # a pandas Series: missing values (NaN, pd.NA) stay as they are
+        return np.asarray((x if rows is None else x.iloc[rows]).to_numpy())
+    out = np.asarray(x)
+    return out if rows is None else out[rows]
 
 
 def _present(c: np.ndarray) -> list[Any]:
