@@ -153,6 +153,7 @@ def bland_altman(
         (``limits_at(m)``).
     nan_policy : {"raise", "omit"}
         What to do with a missing rating: raise, or drop the pair.
+    ${pair_long}
 
     Returns
     -------

@@ -98,6 +98,14 @@ def marginal_homogeneity(
         ``differences`` (as 0) and adds no degree of freedom.
     nan_policy : {"raise", "omit"}
         What to do with a missing rating, as for :func:`cohen_kappa`.
+    item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating
+        (pandas, polars, pyarrow or a mapping of columns) and these name its
+        item, rater and rating columns; ``raters`` picks the two raters.
+    raters : pair of names, optional
+        The two raters: of the long table (default: its only two), or two
+        columns of a DataFrame (pandas, polars, pyarrow) given as the first
+        argument; the second rater is then left out.
 
     Returns
     -------
@@ -320,6 +328,14 @@ def bangdiwala_b(
         The ordered categories.
     nan_policy : {"raise", "omit"}
         What to do with a missing rating.
+    item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating
+        (pandas, polars, pyarrow or a mapping of columns) and these name its
+        item, rater and rating columns; ``raters`` picks the two raters.
+    raters : pair of names, optional
+        The two raters: of the long table (default: its only two), or two
+        columns of a DataFrame (pandas, polars, pyarrow) given as the first
+        argument; the second rater is then left out.
 
     Returns
     -------

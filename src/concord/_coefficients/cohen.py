@@ -264,12 +264,14 @@ def cohen_kappa(
         concord never sorts them alphabetically. An ordered pandas
         Categorical supplies its own order.
     sample_weight : array-like, shape (n,), optional
-        A non-negative finite weight for each pair.
+        A non-negative finite weight for each pair. With the long form, the
+        name of a column of the table (the same weight on each item's rows).
     nan_policy : {"raise", "omit"}
         What to do with a missing rating (NaN, None, pd.NA): raise, or drop
         the pairs in which either rating is missing.
     ${population_size}
     ${groups}
+    ${pair_long}
 
     Returns
     -------
@@ -397,6 +399,7 @@ def scott_pi(
         As in :func:`cohen_kappa`.
     ${population_size}
     ${groups}
+    ${pair_long}
 
     Returns
     -------

@@ -128,6 +128,7 @@ def concordance_correlation(
         The level of the result's ``interval``; default 0.95.
     nan_policy : {"raise", "omit"}
         What to do with a missing rating: raise, or drop the pair.
+    ${pair_long}
 
     Returns
     -------

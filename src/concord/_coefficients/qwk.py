@@ -88,6 +88,14 @@ def quadratic_weighted_kappa(
         differences of the ratings.
     labels : sequence, optional
         The ordered categories, as in :func:`cohen_kappa`.
+    item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating
+        (pandas, polars, pyarrow or a mapping of columns) and these name its
+        item, rater and rating columns; ``raters`` picks the two raters.
+    raters : pair of names, optional
+        The two raters: of the long table (default: its only two), or two
+        columns of a DataFrame (pandas, polars, pyarrow) given as the first
+        argument; the second rater is then left out.
 
     Returns
     -------

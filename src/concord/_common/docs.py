@@ -52,6 +52,15 @@ form : {"auto", "wide"}
         other column, a column of ratings), naming its columns and the
         long-form call; "wide" says the columns are raters and skips that
         check.""",
+    "pair_long": """\
+item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating
+        (pandas, polars, pyarrow or a mapping of columns) and these name its
+        item, rater and rating columns; ``raters`` picks the two raters.
+    raters : pair of names, optional
+        The two raters: of the long table (default: its only two), or two
+        columns of a DataFrame (pandas, polars, pyarrow) given as the first
+        argument; the second rater is then left out.""",
     "groups": """\
 groups : array-like, optional
         One cluster label per item (row), such as the patient of each

@@ -154,7 +154,7 @@ def _objects(x: Any, rows: np.ndarray | None) -> np.ndarray:
 
 def _present(c: np.ndarray) -> list[Any]:
     """Return the values that are not missing (None, NaN, pd.NA, NaT)."""
-    values = c.tolist()
+    values: list[Any] = c.tolist()
     if c.dtype.kind in "iub":
         return values
     if c.dtype.kind == "f":
