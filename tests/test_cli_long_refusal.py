@@ -68,6 +68,21 @@ def test_the_long_options_read_it(long_csv):
 def test_raters_or_id_say_it_is_wide(long_csv):
     assert run("agree", long_csv, "--raters", "annotator,label").exit_code == 0
     assert run("agree", long_csv, "--id", "item").exit_code == 0
+    # the library is told so too: its own check does not refuse what the user chose
+    for command in ("agree", "raters"):
+        out = run(command, long_csv, "--raters", "item,annotator,label")
+        assert out.exit_code == 0, out.output
+
+
+def test_icc_refuses_a_long_file_of_numbers(tmp_path):
+    rows = [(i, 100 + j, (i * 7 + j * 3) % 5 + 1) for i in range(12) for j in range(3)]
+    path = tmp_path / "scores.csv"
+    pd.DataFrame(rows, columns=["subject", "judge", "score"]).to_csv(path, index=False)
+    out = run("icc", path)
+    assert out.exit_code == 2 and "--item subject --rater judge --rating score" in out.output
+    out = run("icc", path, "--item", "subject", "--rater", "judge", "--rating", "score")
+    assert out.exit_code == 0, out.output
+    assert run("icc", path, "--raters", "subject,judge,score").exit_code == 0
 
 
 WIDE_FILES = ["krippendorff2011.csv", "pefr.csv", "seed_sentiment.csv", "seed_shift.csv"]
