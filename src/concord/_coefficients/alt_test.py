@@ -17,9 +17,9 @@ from concord._coefficients import alt_test_core as core
 from concord._common.errors import param_error
 from concord._data.arrays import to_host
 from concord._data.columns import paired
-from concord._data.long import Wide
 from concord._data.matrix import rating_matrix
 from concord._data.two import split_one, wide_values
+from concord._data.wide import Wide
 from concord._results.alt_test import AltTestResult
 
 _FUNC = "alt_test"

@@ -22,9 +22,9 @@ from concord._coefficients.registry import entry
 from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._data.columns import paired
 from concord._data.labels import Labels
-from concord._data.long import Wide
 from concord._data.matrix import rating_matrix
 from concord._data.two import split_one, wide_values
+from concord._data.wide import Wide
 from concord._inference.intervals import _level
 from concord._results.gold import GoldResult
 from concord._tables.pair_table import PairTable

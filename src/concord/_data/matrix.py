@@ -28,7 +28,8 @@ from concord._data.columns import (
 )
 from concord._data.frames import is_foreign
 from concord._data.labels import Labels, check_labels, infer, lookup
-from concord._data.long import Wide, foreign_wide, rows
+from concord._data.long import rows
+from concord._data.wide import Wide, foreign_wide
 
 
 @dataclass(frozen=True)

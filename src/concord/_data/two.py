@@ -19,7 +19,8 @@ from concord._common.errors import param_error
 from concord._data.columns import Column, listing
 from concord._data.form import _quoted, check_wide, looks_long, plain, refuse_long
 from concord._data.frames import as_frame, is_foreign
-from concord._data.long import Wide, foreign_wide, keys, per_item, pivot
+from concord._data.long import keys, per_item, pivot
+from concord._data.wide import Wide, foreign_wide
 
 
 def two_raters(

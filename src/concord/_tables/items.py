@@ -18,8 +18,8 @@ from concord._common.errors import describe, param_error
 from concord._data.arrays import MAX_RANGE, Fallback, counted_on_device, to_host
 from concord._data.frames import is_foreign
 from concord._data.labels import Labels
-from concord._data.long import Wide, foreign_wide
 from concord._data.matrix import CategoryCounts, rating_matrix
+from concord._data.wide import Wide, foreign_wide
 from concord._tables import engines as _count
 from concord._tables import patterns as patterns
 from concord._tables import rater_terms
