@@ -80,6 +80,12 @@ def as_frame(x: Any, func: str) -> Any | None:
     return frame if isinstance(frame, nw.DataFrame) else None
 
 
+def to_pandas(x: Any, func: str) -> Any:
+    """Return a frame narwhals reads as a pandas DataFrame (for code that groups with pandas)."""
+    frame = as_frame(x, func)
+    return x if frame is None else frame.to_pandas()
+
+
 def series_parts(s: Any) -> Parts:
     """Return one narwhals Series as values, missing mask, categories and whether ordered.
 
