@@ -213,4 +213,4 @@ def test_grouped_kappa_of_a_polars_frame():
     for frame in (pl.DataFrame(rows), pl.DataFrame(rows).lazy(), pa.table(rows)):
         got = concord.grouped_kappa(frame, by="set", rater1="human", rater2="model")
         assert got.statistic == want.statistic
-        assert [r.statistic for r in got.results.values()] == [1 - 1 / 3, 1 - 1 / 5]
+        assert [r.statistic for r in got.results.values()] == [2 / 3, 4 / 5]
