@@ -171,7 +171,7 @@ def _pairs_unique(item: np.ndarray, rater: np.ndarray) -> bool:
     return True
 
 
-def _quoted(name: Any) -> str:
+def quoted(name: Any) -> str:
     return f'"{name}"' if isinstance(name, str) and '"' not in name else repr(name)
 
 
@@ -189,7 +189,7 @@ def refuse_long(
     form's (``df, "gpt_judge"``; ``, raters=(...)``).
     """
     item, rater, rating = roles
-    named = f"item={_quoted(item)}, rater={_quoted(rater)}, rating={_quoted(rating)}"
+    named = f"item={quoted(item)}, rater={quoted(rater)}, rating={quoted(rating)}"
     call = f"{func}({head}, {named}{tail})"
     param_error(
         func,

@@ -17,7 +17,7 @@ import numpy as np
 
 from concord._common.errors import param_error
 from concord._data.columns import Column, listing
-from concord._data.form import _quoted, check_wide, looks_long, plain, refuse_long
+from concord._data.form import check_wide, looks_long, plain, quoted, refuse_long
 from concord._data.frames import as_frame, is_foreign
 from concord._data.long import keys, per_item, pivot
 from concord._data.wide import Wide, foreign_wide
@@ -40,7 +40,7 @@ def two_raters(
     extra = dict(per_items or {})
     if given is None and raters is None:
         if y is None:
-            roles = looks_long(foreign_wide(x, func) if is_foreign(x) else x)
+            roles = _long_roles(x, func)
             if roles is not None:
                 hint = "name two of them with raters=('a', 'b')"
                 refuse_long(func, roles, "rater1", tail=", raters=('a', 'b')", wide=hint)
@@ -79,12 +79,20 @@ def two_raters(
     return _values(a), _values(b), labels, extra
 
 
+def _long_roles(x: Any, func: str) -> tuple[Any, Any, Any] | None:
+    """Return the long roles of a frame given alone as the first rater, else None."""
+    if not is_foreign(x):
+        return looks_long(x)
+    return None if as_frame(x, func) is None else looks_long(foreign_wide(x, func))
+
+
 def _pair(func: str, raters: Any, found: tuple[Any, ...] | None) -> tuple[Any, Any]:
     """Check ``raters`` (two names); with the long form's ``found`` raters, default to them."""
     if raters is None and found is not None and len(found) == 2:
         return found[0], found[1]
     shown = "" if found is None else f" The table's raters: {listing(found, 10)}."
-    if raters is None or isinstance(raters, str | bytes) or len(tuple(raters)) != 2:
+    named = not isinstance(raters, str | bytes) and hasattr(raters, "__iter__")
+    if not named or len(tuple(raters)) != 2:
         param_error(
             func,
             "raters",
@@ -168,7 +176,7 @@ def split_one(
             )
         return _without(wide, one)
     by_name = isinstance(one, str | int) and not isinstance(one, bool)
-    head = f"df, {_quoted(one)}" if by_name else f"df, {names[1]}"
+    head = f"df, {quoted(one)}" if by_name else f"df, {names[1]}"
     if is_foreign(data):
         wide = foreign_wide(data, func)
         if not by_name:
