@@ -58,6 +58,15 @@ def test_krippendorff_2011_from_polars_and_pyarrow():
         assert round(concord.krippendorff_alpha(frame).statistic, 3) == 0.743
 
 
+def test_pyarrow_record_batches_wide_and_long():
+    columns = {"a": [1, 2, 3, 1], "b": [1, 2, 2, 1], "c": [1, 2, 3, 3]}
+    want = concord.fleiss_kappa(pd.DataFrame(columns)).statistic
+    assert concord.fleiss_kappa(pa.record_batch(columns)).statistic == want
+    rows = {"doc": [1, 1, 2, 2], "who": ["a", "b", "a", "b"], "lab": [1, 2, 2, 2]}
+    got = concord.fleiss_kappa(pa.record_batch(rows), item="doc", rater="who", rating="lab")
+    assert got.statistic == concord.fleiss_kappa([[1, 2], [2, 2]]).statistic
+
+
 def test_long_polars_frame_was_a_pandas_error():
     rows = {"doc": [1, 1, 1, 2, 2, 2, 3, 3, 3], "who": ["a", "b", "c"] * 3}
     rows["label"] = list("nnnnyyyyy")

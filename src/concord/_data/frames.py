@@ -74,6 +74,10 @@ def as_series(x: Any, func: str) -> Any | None:
 def as_frame(x: Any, func: str) -> Any | None:
     """Return ``x`` as an eager narwhals DataFrame (a lazy one collected), or None."""
     nw = _narwhals(func)
+    if type(x).__module__.startswith("pyarrow") and type(x).__name__ == "RecordBatch":
+        import pyarrow as pa
+
+        x = pa.Table.from_batches([x])  # narwhals reads Tables
     frame = nw.from_native(x, pass_through=True)
     if isinstance(frame, nw.LazyFrame):
         frame = frame.collect()
