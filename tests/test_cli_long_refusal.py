@@ -51,6 +51,16 @@ def test_agree_refuses_a_long_file(long_csv):
     assert "Traceback" not in out.output
 
 
+def test_a_long_file_sorted_by_rater_is_refused(long_csv, tmp_path):
+    # its first rows hold one rater, whose items are all distinct: the whole file decides
+    frame = pd.read_csv(long_csv)
+    frame = pd.concat([frame] + [frame.assign(item=frame["item"] + f"-{k}") for k in range(40)])
+    path = tmp_path / "by_rater.csv"
+    frame.sort_values(["annotator", "item"]).to_csv(path, index=False)
+    out = run("agree", path)
+    assert out.exit_code == 2 and "--item item --rater annotator --rating label" in out.output
+
+
 def test_the_long_options_read_it(long_csv):
     out = run("agree", long_csv, "--item", "item", "--rater", "annotator", "--rating", "label")
     assert out.exit_code == 0, out.output

@@ -155,23 +155,21 @@ def wide_columns(source: Source, o: dict[str, Any]) -> list[str]:
 def _not_long(source: Source, names: list[str]) -> None:
     """Refuse a file that looks long (item, rater, rating columns) read as one column per rater.
 
-    The first rows decide (:func:`concord._data.form.long_roles`); ``--raters``
-    or ``--id`` say the file is wide and skip this.
+    The first rows decide (:func:`concord._data.form.long_roles`), and the
+    whole file where a column holds one value there (a file sorted by rater
+    shows one rater in its first rows); ``--raters`` or ``--id`` say the file
+    is wide and skip this.
     """
-    import numpy as np
-
     from concord._data.form import MAX_COLUMNS, long_roles
 
     if not 3 <= len(names) <= MAX_COLUMNS:
         return
-    sample = source.sample(names)
-    values = []
-    for n in names:
-        cells = [None if v in (b"", "") else v for v in sample.column(n).to_pylist()]
-        column = np.empty(len(cells), dtype=object)
-        column[:] = cells
-        values.append(column)
+    values = _cells(source.sample(names), names)
     roles = long_roles(names, values)
+    if roles is None and any(len(set(v.tolist()) - {None}) == 1 for v in values):
+        import pyarrow as pa
+
+        roles = long_roles(names, _cells(pa.concat_tables(source.tables(names)), names))
     if roles is None:
         return
     item, rater, rating = roles
@@ -182,6 +180,19 @@ def _not_long(source: Source, names: list[str]) -> None:
         f"column a rater. Pass --item {item} --rater {rater} --rating {rating}; if each "
         "column really is a rater, name them with --raters (or the id column with --id)."
     )
+
+
+def _cells(table: Any, names: list[str]) -> list[Any]:
+    """Return the raw cells of each column as an object array, None for an empty cell."""
+    import numpy as np
+
+    out = []
+    for n in names:
+        cells = [None if v in (b"", "") else v for v in table.column(n).to_pylist()]
+        column = np.empty(len(cells), dtype=object)
+        column[:] = cells
+        out.append(column)
+    return out
 
 
 def pair_columns(path: str, names: list[str], o: dict[str, Any]) -> list[str]:
