@@ -202,8 +202,10 @@ def refuse_long(
         fix=f"Read as one column per rater it would make {item!r}, {rater!r} and {rating!r} "
         f"raters. Pass {call}; if each column really is a rater, {wide}.",
         cli=ForCli(
+            expected="one column per rater, or a long table read with --item, --rater and "
+            "--rating",
             fix=f"Read it as long with --item {item} --rater {rater} --rating {rating}, or "
-            "name the rater columns with --raters to read it as one column per rater."
+            "name the rater columns with --raters to read it as one column per rater.",
         ),
     )
 
