@@ -130,6 +130,7 @@ ALLOWED = {
     # a faster path where the package is already loaded, or an optional progress bar
     ("_data/convert.py", "pandas"): "only when pandas is in sys.modules",
     ("_data/convert.py", "pyarrow"): "only for Arrow-backed data, which brings pyarrow",
+    ("_data/frames.py", "pyarrow"): "only for pyarrow arrays and batches, which bring pyarrow",
     ("_data/long.py", "pandas"): "only when pandas is in sys.modules or the data are pandas'",
     ("_coefficients/evaluate_inputs.py", "pandas"): "a fallback (ImportError caught)",
     ("_streaming/long.py", "pandas"): "a fallback (ImportError caught)",

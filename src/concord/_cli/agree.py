@@ -93,6 +93,7 @@ def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
         weights=opt.weights(o),
         level=opt.alpha_level(o),
         labels=labels,
+        form="wide",  # the file was read as wide on purpose (read.wide_columns checked it)
     )
     return list(table.results)
 

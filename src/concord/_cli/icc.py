@@ -94,7 +94,8 @@ def whole(file: str, o: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     if frame.shape[1] < 2:
         raise click.ClickException(f"{file}: {_one_rater(o)} The ICC needs two raters or more.")
     options = {"confidence_level": o["confidence_level"], "r0": o["r0"]}
-    return concord.icc(frame, **options), rec.frame_shape(frame)
+    # wide on purpose: read.wide_columns refused a long-looking file, or the long form pivoted it
+    return concord.icc(frame, form="wide", **options), rec.frame_shape(frame)
 
 
 def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[Any, dict[str, Any]]:

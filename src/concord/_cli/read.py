@@ -137,6 +137,7 @@ def wide_columns(source: Source, o: dict[str, Any]) -> list[str]:
         return [n for n in names if n != o["id_column"]]
     if len(names) < 2:
         raise _fail(source.name, _one_column(names[0] if names else "", source.opts.delimiter))
+    _not_long(source, names)
     ids = id_candidates(source, names)
     if not ids:
         return names
@@ -152,6 +153,49 @@ def wide_columns(source: Source, o: dict[str, Any]) -> list[str]:
         err=True,
     )
     return [n for n in names if n != ids[0]]
+
+
+def _not_long(source: Source, names: list[str]) -> None:
+    """Refuse a file that looks long (item, rater, rating columns) read as one column per rater.
+
+    The first rows decide (:func:`concord._data.form.long_roles`), and the
+    whole file where a column holds one value there (a file sorted by rater
+    shows one rater in its first rows); ``--raters`` or ``--id`` say the file
+    is wide and skip this.
+    """
+    from concord._data.form import MAX_COLUMNS, long_roles
+
+    if not 3 <= len(names) <= MAX_COLUMNS:
+        return
+    values = _cells(source.sample(names), names)
+    roles = long_roles(names, values)
+    if roles is None and any(len(set(v.tolist()) - {None}) == 1 for v in values):
+        import pyarrow as pa
+
+        roles = long_roles(names, _cells(pa.concat_tables(source.tables(names)), names))
+    if roles is None:
+        return
+    item, rater, rating = roles
+    raise click.UsageError(
+        f"{source.name} looks like a long table, one row per rating: column {item!r} repeats "
+        f"its values (items), column {rater!r} holds names found in no other column (raters), "
+        f"and column {rating!r} the ratings. Read as one column per rater it would make each "
+        f"column a rater. Pass --item {item} --rater {rater} --rating {rating}; if each "
+        "column really is a rater, name them with --raters (or the id column with --id)."
+    )
+
+
+def _cells(table: Any, names: list[str]) -> list[Any]:
+    """Return the raw cells of each column as an object array, None for an empty cell."""
+    import numpy as np
+
+    out = []
+    for n in names:
+        cells = [None if v in (b"", "") else v for v in table.column(n).to_pylist()]
+        column = np.empty(len(cells), dtype=object)
+        column[:] = cells
+        out.append(column)
+    return out
 
 
 def pair_columns(path: str, names: list[str], o: dict[str, Any]) -> list[str]:

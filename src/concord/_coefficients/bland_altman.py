@@ -22,6 +22,7 @@ from concord._coefficients.bland_altman_repeated import check_scale, from_subjec
 from concord._coefficients.concordance import empty_error
 from concord._common.docs import fill
 from concord._common.errors import param_error
+from concord._data.two import two_raters
 from concord._inference.intervals import ConfidenceInterval, Deferred, Inference, _level
 from concord._results.agreement_continuous import BlandAltmanResult
 from concord._results.spec import Spec
@@ -131,7 +132,7 @@ def from_counts(sums: Moments, options: dict[str, Any]) -> BlandAltmanResult:
 @fill
 def bland_altman(
     x: Any,
-    y: Any,
+    y: Any = None,
     /,
     *,
     confidence_level: float = 0.95,
@@ -140,6 +141,10 @@ def bland_altman(
     nan_policy: str = "raise",
     subject: Any = None,
     scale: str = "difference",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> BlandAltmanResult:
     r"""Bland–Altman limits of agreement of two raters' continuous ratings.
 
@@ -171,6 +176,7 @@ def bland_altman(
         back-transform to ratios x / y (``ratio_bias``, ``ratio_limits``);
         or 100 (x − y) / ((x + y) / 2), the percentage of the mean (Bland &
         Altman 1999, §3). The ratio and percent scales need positive values.
+    ${pair_long}
 
     Returns
     -------
@@ -235,6 +241,7 @@ def bland_altman(
     >>> round(r.lower_limit, 1), round(r.upper_limit, 1)
     (-78.1, 73.9)
     """
+    x, y, _, _ = two_raters("bland_altman", x, y, (item, rater, rating), raters, None, None)
     options = checked(
         {
             "confidence_level": confidence_level,

@@ -28,6 +28,7 @@ from concord._coefficients.cohen_core import (
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
 from concord._data.labels import Labels
+from concord._data.two import two_raters
 from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._results.kappa import KappaResult
@@ -216,7 +217,7 @@ def _cells(rater1: Any, rater2: Any, labels: tuple[Any, ...], func: str) -> np.n
 @fill
 def cohen_kappa(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     weights: Any = None,
@@ -225,6 +226,10 @@ def cohen_kappa(
     nan_policy: str = "raise",
     population_size: float | None = None,
     groups: Any = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> KappaResult:
     r"""Cohen's kappa of two raters, unweighted or weighted.
 
@@ -259,12 +264,14 @@ def cohen_kappa(
         concord never sorts them alphabetically. An ordered pandas
         Categorical supplies its own order.
     sample_weight : array-like, shape (n,), optional
-        A non-negative finite weight for each pair.
+        A non-negative finite weight for each pair. With the long form, the
+        name of a column of the table (the same weight on each item's rows).
     nan_policy : {"raise", "omit"}
         What to do with a missing rating (NaN, None, pd.NA): raise, or drop
         the pairs in which either rating is missing.
     ${population_size}
     ${groups}
+    ${pair_long}
 
     Returns
     -------
@@ -336,6 +343,17 @@ def cohen_kappa(
     >>> float(concord.cohen_kappa(gold, model, weights="quadratic", labels=order))
     0.47368421052631576
     """
+    rater1, rater2, labels, per = two_raters(
+        "cohen_kappa",
+        rater1,
+        rater2,
+        (item, rater, rating),
+        raters,
+        labels,
+        {"sample_weight": sample_weight, "groups": groups},
+    )
+    sample_weight = per["sample_weight"]
+    groups = per["groups"]
     return _one_shot(
         COHEN, rater1, rater2, weights, labels, sample_weight, nan_policy, population_size, groups
     )
@@ -344,7 +362,7 @@ def cohen_kappa(
 @fill
 def scott_pi(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     weights: Any = None,
@@ -352,6 +370,10 @@ def scott_pi(
     nan_policy: str = "raise",
     population_size: float | None = None,
     groups: Any = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> KappaResult:
     r"""Scott's pi of two raters: kappa with chance from the raters' pooled shares.
 
@@ -377,6 +399,7 @@ def scott_pi(
         As in :func:`cohen_kappa`.
     ${population_size}
     ${groups}
+    ${pair_long}
 
     Returns
     -------
@@ -405,6 +428,10 @@ def scott_pi(
     >>> concord.cohen_kappa([1, 1, 2, 2], [1, 2, 2, 2]).statistic
     0.5
     """
+    rater1, rater2, labels, per = two_raters(
+        "scott_pi", rater1, rater2, (item, rater, rating), raters, labels, {"groups": groups}
+    )
+    groups = per["groups"]
     return _one_shot(
         SCOTT, rater1, rater2, weights, labels, None, nan_policy, population_size, groups
     )

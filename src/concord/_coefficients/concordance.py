@@ -13,6 +13,7 @@ from typing import Any
 
 from concord._coefficients.concordance_core import PairSampler, ccc_core, z_variance
 from concord._common.docs import fill
+from concord._data.two import two_raters
 from concord._inference.intervals import Deferred, Inference, _level
 from concord._results.agreement_continuous import CccResult
 from concord._results.spec import Spec
@@ -94,7 +95,16 @@ def empty_error(func: str) -> None:
 
 @fill
 def concordance_correlation(
-    x: Any, y: Any, /, *, confidence_level: float = 0.95, nan_policy: str = "raise"
+    x: Any,
+    y: Any = None,
+    /,
+    *,
+    confidence_level: float = 0.95,
+    nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> CccResult:
     r"""Lin's concordance correlation coefficient of two raters' continuous ratings.
 
@@ -118,6 +128,7 @@ def concordance_correlation(
         The level of the result's ``interval``; default 0.95.
     nan_policy : {"raise", "omit"}
         What to do with a missing rating: raise, or drop the pair.
+    ${pair_long}
 
     Returns
     -------
@@ -160,6 +171,9 @@ def concordance_correlation(
     >>> concord.quadratic_weighted_kappa(wright, mini) == r.statistic
     True
     """
+    x, y, _, _ = two_raters(
+        "concordance_correlation", x, y, (item, rater, rating), raters, None, None
+    )
     paired = counted(x, y, _FUNC, nan_policy)
     if paired.sums.n == 0:
         empty_error(_FUNC)

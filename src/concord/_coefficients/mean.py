@@ -10,6 +10,7 @@ import numpy as np
 
 from concord._coefficients.cohen import cohen_kappa
 from concord._common.errors import UndefinedKappaWarning, describe, param_error
+from concord._data.frames import is_foreign, to_pandas
 from concord._results.grouped import GroupedKappaResult, fisher_z, z_errors
 from concord._results.kappa import KappaResult
 
@@ -178,8 +179,9 @@ def grouped_kappa(
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        One row per rated item.
+    data : DataFrame
+        One row per rated item: pandas, or polars (eager, lazy) and pyarrow,
+        which are grouped as pandas frames.
     by : str
         The column that defines the groups (ASAP: ``essay_set``).
     rater1, rater2 : str
@@ -213,6 +215,7 @@ def grouped_kappa(
     names = {"by": by, "rater1": rater1, "rater2": rater2}
     if isinstance(group_weights, str):
         names["group_weights"] = group_weights
+    data = to_pandas(data, func) if is_foreign(data) else data  # polars, pyarrow: grouped
     _require_columns(data, names, func)
     _check_keys(data[by], by, func)
     results: dict[Any, KappaResult] = {}

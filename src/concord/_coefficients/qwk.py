@@ -14,6 +14,7 @@ from concord._common.options import check_nan_policy
 from concord._data.arrays import Fallback, check_numeric, counted_on_device, namespace, to_host
 from concord._data.columns import check_pair, column, omit_missing, paired
 from concord._data.labels import Labels
+from concord._data.two import two_raters
 from concord._results.spec import Spec
 from concord._tables import engines as _count
 from concord._tables.pair_table import PairTable
@@ -49,13 +50,17 @@ def bounds(min_rating: Any, max_rating: Any) -> tuple[int | None, int | None]:
 
 def quadratic_weighted_kappa(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     min_rating: int | None = None,
     max_rating: int | None = None,
     labels: Any = None,
     nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> float:
     r"""Quadratic weighted kappa, fast, with the signature of Ben Hamner's Metrics.
 
@@ -89,6 +94,14 @@ def quadratic_weighted_kappa(
         A missing rating (NaN, None or pd.NA, in a list, an object array or
         a nullable pandas column) is an error, or with ``"omit"`` its pair
         is dropped, as in :func:`cohen_kappa`.
+    item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating
+        (pandas, polars, pyarrow or a mapping of columns) and these name its
+        item, rater and rating columns; ``raters`` picks the two raters.
+    raters : pair of names, optional
+        The two raters: of the long table (default: its only two), or two
+        columns of a DataFrame (pandas, polars, pyarrow) given as the first
+        argument; the second rater is then left out.
 
     Returns
     -------
@@ -114,6 +127,9 @@ def quadratic_weighted_kappa(
     >>> concord.quadratic_weighted_kappa([1, 2, None, 3], [1, 2, 2, 3], nan_policy="omit")
     1.0
     """
+    rater1, rater2, labels, _ = two_raters(
+        "quadratic_weighted_kappa", rater1, rater2, (item, rater, rating), raters, labels, None
+    )
     func = "quadratic_weighted_kappa"
     check_nan_policy(nan_policy, func)
     lo_bound, hi_bound = bounds(min_rating, max_rating)

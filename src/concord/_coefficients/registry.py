@@ -112,7 +112,7 @@ class Coefficient:
         params = inspect.signature(self.function).parameters.values()
         # item=, rater=, rating= say how the ratings are laid out (long form) and groups=
         # (subject=) labels items, as the data do: not options an accumulator or the CLI carries
-        data = (*LONG, "groups", "subject")
+        data = (*LONG, "groups", "form", "raters", "subject")
         keyword = tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY and p.name not in data)
         object.__setattr__(self, "options", keyword)
 

@@ -25,6 +25,7 @@ from concord._data.convert import (
     object_missing,
     pandas_strings,
 )
+from concord._data.frames import as_series, is_foreign, series_parts
 from concord._data.sets import has_label_sets, read_sets
 
 _NUMERIC_KINDS = "biuf"
@@ -103,6 +104,8 @@ def column(x: Any, func: str, name: str, *, coded: bool = False) -> Column:
     if isinstance(x, str | bytes) or np.isscalar(x) or x is None:
         param_error(func, name, "a 1-D array-like of ratings", x, exc=TypeError)
     x = to_host(x)  # PyTorch, CuPy or JAX arrays that take the numpy path
+    if is_foreign(x):  # polars, pyarrow, ...: read through narwhals
+        return _foreign(x, func, name, coded)
     if type(x).__module__.startswith("pandas"):
         raw = _from_pandas(x, coded)
         if isinstance(raw, Column):
@@ -117,6 +120,32 @@ def column(x: Any, func: str, name: str, *, coded: bool = False) -> Column:
     if raw.dtype.kind == "c":
         param_error(func, name, "real or categorical ratings", raw.dtype, exc=TypeError)
     return _with_missing(raw, coded, func, name)
+
+
+def _foreign(x: Any, func: str, name: str, coded: bool) -> Column:
+    """One column of polars, pyarrow or another library narwhals reads (see :mod:`.frames`)."""
+    s = as_series(x, func)
+    if s is None:
+        param_error(
+            func,
+            name,
+            "a 1-D array-like of ratings",
+            f"a {type(x).__name__}",
+            fix="Pass one rater's ratings, e.g. one column of the frame.",
+            raw=True,
+            exc=TypeError,
+        )
+    return series_column(s, coded)
+
+
+def series_column(s: Any, coded: bool = False) -> Column:
+    """Return a narwhals Series as a :class:`Column` (categories kept, integers exact)."""
+    values, missing, categories, ordered = series_parts(s)
+    if categories is not None:
+        return Column(values, missing, categories, ordered)
+    if missing is not None and values.dtype.kind in "iub":  # exact integers and a mask
+        return Column(values, missing)
+    return _with_missing(values, coded)
 
 
 def _from_sequence(x: Any, func: str, name: str) -> np.ndarray:

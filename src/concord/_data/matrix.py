@@ -26,8 +26,10 @@ from concord._data.columns import (
     is_integral_number,
     narrow_object,
 )
+from concord._data.frames import is_foreign
 from concord._data.labels import Labels, check_labels, exactly_joined, infer, lookup
-from concord._data.long import Wide, rows
+from concord._data.long import rows
+from concord._data.wide import Wide, foreign_wide
 
 
 @dataclass(frozen=True)
@@ -218,6 +220,8 @@ def _whole_objects(raw: np.ndarray, counts: Any, func: str) -> np.ndarray:
 
 def _columns(ratings: Any, func: str) -> tuple[list[Column], tuple[Any, ...]]:
     """Split a ratings matrix or DataFrame (or pivoted long form) into per-rater columns."""
+    if is_foreign(ratings):  # polars, pyarrow, ...: read through narwhals
+        ratings = foreign_wide(ratings, func)
     if isinstance(ratings, Wide):
         return ratings.columns(), ratings.raters
     if hasattr(ratings, "columns") and hasattr(ratings, "iloc"):

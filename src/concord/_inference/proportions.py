@@ -12,17 +12,13 @@ import math
 from statistics import NormalDist
 from typing import Any
 
+from concord._common.extras import require
+
 METHODS = ("exact", "wilson")
 
 
 def _betaincinv() -> Any:
-    try:
-        from scipy.special import betaincinv
-    except ImportError:  # pragma: no cover - scipy is in the stats extra
-        raise ImportError(
-            "Clopper-Pearson intervals need scipy: pip install 'concord-agreement[stats]'"
-        ) from None
-    return betaincinv
+    return require("scipy.special", "stats", "Clopper-Pearson intervals").betaincinv
 
 
 def z_value(level: float) -> float:

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from concord._common.errors import UndefinedKappaWarning
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._inference.proportions import proportion_interval
 from concord._results.html import number, page, table, text
@@ -207,13 +208,13 @@ class DiagnosticResult:
         Columns ``coefficient``, ``measure``, ``class``, ``statistic``,
         ``ci_low``, ``ci_high``, ``n``.
         """
-        import pandas as pd
+        pd = require("pandas", "pandas", "DiagnosticResult.to_frame")
 
         return pd.DataFrame(self.rows())
 
     def confusion_frame(self) -> Any:
         """Return the confusion matrix with the labels: rows gold, columns the rating."""
-        import pandas as pd
+        pd = require("pandas", "pandas", "DiagnosticResult.confusion_frame")
 
         names = [str(v) for v in self.labels]
         return pd.DataFrame(

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._results.html import number, page, table, text
 
@@ -152,7 +153,7 @@ class IntraRaterResult:
         Columns ``scope`` ("rater", "trial", "reliability"), ``name``,
         ``coefficient``, ``statistic``, ``ci_low``, ``ci_high``, ``pvalue``, ``n``.
         """
-        import pandas as pd
+        pd = require("pandas", "pandas", "IntraRaterResult.to_frame")
 
         return pd.DataFrame(self.rows())
 

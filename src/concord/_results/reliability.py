@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
+from concord._common.extras import require
 from concord._common.text import number
 from concord._inference.intervals import ConfidenceInterval, check_level
 from concord._results.reported import Reported, record
@@ -57,7 +58,7 @@ class CronbachResult(Reported):
 
     def confidence_interval(self, confidence_level: float | None = None) -> ConfidenceInterval:
         """Return Feldt's (1965) interval: 1 − (1 − α) F quantiles on n − 1, (n − 1)(k − 1) df."""
-        from scipy.stats import f
+        f = require("scipy.stats", "stats", "cronbach_alpha's interval").f
 
         level = self.confidence_level if confidence_level is None else confidence_level
         level = check_level(level, "CronbachResult.confidence_interval")

@@ -18,6 +18,7 @@ from concord._coefficients.ranks.ranking import (
     undefined,
 )
 from concord._common.errors import param_error
+from concord._common.extras import require
 from concord._results.ranks import KendallResult
 
 _FUNC = "kendall_w"
@@ -173,7 +174,7 @@ def _result(
     method: str,
     mean_rho: float,
 ) -> KendallResult:
-    from scipy import stats
+    stats = require("scipy.stats", "stats", "concord.kendall_w")
 
     chi = k * (n - 1) * w
     df1 = n - 1 - 2 / k

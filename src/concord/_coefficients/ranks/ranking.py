@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from concord._common.errors import UndefinedKappaWarning
+from concord._common.extras import require
 
 _COUNTING = 4  # integer scores spanning at most this many times n values are counted, not sorted
 _THREADED = 1 << 20  # ratings from which the columns are ranked in threads
@@ -119,7 +120,7 @@ def chi2_sf(x: float, df: float) -> float:
     """P(χ²_df ≥ x): scipy's ``chdtrc``, which ``scipy.stats.chi2.sf`` calls, less its checks."""
     if not (math.isfinite(x) and df > 0):
         return math.nan if math.isnan(x) or df <= 0 else 0.0
-    from scipy.special import chdtrc
+    chdtrc = require("scipy.special", "stats", "a chi-squared p-value").chdtrc
 
     return float(chdtrc(df, max(x, 0.0)))
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._results.intra_rater import Reliability
 
 
@@ -84,7 +85,7 @@ def reliability(
     confidence_level: float = 0.95,
 ) -> Reliability:
     """Return the Eliasziw et al. (1994) reliabilities of a complete (n, t, m) array."""
-    from scipy import special
+    special = require("scipy.special", "stats", "intra_rater's reliabilities")
 
     ms = mean_squares(np.asarray(y, dtype=float))
     n, t, m = ms.n, ms.t, ms.m

@@ -19,6 +19,7 @@ from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.icc import icc
 from concord._coefficients.registry import entry
 from concord._common.errors import param_error
+from concord._common.extras import require
 from concord._inference.intervals import check_level
 from concord._results.intra_rater import IntraRaterResult, Reliability
 from concord._studies.judges.eliasziw import reliability
@@ -28,7 +29,7 @@ _FUNC = "intra_rater"
 
 def _frame(ratings: Any, names: dict[str, Any]) -> Any:
     """Return the four columns, checked: present, one rating per item, rater and trial."""
-    import pandas as pd
+    pd = require("pandas", "pandas", "concord.intra_rater")
 
     frame = ratings if isinstance(ratings, pd.DataFrame) else pd.DataFrame(ratings)
     for param, name in names.items():

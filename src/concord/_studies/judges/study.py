@@ -25,6 +25,7 @@ from concord._coefficients.alt_test import alt_test
 from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.gwet import fleiss_kappa
 from concord._common.errors import param_error
+from concord._common.extras import require
 from concord._results.judge_study import Bias, Item, JudgeStudy
 from concord._studies.judges.accuracy import diagnostic_accuracy
 from concord._studies.judges.intra_rater import intra_rater
@@ -129,7 +130,7 @@ def _check(frame: Any, names: list[str], param: str) -> None:
 
 def _self_consistency(frame: Any, candidate: str, repeats: list[str]) -> Any:
     """intra_rater of the candidate's runs: its column and the repeats as trials."""
-    import pandas as pd
+    pd = require("pandas", "pandas", "the judge study")
 
     runs = [candidate, *repeats]
     long = pd.DataFrame(
