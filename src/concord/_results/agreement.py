@@ -13,6 +13,7 @@ from concord._inference.intervals import Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.described import Described
 from concord._results.html import HTML
+from concord._results.protocol import Reported
 from concord._results.kalpha import KalphaMixin
 from concord._results.kappa import KappaResult
 from concord._results.sentence import Sentence
@@ -21,7 +22,7 @@ from concord._results.tidy import Tidy
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class AgreementResult(InferenceMixin, Described, Tidy, Sentence, HTML):
+class AgreementResult(InferenceMixin, Described, Tidy, Sentence, HTML, Reported):
     """A multi-rater agreement coefficient and what it was computed from.
 
     Attributes

@@ -12,6 +12,7 @@ from concord._inference.intervals import ConfidenceInterval, Deferred, Inference
 from concord._results import interpret as _scales
 from concord._results.described import Described
 from concord._results.html import HTML
+from concord._results.protocol import Reported
 from concord._results.sentence import Sentence
 from concord._results.spec import Spec
 from concord._results.tidy import Tidy
@@ -21,7 +22,7 @@ _DEFAULT = "cohen_kappa"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
+class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML, Reported):
     """Cohen's kappa of two raters, with the tables it was computed from.
 
     Attributes
