@@ -54,6 +54,7 @@ NOT_COEFFICIENTS = {
     "KrippendorffResult": "result class",
     "LightResult": "result class",
     "MarginalHomogeneityResult": "result class of marginal_homogeneity",
+    "MeanKappaResult": "result class of mean_kappa",
     "RaterDiagnostics": "result class of rater_diagnostics",
     "PlanResult": "result class of plan",
     "SpecificAgreementResult": "result class of specific_agreement",

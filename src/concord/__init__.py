@@ -25,6 +25,7 @@ from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, 
 from concord._coefficients.icc import icc
 from concord._coefficients.krippendorff import krippendorff_alpha
 from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_kappa
+from concord._results.mean import MeanKappaResult
 from concord._coefficients.panel import agree
 from concord._coefficients.plan import plan
 from concord._coefficients.qwk import quadratic_weighted_kappa
@@ -88,6 +89,7 @@ __all__ = [
     "KrippendorffResult",
     "LightResult",
     "MarginalHomogeneityResult",
+    "MeanKappaResult",
     "PlanResult",
     "RaterDiagnostics",
     "SpecificAgreementResult",
