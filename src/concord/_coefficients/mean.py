@@ -59,7 +59,7 @@ def mean_kappa(kappas: Any, /, *, weights: Any = None) -> MeanKappaResult:
     0.714286
     >>> round(concord.mean_kappa([0.6, 0.8], weights=[3, 1]), 6)
     0.660958
-    >>> concord.mean_kappa([1.0, 1.0])  # clipped: a perfect kappa counts as 0.999
+    >>> float(concord.mean_kappa([1.0, 1.0]))  # clipped: a perfect kappa counts as 0.999
     0.999
 
     Two studies' kappas (0.619 on 8 items, 0.95 on 60), weighed equally and by 1 / SE(z)²:

@@ -67,7 +67,7 @@ def interval_text(band: tuple[float, float]) -> str:
 
 def bland_altman(ax: Axes, means: np.ndarray, result: Any) -> None:
     """Draw the bias and the limits (constant, or the regression's), with their intervals."""
-    pct = f"{100 * result.limits:g}%"
+    pct = f"{100 * result.coverage:g}%"
     bias = f"bias {number(result.bias, 3)}{interval_text(result.bias_interval)}"
     if not result.proportional:
         level_line(ax, result.bias, result.bias_interval, bias, dashed=False)
