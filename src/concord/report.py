@@ -76,7 +76,7 @@ def _comparisons(given: Any, level: float, plots: bool) -> list[dict[str, Any]]:
                 "value": rec.number(c.difference),
                 "SE": rec.number(c.standard_error),
                 f"{100 * level:g}% CI": f"[{rec.number(low)}, {rec.number(high)}]",
-                "t": rec.number(c.statistic),
+                "t": rec.number(c.t_statistic),
                 "df": f"{c.df:g}",
                 "p": rec.pvalue(c.pvalue),
             }

@@ -13,9 +13,9 @@ from concord._inference.intervals import Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.described import Described
 from concord._results.html import HTML
-from concord._results.protocol import Reported
 from concord._results.kalpha import KalphaMixin
 from concord._results.kappa import KappaResult
+from concord._results.protocol import Reported
 from concord._results.sentence import Sentence
 from concord._results.spec import Spec
 from concord._results.tidy import Tidy

@@ -53,14 +53,30 @@ class BlandAltmanText(Reported):
         r: Any = self
         share = level(r.coverage)
         return [
-            row(f"bias ({self.difference})", r.bias, standard_error=r.standard_error,
-                interval=r.bias_interval, n=r.n, interval_method="t"),
+            row(
+                f"bias ({self.difference})",
+                r.bias,
+                standard_error=r.standard_error,
+                interval=r.bias_interval,
+                n=r.n,
+                interval_method="t",
+            ),
             row("SD of the differences", r.sd, n=r.n),
-            row(f"{share} lower limit", r.lower_limit, interval=r.lower_interval, n=r.n,
-                interval_method="exact (Carkeet 2015)"),
-            row(f"{share} upper limit", r.upper_limit, interval=r.upper_interval, n=r.n,
-                interval_method="exact (Carkeet 2015)"),
-        ]  # fmt: skip
+            row(
+                f"{share} lower limit",
+                r.lower_limit,
+                interval=r.lower_interval,
+                n=r.n,
+                interval_method="exact (Carkeet 2015)",
+            ),
+            row(
+                f"{share} upper limit",
+                r.upper_limit,
+                interval=r.upper_interval,
+                n=r.n,
+                interval_method="exact (Carkeet 2015)",
+            ),
+        ]
 
 
 class CccText(Reported):
@@ -101,9 +117,16 @@ class CccText(Reported):
     def _rows_(self) -> list[dict[str, Any]]:
         r: Any = self
         return [
-            row(r.name, r.statistic, standard_error=r.standard_error, interval=r.interval,
-                n=r.n, precision=r.precision, accuracy=r.accuracy),
-        ]  # fmt: skip
+            row(
+                r.name,
+                r.statistic,
+                standard_error=r.standard_error,
+                interval=r.interval,
+                n=r.n,
+                precision=r.precision,
+                accuracy=r.accuracy,
+            ),
+        ]
 
 
 class IccText(Reported):
@@ -168,8 +191,17 @@ class IccText(Reported):
     def _rows_(self) -> list[dict[str, Any]]:
         r: Any = self
         return [
-            row(r.name, r.statistic, standard_error=r.standard_error,
-                interval=r.confidence_interval(), pvalue=r.pvalue, n=r.n_items,
-                shrout_fleiss=r.shrout_fleiss, f=r.f_statistic, df1=r.df1, df2=r.df2,
-                n_raters=r.n_raters),
-        ]  # fmt: skip
+            row(
+                r.name,
+                r.statistic,
+                standard_error=r.standard_error,
+                interval=r.confidence_interval(),
+                pvalue=r.pvalue,
+                n=r.n_items,
+                shrout_fleiss=r.shrout_fleiss,
+                f=r.f_statistic,
+                df1=r.df1,
+                df2=r.df2,
+                n_raters=r.n_raters,
+            ),
+        ]

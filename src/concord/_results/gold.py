@@ -8,10 +8,11 @@ from typing import Any
 
 from concord._common.jsonable import jsonable
 from concord._inference.intervals import ConfidenceInterval
+from concord._results.studies_text import GoldText
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class GoldResult:
+class GoldResult(GoldText):
     """Agreement of each rater with gold labels, and the panel's mean agreement.
 
     Attributes
@@ -26,6 +27,9 @@ class GoldResult:
         Each rater against the gold labels (gold as rater1), with its own SE.
     n_items : int
         Items with a gold label.
+    statistic : float
+        The headline: the raters' mean coefficient with the gold labels,
+        the same as ``mean`` (kept).
     mean : float
         The raters' coefficients averaged, weighted by their numbers of items
         (kappaGold's ``value0``).
@@ -87,10 +91,13 @@ class GoldResult:
             {
                 "coefficient": self.coefficient,
                 "n_items": self.n_items,
+                "statistic": self.mean,
                 "mean": self.mean,
                 "estimate": self.estimate,
                 "standard_error": self.standard_error,
                 "confidence_level": self.confidence_level,
+                "ci_low": low,
+                "ci_high": high,
                 "low": low,
                 "high": high,
                 "raters": self._rows(),

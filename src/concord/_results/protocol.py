@@ -160,9 +160,7 @@ def _defined(value: Any) -> bool:
 
 def display_rows(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, str], ...]:
     """Return tidy rows as display strings: the interval in one column, empty columns dropped."""
-    scalar = [
-        {k: v for k, v in r.items() if not isinstance(v, list | tuple | dict)} for r in rows
-    ]
+    scalar = [{k: v for k, v in r.items() if not isinstance(v, list | tuple | dict)} for r in rows]
     keys: list[str] = []
     for r in scalar:
         keys += [k for k in r if k not in keys]
@@ -240,8 +238,7 @@ class Reported:
 def deprecated(old: str, new: str, owner: str) -> None:
     """Warn that ``owner.old`` is now ``owner.new`` (a FutureWarning: users see it)."""
     warnings.warn(
-        f"{owner}.{old} is deprecated and will be removed; use {owner}.{new} "
-        f"(the same value).",
+        f"{owner}.{old} is deprecated and will be removed; use {owner}.{new} (the same value).",
         FutureWarning,
         stacklevel=3,
     )

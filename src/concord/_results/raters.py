@@ -12,10 +12,11 @@ import numpy as np
 
 from concord._common.jsonable import jsonable
 from concord._results.comparison import ComparisonResult
+from concord._results.studies_text import RatersText
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class RaterDiagnostics:
+class RaterDiagnostics(RatersText):
     """Each rater of a panel: left out, against the others, and their categories.
 
     Attributes
