@@ -91,7 +91,12 @@ def test_irrna_iccna(key: str) -> None:
     x = ANXIETY if key == "iccna_anxiety" else EBEL
     forms = concord.icc(x, r0=ref["rho0"]).forms().to_dict()
     assert [f["form"] for f in forms] == ref["forms"]
-    for column, name in [("statistic", "icc"), ("pvalue", "p"), ("ci_low", "low"), ("ci_high", "high")]:
+    for column, name in [
+        ("statistic", "icc"),
+        ("pvalue", "p"),
+        ("ci_low", "low"),
+        ("ci_high", "high"),
+    ]:
         assert [f[column] for f in forms] == pytest.approx(ref[name], rel=1e-12, abs=1e-13)
     a = concord.icc(x)._anova
     assert float(a.k0) == pytest.approx(ref["k_0"], rel=1e-14)

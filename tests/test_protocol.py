@@ -112,7 +112,7 @@ CALLS = {
 
 # result types no public function returns as such: built another way
 OTHER_BUILDS = {
-    "AgreementResult": lambda: concord.agree(PANEL)["Fleiss' kappa"],
+    "AgreementResult": lambda: concord.agree(PANEL)["fleiss_kappa"],
 }
 
 # the result types that have a published verbal scale: interpret() returns a word

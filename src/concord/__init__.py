@@ -25,7 +25,6 @@ from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, 
 from concord._coefficients.icc import icc
 from concord._coefficients.krippendorff import krippendorff_alpha
 from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_kappa
-from concord._results.mean import MeanKappaResult
 from concord._coefficients.panel import agree
 from concord._coefficients.plan import plan
 from concord._coefficients.qwk import quadratic_weighted_kappa
@@ -52,6 +51,7 @@ from concord._results.continuous import IccResult
 from concord._results.evaluation import EvaluationResult
 from concord._results.gold import GoldResult
 from concord._results.kappa import KappaResult
+from concord._results.mean import MeanKappaResult
 from concord._results.panel import AgreementTable
 from concord._results.plan import PlanResult
 from concord._results.raters import RaterDiagnostics

@@ -10,8 +10,14 @@ import numpy as np
 from concord._common.jsonable import jsonable
 from concord._common.text import number
 from concord._inference.intervals import ConfidenceInterval
-
-_METHODS = {"stuart-maxwell": "Stuart–Maxwell", "bhapkar": "Bhapkar", "mcnemar": "McNemar"}
+from concord._results.categories_text import (
+    METHODS as _METHODS,
+)
+from concord._results.categories_text import (
+    BangdiwalaText,
+    MarginalText,
+    SpecificText,
+)
 
 
 def _z(confidence_level: float) -> float:
@@ -21,7 +27,7 @@ def _z(confidence_level: float) -> float:
 
 
 @dataclass(frozen=True, repr=False)
-class MarginalHomogeneityResult:
+class MarginalHomogeneityResult(MarginalText):
     """Whether two raters use the categories at the same rates: a χ² test.
 
     Attributes
@@ -44,6 +50,9 @@ class MarginalHomogeneityResult:
         rater1_totals − rater2_totals, shape (k,): where the marginals differ.
     n : int or float
         The number of rated pairs.
+    raters : tuple of str
+        The two raters' names: the Series' or columns' names when given,
+        else ("rater1", "rater2").
     """
 
     statistic: float
@@ -55,6 +64,7 @@ class MarginalHomogeneityResult:
     rater2_totals: np.ndarray
     differences: np.ndarray
     n: int | float
+    raters: tuple[str, str] = ("rater1", "rater2")
 
     def __post_init__(self) -> None:
         for name in ("rater1_totals", "rater2_totals", "differences"):
@@ -78,6 +88,7 @@ class MarginalHomogeneityResult:
             "rater1_totals": jsonable(self.rater1_totals),
             "rater2_totals": jsonable(self.rater2_totals),
             "differences": jsonable(self.differences),
+            "raters": [str(v) for v in self.raters],
         }
 
     def summary(self, *, digits: int = 2) -> str:
@@ -91,7 +102,7 @@ class MarginalHomogeneityResult:
         if not np.any(self.differences):
             return head + " The two raters used every category equally often."
         i = int(np.argmax(np.abs(self.differences)))
-        more = "rater1" if self.differences[i] > 0 else "rater2"
+        more = self.raters[0] if self.differences[i] > 0 else self.raters[1]
         return (
             f"{head} The largest difference is in {self.labels[i]!s}: {more} used it "
             f"{number(abs(float(self.differences[i])))} more times."
@@ -99,7 +110,7 @@ class MarginalHomogeneityResult:
 
 
 @dataclass(frozen=True, repr=False)
-class SpecificAgreementResult:
+class SpecificAgreementResult(SpecificText):
     """Each category's proportion of specific agreement, with its delta-method SE.
 
     Attributes
@@ -115,6 +126,8 @@ class SpecificAgreementResult:
         Items with at least two ratings.
     n_raters : int
         The number of raters (2 for two raters).
+    statistic : float
+        The headline: the lowest category's p_s (the category agreed on least).
     """
 
     labels: tuple[Any, ...]
@@ -171,6 +184,7 @@ class SpecificAgreementResult:
             )
         ]
         return {
+            "statistic": jsonable(self.statistic),
             "n_items": self.n_items,
             "n_raters": self.n_raters,
             "confidence_level": confidence_level,
@@ -188,7 +202,7 @@ class SpecificAgreementResult:
 
 
 @dataclass(frozen=True, repr=False)
-class BangdiwalaResult:
+class BangdiwalaResult(BangdiwalaText):
     """Bangdiwala's B (or B^w with partial credit) and its delta-method SE.
 
     Attributes
