@@ -29,6 +29,7 @@ from concord._render import answers as ask
 from concord._render import continuous as _continuous
 from concord._render import evaluation as _evaluation
 from concord._render import records as rec
+from concord._render import results as _results
 from concord._render import sections as part
 from concord._results.sentence import write as _sentence
 from concord._version import __version__
@@ -166,8 +167,16 @@ def to_html(
     Parameters
     ----------
     results : result, sequence of results or mapping of name to result
-        :class:`~concord.KappaResult`, :class:`~concord.AgreementResult` and
-        the other result objects of the coefficient functions.
+        Any result of concord. The coefficients (:class:`~concord.KappaResult`,
+        :class:`~concord.AgreementResult` and its kinds) fill the agreement
+        table, the answers to the lead's questions and a section each; every
+        other result (:func:`~concord.agree`'s table, a comparison, an ICC,
+        Bland–Altman limits, an evaluation, the Alt-Test, a gold standard,
+        rater diagnostics, a category test, a plan, cut points, a mean…)
+        gets the compact section it provides itself (its
+        ``_report_section_()``: the sentence, a small table, its figures, the
+        step-by-step explanation), under "Results", titled by its name or
+        by its key in a mapping.
     data : DataFrame or array-like (n_items, n_raters), optional
         The ratings, for the data summary (items, raters, missing ratings,
         each rater's category counts).
@@ -226,7 +235,7 @@ def to_html(
     import jinja2
     from markupsafe import Markup
 
-    shown = _named(results)
+    shown, others = _results.split(results)
     options = {"confidence_level": confidence_level, "method": method, "alone": len(shown) == 1}
     options.update(n_resamples=n_resamples, rng=rng)
     rows = [rec.summary(r, confidence_level, method, rng) for r in shown]
@@ -252,6 +261,7 @@ def to_html(
     ]
     questions = ask.answers(shown, rows, frame, confidence_level, method, plots)
     parts = {
+        "results": _results.sections(others, plots),
         "comparisons": _comparisons(comparisons, confidence_level, plots),
         "continuous": _continuous_entries(continuous),
         "evaluation": _evaluation_entries(evaluation),
