@@ -66,7 +66,8 @@ def test_to_dict_and_to_frame_of_every_coefficient(variant):
     scalars = [k for k in d if not isinstance(d[k], list)]
     tidy = ["coefficient", "statistic", "standard_error", "ci_low", "ci_high", "pvalue", "n"]
     assert list(frame.columns[:7]) == tidy  # every result's frame starts so (issue 25)
-    assert frame.shape[0] == 1 and set(frame.columns) == {*scalars, "n"}
+    named = {"rater1", "rater2"} if two_raters else set()  # the raters' names (issue 25)
+    assert frame.shape[0] == 1 and set(frame.columns) == {*scalars, "n", *named}
     n = result.n if two_raters else result.n_items
     assert frame.at[0, "n"] == n
     assert all(same(frame.at[0, k], d[k]) for k in scalars)

@@ -21,8 +21,10 @@ from concord._coefficients.bland_altman_core import (
 from concord._coefficients.concordance import empty_error
 from concord._common.docs import fill
 from concord._common.errors import param_error
+from concord._data.names import rater_names
 from concord._inference.intervals import ConfidenceInterval, Deferred, Inference, _level
 from concord._results.agreement_continuous import BlandAltmanResult
+from concord._results.protocol import named
 from concord._results.spec import Spec
 from concord._tables.moments import Moments, bootstrap_pairs, counted, exact_sums, paired_ratings
 
@@ -201,4 +203,5 @@ def bland_altman(
     paired = counted(x, y, _FUNC, nan_policy)
     if paired.sums.n == 0:
         empty_error(_FUNC)
-    return ba_result(paired.sums, options, bootstrap_pairs(paired.x, paired.y))
+    result = ba_result(paired.sums, options, bootstrap_pairs(paired.x, paired.y))
+    return named(result, rater_names(x, y, ("x", "y")), "names")

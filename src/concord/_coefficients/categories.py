@@ -17,11 +17,13 @@ import numpy as np
 from concord._coefficients import categories_core as core
 from concord._common.errors import check_option, param_error
 from concord._data.labels import Labels
+from concord._data.names import rater_names
 from concord._results.categories import (
     BangdiwalaResult,
     MarginalHomogeneityResult,
     SpecificAgreementResult,
 )
+from concord._results.protocol import named
 from concord._tables.items import item_data
 from concord._tables.pairs import confusion_table
 
@@ -137,7 +139,8 @@ def marginal_homogeneity(
     counted = confusion_table(
         rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
     )
-    return homogeneity_of_table(counted.table, counted.labels.values, method)
+    result = homogeneity_of_table(counted.table, counted.labels.values, method)
+    return named(result, rater_names(rater1, rater2))
 
 
 def specific_agreement(

@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 _BAND = {"alpha": 0.18, "linewidth": 0}
 
 
+def mean_label(result: Any) -> str:
+    """Return the Bland–Altman plot's x axis: the mean of the two raters, by their names."""
+    first, second = getattr(result, "names", ("x", "y"))
+    if (first, second) == ("x", "y"):
+        return "mean of the two ratings (x + y) / 2"
+    return f"mean of {first} and {second}"
+
+
 def pairs(result: Any, x: Any, y: Any, nan_policy: str, func: str) -> tuple[Any, Any]:
     """Return the validated pairs, as many as ``result.n`` (else they are not its data)."""
     n = need(result, "n", "a result of two raters' continuous ratings", func)

@@ -235,6 +235,37 @@ class Reported:
         )
 
 
+def named(result: Any, names: tuple[str, str], field: str = "raters") -> Any:
+    """Return ``result`` with the raters' ``names`` in its ``field`` (itself if unchanged)."""
+    import dataclasses
+
+    if tuple(getattr(result, field)) == tuple(names):
+        return result
+    return dataclasses.replace(result, **{field: tuple(names)})
+
+
+def with_names(result: Any, first: Any, second: Any) -> Any:
+    """Return ``result`` named after the two inputs (Series' names), as the one-shot function does.
+
+    A two-rater result keeps its raters' names in ``raters`` (default rater1,
+    rater2) or, for continuous ratings, ``names`` (default x, y); another
+    result is returned as it is.
+    """
+    from concord._data.names import name_of, rater_names
+
+    field = next((f for f in ("raters", "names") if hasattr(result, f)), None)
+    if field is None:
+        return result
+    default = ("x", "y") if field == "names" else ("rater1", "rater2")
+    if isinstance(first, str) and isinstance(second, str):  # the names themselves
+        given = (first, second) if first != second else default
+    else:
+        given = (
+            rater_names(first, second, default) if name_of(first) or name_of(second) else default
+        )
+    return named(result, given, field)
+
+
 def deprecated(old: str, new: str, owner: str) -> None:
     """Warn that ``owner.old`` is now ``owner.new`` (a FutureWarning: users see it)."""
     warnings.warn(

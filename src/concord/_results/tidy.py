@@ -162,12 +162,14 @@ class Tidy:
         """Return the result's one tidy row: the record's scalars, with ``n``."""
         record = self._record(confidence_level, method, rng)
         n = record.get("n", getattr(self, "n_items", math.nan))
-        return [{**record, "n": n}]
+        raters = getattr(self, "raters", None)
+        named = {} if raters is None else {"rater1": raters[0], "rater2": raters[1]}
+        return [{**record, "n": n, **named}]
 
     def _matrix(self, which: str) -> tuple[np.ndarray, tuple[str, str]]:
         labels = self.labels  # type: ignore[attr-defined]
         if hasattr(self, "observed"):
-            return getattr(self, which), _TWO_RATERS
+            return getattr(self, which), _two_raters(self)
         coincidences = getattr(self, "coincidences", None)
         if coincidences is not None:
             return (coincidences if which == "observed" else _expected(coincidences)), _CATEGORIES
@@ -214,8 +216,14 @@ class Tidy:
 
     def weights_frame(self) -> Any:
         """Return the disagreement weights W (0 on the diagonal) labelled by the categories."""
-        names = _TWO_RATERS if hasattr(self, "observed") else _CATEGORIES
+        names = _two_raters(self) if hasattr(self, "observed") else _CATEGORIES
         return labelled(self.weights, self.labels, names)  # type: ignore[attr-defined]
+
+
+def _two_raters(result: Any) -> tuple[str, str]:
+    """Return the names of O's rows and columns: the raters' names, "rater 1"/"rater 2" if none."""
+    raters = tuple(getattr(result, "raters", ("rater1", "rater2")))
+    return _TWO_RATERS if raters == ("rater1", "rater2") else (raters[0], raters[1])
 
 
 def _expected(coincidences: np.ndarray) -> np.ndarray:
