@@ -26,7 +26,9 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+_R = TypeVar("_R")
 
 # the tidy columns every to_frame() starts with, in this order
 COLUMNS = ("coefficient", "statistic", "standard_error", "ci_low", "ci_high", "pvalue", "n")
@@ -235,16 +237,16 @@ class Reported:
         )
 
 
-def named(result: Any, names: tuple[str, str], field: str = "raters") -> Any:
+def named(result: _R, names: tuple[str, str], field: str = "raters") -> _R:
     """Return ``result`` with the raters' ``names`` in its ``field`` (itself if unchanged)."""
     import dataclasses
 
     if tuple(getattr(result, field)) == tuple(names):
         return result
-    return dataclasses.replace(result, **{field: tuple(names)})
+    return dataclasses.replace(result, **{field: tuple(names)})  # type: ignore[type-var]
 
 
-def with_names(result: Any, first: Any, second: Any) -> Any:
+def with_names(result: _R, first: Any, second: Any) -> _R:
     """Return ``result`` named after the two inputs (Series' names), as the one-shot function does.
 
     A two-rater result keeps its raters' names in ``raters`` (default rater1,
