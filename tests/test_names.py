@@ -92,7 +92,7 @@ def test_bland_altman_and_ccc_name_the_difference_and_the_plot():
 
 
 def test_matrix_plots_carry_the_raters_names():
-    from concord.plot import ContributionsDisplay, ObservedMatrixDisplay
+    from concord.plot import AgreementChartDisplay, ContributionsDisplay, ObservedMatrixDisplay
 
     r = concord.cohen_kappa(FRAME.truth, FRAME.model)
     d = ObservedMatrixDisplay.from_result(r).plot()
@@ -100,6 +100,10 @@ def test_matrix_plots_carry_the_raters_names():
     matplotlib.pyplot.close(d.figure_)
     c = ContributionsDisplay.from_result(r)
     assert c.axis_names == ("model", "truth")
+    b = concord.bangdiwala_b(FRAME.truth, FRAME.model)
+    assert b.raters == ("truth", "model")
+    assert AgreementChartDisplay.from_result(b).axis_names == ("model", "truth")
+    assert AgreementChartDisplay.from_result(r).axis_names == ("model", "truth")
 
 
 def test_cli_text_names_the_columns(tmp_path):

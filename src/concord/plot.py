@@ -724,7 +724,7 @@ class AgreementChartDisplay:
             from concord._coefficients.categories_core import bangdiwala
 
             statistic = bangdiwala(observed, np.asarray(partial))[0]
-        return cls(observed, tuple(result.labels), partial, statistic)
+        return cls(observed, tuple(result.labels), partial, statistic, _rater_axes(result))
 
     @classmethod
     def from_data(

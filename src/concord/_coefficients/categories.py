@@ -338,4 +338,5 @@ def bangdiwala_b(
         observed=table,
         labels=counted.labels.values,
         n=table.sum().item(),
+        raters=rater_names(rater1, rater2),
     )

@@ -222,6 +222,9 @@ class BangdiwalaResult(BangdiwalaText):
         The k categories.
     n : int or float
         The number of rated pairs.
+    raters : tuple of str
+        The two raters' names (rows: the first): the Series' names when
+        given, else ("rater1", "rater2").
     """
 
     statistic: float
@@ -231,6 +234,7 @@ class BangdiwalaResult(BangdiwalaText):
     observed: np.ndarray
     labels: tuple[Any, ...]
     n: int | float
+    raters: tuple[str, str] = ("rater1", "rater2")
 
     def __post_init__(self) -> None:
         self.observed.setflags(write=False)
@@ -268,6 +272,7 @@ class BangdiwalaResult(BangdiwalaText):
             "n": jsonable(self.n),
             "labels": jsonable(list(self.labels)),
             "observed": jsonable(self.observed),
+            "raters": [str(v) for v in self.raters],
         }
 
     def summary(self, confidence_level: float = 0.95, *, digits: int = 2) -> str:
