@@ -27,7 +27,7 @@ ALLOWED = {
     "concord._results.sentence": "summary()'s sentence with the interval the table printed",
     "concord._common.errors": "problem_of(): a library error's parts, said in the CLI's words",
     "concord._data.long": "first_repeat: the long form's repeated-pair rule, the library's",
-    "concord._results.protocol": "named(): a streamed result takes its columns' names, as in memory",
+    "concord._results.protocol": "named(): a streamed result takes its columns' names",
 }
 
 
