@@ -105,7 +105,31 @@ class GoldResult(GoldText):
         )
         return out
 
-    def summary(self) -> str:
+    def summary(self, *, digits: int = 2) -> str:
+        """Return one sentence: the mean coefficient with its jackknife interval, raters, items.
+
+        ``str(result)`` is the short text table (the mean, then one line per rater).
+
+        Examples
+        --------
+        kappaGold's help example: three raters and a gold label on four items.
+
+        >>> import concord
+        >>> m = [["O", "G", "O"], ["G", "G", "R"], ["R", "R", "R"], ["G", "G", "O"]]
+        >>> print(concord.against_gold([row[1:] for row in m], [row[0] for row in m]).summary())
+        The 2 raters' mean Cohen's kappa with the gold labels was 0.44 (bias-corrected 0.55, 95% CI −0.13 to 1.22, jackknife; n = 4 items).
+        """  # noqa: E501
+        from concord._results.sentence import decimal, level
+
+        low, high = self.confidence_interval()
+        return (
+            f"The {len(self.raters)} raters' {self.name} was {decimal(self.mean, digits)} "
+            f"(bias-corrected {decimal(self.estimate, digits)}, {level(self.confidence_level)} "
+            f"CI {decimal(low, digits)} to {decimal(high, digits)}, jackknife; "
+            f"n = {self.n_items} items)."
+        )
+
+    def __str__(self) -> str:
         """Return a short text table: the mean, then one line per rater."""
         low, high = self.confidence_interval()
         lines = [
