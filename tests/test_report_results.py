@@ -109,3 +109,11 @@ def test_planted_script_in_the_new_sections_stays_text_in_chromium(browser, tmp_
     assert browser.execute_script("return document.scripts.length") == 0
     assert EVIL in browser.find_element("id", "results").text
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_planted_script_stays_text_in_the_notebook_tables():
+    for r in _evil_results().values():
+        page = r._repr_html_()
+        assert "<script" not in page, type(r).__name__
+        # agree's table shows the coefficients only, no rater's name
+        assert "&lt;script&gt;" in page or isinstance(r, concord.AgreementTable)
