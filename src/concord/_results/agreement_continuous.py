@@ -12,7 +12,7 @@ from concord._common.jsonable import jsonable
 from concord._common.text import number
 from concord._inference.intervals import ConfidenceInterval, Deferred, InferenceMixin
 from concord._results.continuous_text import BlandAltmanText, CccText
-from concord._results.protocol import deprecated
+from concord._results.deprecation import deprecated
 from concord._results.spec import Spec
 
 

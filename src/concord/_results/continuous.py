@@ -15,7 +15,7 @@ from concord._results import icc_anova as _f
 from concord._results import interpret as _scales
 from concord._results.benchmark import BenchmarkProbabilities
 from concord._results.continuous_text import IccText
-from concord._results.protocol import RenamedRecord, renamed_frame
+from concord._results.deprecation import RenamedRecord, renamed_frame
 
 
 @dataclass(frozen=True, eq=False, repr=False)
