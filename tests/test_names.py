@@ -89,6 +89,11 @@ def test_bland_altman_and_ccc_name_the_difference_and_the_plot():
     matplotlib.pyplot.close(plain.figure_)
     ccc = concord.concordance_correlation(a, b)
     assert ccc.names == ("A", "B") and "of A and B" in ccc.summary()
+    from concord.plot import ConcordanceDisplay
+
+    c = ConcordanceDisplay.from_result(ccc, a, b).plot()
+    assert (c.ax_.get_xlabel(), c.ax_.get_ylabel()) == ("A", "B")
+    matplotlib.pyplot.close(c.figure_)
 
 
 def test_matrix_plots_carry_the_raters_names():

@@ -664,8 +664,8 @@ class ConcordanceDisplay:
         band = _continuous.interval_text(r.interval)
         self.ax_.set(
             title=f"Lin's concordance ρ_c = {number(r.statistic, 3)}{band}",
-            xlabel="x",
-            ylabel="y",
+            xlabel=str(getattr(r, "names", ("x", "y"))[0]),
+            ylabel=str(getattr(r, "names", ("x", "y"))[1]),
         )
         if legend:
             self.ax_.legend(loc="best", fontsize="small")
