@@ -269,3 +269,16 @@ def test_dask_results_speak_the_protocol():
     r = concord.dask.compute(concord.cohen_kappa, frame["a"], frame["b"])
     assert r.statistic == pytest.approx(BUILT["cohen_kappa"].statistic)
     assert r._report_section_().title and set(COLUMNS) <= set(r.to_frame().columns)
+
+
+def test_concord_ml_returns_no_result_type():
+    """concord.ml's functions return scorers, metrics and losses: no result to register here."""
+    import typing
+
+    import concord.ml
+
+    results = set(_result_types())
+    for name in concord.ml.__all__:
+        hints = typing.get_type_hints(getattr(concord.ml, name))
+        returned = str(hints.get("return", ""))
+        assert not any(t in returned for t in results), (name, returned)
