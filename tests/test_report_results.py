@@ -21,6 +21,9 @@ from concord.report import to_html
 from tests.test_protocol import BUILT
 
 EVIL = "<script>document.title='pwned'</script>"
+PANEL_FRAME = pd.DataFrame(
+    {"a": [1, 2, 3, 3, 2, 1], "b": [1, 2, 3, 2, 2, 1], "c": [1, 3, 3, 3, 2, 2]}
+)
 
 # the results that are not coefficients: each gets a section of its own
 OTHERS = {
@@ -52,6 +55,12 @@ def test_sections_are_titled_by_the_results_names_in_a_list():
 def test_coefficients_and_other_results_together():
     page = to_html([BUILT["fleiss_kappa"], BUILT["compare"]], plots=False)
     assert 'id="summary-table"' in page and 'id="results"' in page
+
+
+def test_the_data_summary_without_a_coefficient():
+    """agree's table alone with its data: the categories come from the data (IndexError before)."""
+    page = to_html(concord.agree(PANEL_FRAME), data=PANEL_FRAME, plots=False)
+    assert 'id="data"' in page and 'id="results"' in page
 
 
 def test_a_non_result_is_refused_with_the_parameter_named():

@@ -51,10 +51,24 @@ def _data(data: Any, results: list[Any]) -> dict[str, Any] | None:
     import pandas as pd
 
     frame = pd.DataFrame(data)
-    summary = rec.data_summary(rec.frame_shape(frame), results)
+    if results:
+        summary = rec.data_summary(rec.frame_shape(frame), results)
+    else:  # no coefficient to give the categories: the data's own values
+        summary = {**rec.frame_shape(frame), "labels": _values(frame)}
     per_rater = frame.apply(lambda c: c.value_counts()).reindex(list(summary["labels"]))
     summary["per_rater"] = per_rater.fillna(0).astype(int).reset_index().to_numpy().tolist()
     return summary
+
+
+def _values(frame: Any) -> list[Any]:
+    """Return the data's distinct ratings, sorted (in order of appearance if they cannot be)."""
+    import pandas as pd
+
+    values = list(pd.unique(frame.stack().to_numpy()))
+    try:
+        return sorted(values)
+    except TypeError:  # mixed kinds
+        return values
 
 
 def _comparisons(given: Any, level: float, plots: bool) -> list[dict[str, Any]]:
