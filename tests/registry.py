@@ -61,6 +61,7 @@ NOT_COEFFICIENTS = {
     "MarginalHomogeneityResult": "result class of marginal_homogeneity",
     "MeanCorrelationResult": "result class of mean_correlation",
     "OverallConcordanceResult": "result class of overall_concordance",
+    "MeanKappaResult": "result class of mean_kappa",
     "PlanResult": "result class of plan",
     "RaterDiagnostics": "result class of rater_diagnostics",
     "SpecificAgreementResult": "result class of specific_agreement",

@@ -31,6 +31,7 @@ ALLOWED = {
     "concord._data.form": "long_roles: a long file read as wide, the library's rule",
     "concord._studies.judges.study": "judge_study: the judge study the command prints",
     "concord._common.text": "neutral_bidi: bidirectional controls shown as escapes",
+    "concord._results.protocol": "named(): a streamed result takes its columns' names",
 }
 
 

@@ -31,6 +31,7 @@ def _line(what: str, package: str, extra: str) -> str:
 def test_require_imports_or_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     assert require("fractions", "stats", "x").Fraction(1, 2) == 0.5
     monkeypatch.setitem(sys.modules, "sklearn", None)
+    monkeypatch.setitem(sys.modules, "sklearn.metrics", None)  # imported by an earlier test
     with pytest.raises(MissingExtraError) as caught:
         require("sklearn.metrics", "ml", "concord.ml.kappa_scorer")
     assert str(caught.value) == _line("concord.ml.kappa_scorer", "scikit-learn", "ml")

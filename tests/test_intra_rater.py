@@ -116,7 +116,7 @@ def test_cohen_kappa_per_rater_is_exact():
     assert not r.skipped
     assert r.reliability is None
     tidy = r.to_frame()
-    assert list(tidy.scope) == ["rater", "rater", "trial", "trial"]
+    assert list(tidy.scope) == ["mean", "rater", "rater", "trial", "trial"]
     assert {"coefficient", "statistic", "ci_low", "ci_high", "n"} <= set(tidy.columns)
     json.dumps(r.to_dict())
     assert "judge 0.667" in r.summary()

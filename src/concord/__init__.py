@@ -58,6 +58,7 @@ from concord._results.evaluation import EvaluationResult
 from concord._results.gold import GoldResult
 from concord._results.intra_rater import IntraRaterResult
 from concord._results.kappa import KappaResult
+from concord._results.mean import MeanKappaResult
 from concord._results.panel import AgreementTable
 from concord._results.plan import PlanResult
 from concord._results.ranks import KendallResult, MeanCorrelationResult
@@ -106,6 +107,7 @@ __all__ = [
     "LightResult",
     "MarginalHomogeneityResult",
     "MeanCorrelationResult",
+    "MeanKappaResult",
     "OverallConcordanceResult",
     "PlanResult",
     "RaterDiagnostics",

@@ -176,7 +176,19 @@ def compute(
         **options,
     )
     (acc,) = _compute(merged)  # type: ignore[no-untyped-call]
-    return acc.result()
+    return _named(acc.result(), data)
+
+
+def _named(result: Any, data: tuple[Any, ...]) -> Any:
+    """Name a two-rater result after its two Series or its frame's two columns (as in memory)."""
+    from concord._results.protocol import with_names
+
+    if len(data) == 2:
+        return with_names(result, data[0], data[1])
+    columns = list(getattr(data[0], "columns", ())) if len(data) == 1 else []
+    if len(columns) == 2:
+        return with_names(result, str(columns[0]), str(columns[1]))
+    return result
 
 
 def accumulator(

@@ -30,6 +30,7 @@ from concord._render import answers as ask
 from concord._render import continuous as _continuous
 from concord._render import evaluation as _evaluation
 from concord._render import records as rec
+from concord._render import results as _results
 from concord._render import sections as part
 from concord._results.sentence import write as _sentence
 from concord._version import __version__
@@ -51,10 +52,24 @@ def _data(data: Any, results: list[Any]) -> dict[str, Any] | None:
     pd = require("pandas", "pandas", "concord.report's data summary (data=)")
 
     frame = pd.DataFrame(data)
-    summary = rec.data_summary(rec.frame_shape(frame), results)
+    if results:
+        summary = rec.data_summary(rec.frame_shape(frame), results)
+    else:  # no coefficient to give the categories: the data's own values
+        summary = {**rec.frame_shape(frame), "labels": _values(frame)}
     per_rater = frame.apply(lambda c: c.value_counts()).reindex(list(summary["labels"]))
     summary["per_rater"] = per_rater.fillna(0).astype(int).reset_index().to_numpy().tolist()
     return summary
+
+
+def _values(frame: Any) -> list[Any]:
+    """Return the data's distinct ratings, sorted (in order of appearance if they cannot be)."""
+    pd = require("pandas", "pandas", "concord.report")
+
+    values = list(pd.unique(frame.stack().to_numpy()))
+    try:
+        return sorted(values)
+    except TypeError:  # mixed kinds
+        return values
 
 
 def _comparisons(given: Any, level: float, plots: bool) -> list[dict[str, Any]]:
@@ -77,7 +92,7 @@ def _comparisons(given: Any, level: float, plots: bool) -> list[dict[str, Any]]:
                 "value": rec.number(c.difference),
                 "SE": rec.number(c.standard_error),
                 f"{100 * level:g}% CI": f"[{rec.number(low)}, {rec.number(high)}]",
-                "t": rec.number(c.statistic),
+                "t": rec.number(c.t_statistic),
                 "df": f"{c.df:g}",
                 "p": rec.pvalue(c.pvalue),
             }
@@ -167,8 +182,16 @@ def to_html(
     Parameters
     ----------
     results : result, sequence of results or mapping of name to result
-        :class:`~concord.KappaResult`, :class:`~concord.AgreementResult` and
-        the other result objects of the coefficient functions.
+        Any result of concord. The coefficients (:class:`~concord.KappaResult`,
+        :class:`~concord.AgreementResult` and its kinds) fill the agreement
+        table, the answers to the lead's questions and a section each; every
+        other result (:func:`~concord.agree`'s table, a comparison, an ICC,
+        Bland–Altman limits, an evaluation, the Alt-Test, a gold standard,
+        rater diagnostics, a category test, a plan, cut points, a mean…)
+        gets the compact section it provides itself (its
+        ``_report_section_()``: the sentence, a small table, its figures, the
+        step-by-step explanation), under "Results", titled by its name or
+        by its key in a mapping.
     data : DataFrame or array-like (n_items, n_raters), optional
         The ratings, for the data summary (items, raters, missing ratings,
         each rater's category counts).
@@ -226,7 +249,7 @@ def to_html(
     """
     jinja2 = require("jinja2", "report", "concord.report")
     Markup = require("markupsafe", "report", "concord.report").Markup
-    shown = _named(results)
+    shown, others = _results.split(results)
     options = {"confidence_level": confidence_level, "method": method, "alone": len(shown) == 1}
     options.update(n_resamples=n_resamples, rng=rng)
     rows = [rec.summary(r, confidence_level, method, rng) for r in shown]
@@ -252,6 +275,7 @@ def to_html(
     ]
     questions = ask.answers(shown, rows, frame, confidence_level, method, plots)
     parts = {
+        "results": _results.sections(others, plots),
         "comparisons": _comparisons(comparisons, confidence_level, plots),
         "continuous": _continuous_entries(continuous),
         "evaluation": _evaluation_entries(evaluation),

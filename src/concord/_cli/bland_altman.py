@@ -48,7 +48,10 @@ def results(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
         ]
         pair = [o["x"], o["y"]]
         stream.feed(src, pair, o, lambda _: [(acc, pair) for acc in made], read_as)
-        return made[0].result(), made[1].result()
+        from concord._results.protocol import named
+
+        names = (str(o["x"]), str(o["y"]))  # the columns name the two, as in memory
+        return tuple(named(acc.result(), names, "names") for acc in made)
     frame = read.columns(file, o, wanted, numbers=True)
     x, y = frame[o["x"]], frame[o["y"]]
     ba = concord.bland_altman(x, y, **ba_options)

@@ -27,7 +27,8 @@ def form_rows(forms: Any, confidence_level: float) -> list[dict[str, Any]]:
         defined = math.isfinite(result.statistic)
         rows.append(
             {
-                **row,
+                # the command line keeps its key "icc" where the record now says "statistic"
+                **{("icc" if k == "statistic" else k): v for k, v in row.items()},
                 "confidence_level": confidence_level,
                 "interpretation": result.interpret() if defined else None,
                 "interpretation_scale": "koo-li",

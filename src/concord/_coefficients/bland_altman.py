@@ -22,9 +22,11 @@ from concord._coefficients.bland_altman_repeated import check_scale, from_subjec
 from concord._coefficients.concordance import empty_error
 from concord._common.docs import fill
 from concord._common.errors import param_error
+from concord._data.names import rater_names
 from concord._data.two import two_raters
 from concord._inference.intervals import ConfidenceInterval, Deferred, Inference, _level
 from concord._results.agreement_continuous import BlandAltmanResult
+from concord._results.protocol import named
 from concord._results.spec import Spec
 from concord._tables.moments import Moments, bootstrap_pairs, exact_sums, paired_ratings
 
@@ -103,7 +105,7 @@ def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> Blan
         upper_limit=d.bias + z * d.sd,
         n=d.n,
         confidence_level=level,
-        limits=limits,
+        coverage=limits,
         bias_interval=ConfidenceInterval(*inference.interval(level, "t", 2, None, _FUNC)),
         lower_interval=exact[0],
         upper_interval=exact[1],
@@ -256,4 +258,5 @@ def bland_altman(
     sums = exact_sums(vx, vy)
     if sums.n == 0:
         empty_error(_FUNC)
-    return ba_result(sums, options, bootstrap_pairs(vx, vy))
+    result = ba_result(sums, options, bootstrap_pairs(vx, vy))
+    return named(result, rater_names(x, y, ("x", "y")), "names")

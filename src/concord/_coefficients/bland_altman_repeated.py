@@ -96,7 +96,7 @@ def repeated(
         upper_limit=bias + z * sd,
         n=big_n,
         confidence_level=level,
-        limits=limits,
+        coverage=limits,
         bias_interval=ConfidenceInterval(bias - half, bias + half),
         lower_interval=_NAN,
         upper_interval=_NAN,

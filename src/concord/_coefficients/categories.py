@@ -19,12 +19,14 @@ from concord._common.errors import check_option, param_error
 from concord._common.extras import require
 from concord._data.labels import Labels
 from concord._data.long import long_ratings
+from concord._data.names import rater_names
 from concord._data.two import two_raters
 from concord._results.categories import (
     BangdiwalaResult,
     MarginalHomogeneityResult,
     SpecificAgreementResult,
 )
+from concord._results.protocol import named
 from concord._tables.items import item_data
 from concord._tables.pairs import confusion_table
 
@@ -154,7 +156,8 @@ def marginal_homogeneity(
     counted = confusion_table(
         rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
     )
-    return homogeneity_of_table(counted.table, counted.labels.values, method)
+    result = homogeneity_of_table(counted.table, counted.labels.values, method)
+    return named(result, rater_names(rater1, rater2))
 
 
 def specific_agreement(
@@ -387,4 +390,5 @@ def bangdiwala_b(
         observed=table,
         labels=counted.labels.values,
         n=table.sum().item(),
+        raters=rater_names(rater1, rater2),
     )

@@ -28,10 +28,12 @@ from concord._coefficients.cohen_core import (
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
 from concord._data.labels import Labels
+from concord._data.names import rater_names
 from concord._data.two import two_raters
 from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._results.kappa import KappaResult
+from concord._results.protocol import named
 from concord._results.spec import Spec
 from concord._tables.item_rows import pair_codes
 from concord._tables.pair_table import PairTable
@@ -198,6 +200,7 @@ def _one_shot(
     result = kappa_result(
         counted.table, counted.labels, weighting, pair, population=population, units=counted.units
     )
+    result = named(result, rater_names(rater1, rater2))
     if groups is None:
         return result
     if sample_weight is not None:

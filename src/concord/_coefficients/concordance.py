@@ -13,9 +13,11 @@ from typing import Any
 
 from concord._coefficients.concordance_core import PairSampler, ccc_core, z_variance
 from concord._common.docs import fill
+from concord._data.names import rater_names
 from concord._data.two import two_raters
 from concord._inference.intervals import Deferred, Inference, _level
 from concord._results.agreement_continuous import CccResult
+from concord._results.protocol import named
 from concord._results.spec import Spec
 from concord._tables.moments import Moments, bootstrap_pairs, counted, exact_sums, paired_ratings
 
@@ -177,4 +179,5 @@ def concordance_correlation(
     paired = counted(x, y, _FUNC, nan_policy)
     if paired.sums.n == 0:
         empty_error(_FUNC)
-    return ccc_result(paired.sums, confidence_level, bootstrap_pairs(paired.x, paired.y))
+    result = ccc_result(paired.sums, confidence_level, bootstrap_pairs(paired.x, paired.y))
+    return named(result, rater_names(x, y, ("x", "y")), "names")

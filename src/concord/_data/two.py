@@ -76,7 +76,7 @@ def two_raters(
             extra[key] = per_item(x, given[0], value, key, wide.items, func)
     if labels is None and a.ordered and a.categories is not None:
         labels = list(a.categories)  # an ordered Categorical or pl.Enum declares its order
-    return _values(a), _values(b), labels, extra
+    return _named(_values(a), first), _named(_values(b), second), labels, extra
 
 
 def _long_roles(x: Any, func: str) -> tuple[Any, Any, Any] | None:
@@ -135,6 +135,19 @@ def _wide_column(data: Any, name: Any, func: str) -> Any:
             exc=TypeError,
         )
     return param_error(func, "raters", f"columns of the frame: {listing(present, 10)}", name)
+
+
+class _Named(np.ndarray):
+    """A pivoted rater's values that keep the rater's name (``.name``, as a Series has)."""
+
+    name: str | None = None
+
+
+def _named(values: np.ndarray, name: Any) -> np.ndarray:
+    """Return ``values`` as a view that carries ``name``, so results keep the rater's name."""
+    out = values.view(_Named)
+    out.name = str(name)
+    return out
 
 
 def _values(c: Column) -> np.ndarray:

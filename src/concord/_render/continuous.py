@@ -24,7 +24,7 @@ def _row(quantity: str, estimate: float, band: Any, interval: str) -> dict[str, 
 
 def bland_altman_rows(r: Any) -> list[dict[str, Any]]:
     """Return the bias, SD, limits (exact and approximate intervals) and the regression."""
-    pct = f"{100 * r.limits:g}%"
+    pct = f"{100 * r.coverage:g}%"
     rows = [
         _row("bias (mean of x − y)", r.bias, r.bias_interval, "t"),
         _row("SD of the differences", r.sd, None, ""),

@@ -91,7 +91,8 @@ def _figures(
     if not plots or not math.isfinite(result.statistic):
         return []
     shown: list[tuple[str, Any]] = []
-    first = names[0] if names and len(names) == 2 else "rater 1"
+    named = getattr(result, "raters", ("rater1", "rater2"))[0]
+    first = names[0] if names and len(names) == 2 else named
     if hasattr(result, "observed"):
         shown += [
             (f"Observed matrix O (rows: {first})", plot.ObservedMatrixDisplay.from_result(result)),

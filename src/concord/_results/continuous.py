@@ -15,10 +15,12 @@ from concord._results import benchmark as _benchmark
 from concord._results import icc_anova as _f
 from concord._results import interpret as _scales
 from concord._results.benchmark import BenchmarkProbabilities
+from concord._results.continuous_text import IccText
+from concord._results.deprecation import RenamedRecord, renamed_frame
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class IccResult:
+class IccResult(IccText):
     """An intraclass correlation, its F test and the ANOVA it comes from.
 
     Attributes
@@ -301,6 +303,10 @@ class IccResult:
         return explain(self)
 
 
+# the renamed keys of the forms' records: old → new
+_RENAMED = {"icc": "statistic"}
+
+
 @dataclass(frozen=True)
 class IccForms:
     """The six forms of the ICC on one data set: ``results`` in Shrout & Fleiss' order."""
@@ -308,7 +314,10 @@ class IccForms:
     results: tuple[IccResult, ...]
 
     def to_dict(self) -> list[dict[str, Any]]:
-        """One record per form: names, ICC, F test, p-value and interval."""
+        """One record per form: names, ICC (``statistic``), F test, p-value and interval.
+
+        The ICC's key was ``icc``; it still reads, with a FutureWarning.
+        """
         out = []
         for r in self.results:
             low, high = r.confidence_interval()
@@ -319,7 +328,7 @@ class IccForms:
                     "model": r.model,
                     "type": r.type,
                     "unit": r.unit,
-                    "icc": r.statistic,
+                    "statistic": r.statistic,
                     "f": r.f_statistic,
                     "df1": r.df1,
                     "df2": r.df2,
@@ -328,13 +337,18 @@ class IccForms:
                     "ci_high": high,
                 }
             )
-        return out
+        return [RenamedRecord(d, _RENAMED, "IccForms.to_dict()") for d in out]
 
     def to_frame(self) -> Any:
-        """Return the records as a pandas DataFrame, indexed by form."""
+        """Return the records as a pandas DataFrame, indexed by form.
+
+        The ICC's column is ``statistic``, as in every result's frame; the
+        old name ``icc`` still reads, with a FutureWarning.
+        """
         pd = require("pandas", "pandas", "IccForms.to_frame")
 
-        return pd.DataFrame(self.to_dict()).set_index("form")
+        frame = pd.DataFrame([dict(d) for d in self.to_dict()]).set_index("form")
+        return renamed_frame(frame, _RENAMED, "IccForms.to_frame()")
 
     def __str__(self) -> str:
         level = self.results[0].confidence_level if self.results else 0.95
@@ -343,7 +357,7 @@ class IccForms:
         num = _explain.number
         for d in self.to_dict():
             lines.append(
-                f"{d['form']:<9}{d['shrout_fleiss']:<9}{d['icc']:>8.4f}{d['f']:>10.4g}"
+                f"{d['form']:<9}{d['shrout_fleiss']:<9}{d['statistic']:>8.4f}{d['f']:>10.4g}"
                 f"{d['df1']:>7.4g}{d['df2']:>9.4g}{d['pvalue']:>10.3g}   "
                 f"[{num(d['ci_low'])}, {num(d['ci_high'])}]"
             )

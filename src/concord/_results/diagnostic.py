@@ -14,6 +14,7 @@ from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._inference.proportions import proportion_interval
 from concord._results.html import number, page, table, text
+from concord._results.protocol import Reported
 
 #: The two-category measures, in epiR ``epi.tests``' order, with their names in words.
 BINARY = {
@@ -52,7 +53,7 @@ def rogan_gladen(apparent: float, sensitivity: float, specificity: float) -> flo
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class DiagnosticResult:
+class DiagnosticResult(Reported):
     """A rater (an LLM judge, a test) against gold labels, as epiR's ``epi.tests``.
 
     ``statistic`` is the accuracy, the share of items on which the rating is
@@ -202,15 +203,8 @@ class DiagnosticResult:
         nan = {"statistic": math.nan, "ci_low": math.nan, "ci_high": math.nan, "n": self.n}
         return [{**base, **nan, **row} for row in out]
 
-    def to_frame(self) -> Any:
-        """Return the tidy rows as a pandas DataFrame.
-
-        Columns ``coefficient``, ``measure``, ``class``, ``statistic``,
-        ``ci_low``, ``ci_high``, ``n``.
-        """
-        pd = require("pandas", "pandas", "DiagnosticResult.to_frame")
-
-        return pd.DataFrame(self.rows())
+    def _rows_(self) -> list[dict[str, Any]]:
+        return list(self.rows())
 
     def confusion_frame(self) -> Any:
         """Return the confusion matrix with the labels: rows gold, columns the rating."""

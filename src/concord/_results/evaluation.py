@@ -11,10 +11,11 @@ from concord._common.jsonable import jsonable
 from concord._results import evaluation_tables as _t
 from concord._results import html as _html
 from concord._results.evaluation_parts import Fairness, Flag, GroupRows, Metrics, TrueScore
+from concord._results.studies_text import EvaluationText
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class EvaluationResult:
+class EvaluationResult(EvaluationText):
     """The evaluation of machine scores against human scores, as RSMTool's ``rsmeval`` does it.
 
     Attributes

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._results.html import number, page, table, text
+from concord._results.protocol import Reported
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def numbers(result: Any, level: float) -> tuple[float, float, float, float]:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class IntraRaterResult:
+class IntraRaterResult(Reported):
     """Each rater's agreement with itself across trials, and the raters' within each trial.
 
     ``statistic`` is the headline: the mean over the raters of their own
@@ -147,15 +147,16 @@ class IntraRaterResult:
                 )
         return out + ([] if self.reliability is None else self.reliability.rows())
 
-    def to_frame(self) -> Any:
-        """Return the tidy rows as a pandas DataFrame.
-
-        Columns ``scope`` ("rater", "trial", "reliability"), ``name``,
-        ``coefficient``, ``statistic``, ``ci_low``, ``ci_high``, ``pvalue``, ``n``.
-        """
-        pd = require("pandas", "pandas", "IntraRaterResult.to_frame")
-
-        return pd.DataFrame(self.rows())
+    def _rows_(self) -> list[dict[str, Any]]:
+        """The tidy rows of to_frame() and the report: the headline mean first, then rows()."""
+        mean = {
+            "scope": "mean",
+            "name": "",
+            "coefficient": self.coefficient,
+            "statistic": self.statistic,
+            "n": len(self.per_rater),
+        }
+        return [mean, *self.rows()]
 
     def to_dict(self) -> dict[str, Any]:
         """Return the result as JSON-ready values (nan is None)."""

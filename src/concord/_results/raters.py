@@ -13,10 +13,11 @@ import numpy as np
 from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._results.comparison import ComparisonResult
+from concord._results.studies_text import RatersText
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class RaterDiagnostics:
+class RaterDiagnostics(RatersText):
     """Each rater of a panel: left out, against the others, and their categories.
 
     Attributes
@@ -160,7 +161,27 @@ class RaterDiagnostics:
         )
         return out
 
-    def summary(self) -> str:
+    def summary(self, *, digits: int = 2) -> str:
+        """Return one sentence: the panel's coefficient, the rater who moves it most, the flags.
+
+        ``str(result)`` is the short text table, one line per rater.
+        """
+        from concord._results.sentence import decimal
+
+        changes = np.array([c.difference for c in self.changes])
+        top = int(np.nanargmax(np.abs(changes))) if np.isfinite(changes).any() else 0
+        at = f"{1 - self.confidence_level:g}"
+        flagged = ", ".join(map(str, self.flagged)) or "none"
+        marginals = ", ".join(map(str, self.marginals_flagged)) or "none"
+        return (
+            f"{self.name.split(':')[0]} of the {len(self.raters)} raters was "
+            f"{decimal(self.full.statistic, digits)}; leaving out {self.raters[top]!s} moves it "
+            f"most, by {changes[top]:+.{digits}f} (p = {self.changes[top].pvalue:.2g}). "
+            f"Significant changes at {at}: {flagged}; categories unlike the panel's: "
+            f"{marginals}."
+        )
+
+    def __str__(self) -> str:
         """Return a short text table: one line per rater."""
         lines = [f"{self.coefficient} of the panel: {self.full.statistic:.3f}"]
         lines.append(

@@ -15,10 +15,9 @@ from typing import Any
 
 from concord._common.jsonable import jsonable
 from concord._results.html import number, page, table, text
+from concord._results.protocol import COLUMNS
+from concord._results.protocol import Reported as _Protocol
 from concord._results.tidy import one_row
-
-# the tidy columns every record starts with, in this order
-COLUMNS = ("coefficient", "statistic", "standard_error", "ci_low", "ci_high", "pvalue", "n")
 
 
 def record(
@@ -37,8 +36,12 @@ def record(
     return {**dict(zip(COLUMNS, shared, strict=True)), **extra}
 
 
-class Reported:
-    """``to_dict()``, ``to_frame()``, ``_repr_html_()`` and ``float()`` from ``_record``."""
+class Reported(_Protocol):
+    """``to_dict()``, ``to_frame()``, ``_repr_html_()`` and ``float()`` from ``_record``.
+
+    The report's section comes from the shared base (:mod:`concord._results.protocol`),
+    laid out from the same record.
+    """
 
     statistic: float
 
@@ -50,6 +53,9 @@ class Reported:
 
     def explain(self) -> str:
         raise NotImplementedError  # pragma: no cover
+
+    def _rows_(self) -> list[dict[str, Any]]:
+        return [self._record(0.95)]
 
     def __float__(self) -> float:
         return float(self.statistic)
