@@ -24,6 +24,7 @@ LAYERS = [
     ("_results",),
     ("_coefficients",),
     ("_thresholds", "_streaming"),
+    ("_studies",),
     ("_render", "_ml", "plot", "report", "dask", "ml", ""),  # "": the package's __init__
     ("_cli",),
 ]

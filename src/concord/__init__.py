@@ -63,6 +63,8 @@ from concord._results.raters import RaterDiagnostics
 from concord._results.reliability import CronbachResult, OverallConcordanceResult
 from concord._results.square import CochranQResult, SymmetryResult
 from concord._streaming.accumulator import Accumulator, accumulate
+from concord._studies.crowds.consensus import consensus
+from concord._studies.crowds.consensus_result import ConsensusResult
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
     CrossValidatedKappa,
@@ -86,6 +88,7 @@ __all__ = [
     "CochranQResult",
     "ComparisonResult",
     "ConfidenceInterval",
+    "ConsensusResult",
     "CronbachResult",
     "CrossValidatedKappa",
     "EvaluationResult",
@@ -121,6 +124,7 @@ __all__ = [
     "compare",
     "concordance_correlation",
     "conger_kappa",
+    "consensus",
     "cronbach_alpha",
     "cross_validated_kappa",
     "evaluate",
