@@ -275,7 +275,12 @@ def rating_matrix(
     codes[missing] = -1
     rated = (codes >= 0).any(axis=1)
     return RatingMatrix(
-        codes[rated], found, raters, int((~rated).sum()), declared=declared is not None, kept=rated
+        codes[rated],
+        found,
+        raters,
+        int((~rated).sum()),
+        declared=declared is not None,
+        kept=np.asarray(rated),
     )
 
 
