@@ -59,8 +59,9 @@ def consensus(
     Notes
     -----
     Ties: a tie goes to the first tied category in label order (the
-    sorted or declared labels), for both methods, as crowd-kit's
-    ``idxmax``; ``.tied`` marks these items.
+    sorted or declared labels), for both methods; ``.tied`` marks these
+    items. (crowd-kit's ``idxmax`` takes the first in its own column order,
+    which follows the data, so its tied labels may differ.)
 
     Dawid-Skene starts from the majority vote's shares (soft, as crowd-kit's
     ``DawidSkene`` does, so a tied item starts at equal shares), floors the
