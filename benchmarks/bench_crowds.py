@@ -101,7 +101,11 @@ def main() -> None:
 
 
 def report(
-    times: dict[str, list[float]], iters: dict[str, int], diffs: dict[str, float], n: int, rounds: int
+    times: dict[str, list[float]],
+    iters: dict[str, int],
+    diffs: dict[str, float],
+    n: int,
+    rounds: int,
 ) -> list[str]:
     import crowdkit
 

@@ -1,4 +1,4 @@
-"""Reference values of Dawid & Skene's EM from crowd-kit's ``DawidSkene`` (tests/test_consensus.py).
+"""Reference values of Dawid & Skene's EM from crowd-kit's ``DawidSkene`` for test_consensus.py.
 
 Run in a side environment with crowd-kit installed (it is in the dev extra):
 
@@ -23,7 +23,9 @@ import pandas as pd
 HERE = Path(__file__).parent
 
 
-def simulated(seed: int, n: int, workers: int, k: int, accuracy: float, rated: float) -> pd.DataFrame:
+def simulated(
+    seed: int, n: int, workers: int, k: int, accuracy: float, rated: float
+) -> pd.DataFrame:
     """Workers who give the true class with ``accuracy``, else a uniform label; some missing."""
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, k, n)
