@@ -65,6 +65,8 @@ from concord._results.square import CochranQResult, SymmetryResult
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._studies.crowds.consensus import consensus
 from concord._studies.crowds.consensus_result import ConsensusResult
+from concord._studies.crowds.items import item_agreement
+from concord._studies.crowds.items_result import ItemAgreementResult
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
     CrossValidatedKappa,
@@ -97,6 +99,7 @@ __all__ = [
     "GroupedKappaResult",
     "HomogeneityResult",
     "IccResult",
+    "ItemAgreementResult",
     "KappaResult",
     "KendallResult",
     "KrippendorffResult",
@@ -133,6 +136,7 @@ __all__ = [
     "gwet_ac",
     "homogeneity",
     "icc",
+    "item_agreement",
     "kendall_w",
     "krippendorff_alpha",
     "light_kappa",

@@ -34,9 +34,9 @@ def crowd(
     matrix = rating_matrix(wide, labels, func, continuous=continuous)
     assert matrix is not None  # rating_matrix raises on a matrix without ratings
     if isinstance(wide, Wide):
-        items = list(wide.items)
+        items = np.asarray(wide.items).tolist()
     elif hasattr(wide, "index") and hasattr(wide, "iloc"):
-        items = list(wide.index)
+        items = wide.index.tolist()
     else:
         items = list(range(matrix.codes.shape[0] + matrix.n_dropped))
     if matrix.kept is not None:
