@@ -143,3 +143,15 @@ def test_result_protocol() -> None:
 def test_bad_options_are_named(kwargs: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         concord.consensus([[1, 2]], **kwargs)
+
+
+def test_sparse_path_equals_the_matrix_products(monkeypatch: pytest.MonkeyPatch) -> None:
+    # large crowds reduce over responses (np.add.reduceat) instead of the dense products
+    from concord._studies.crowds import dawid_skene
+
+    df = pd.read_csv(REF / "three_classes.csv")
+    dense = concord.consensus(df, method="dawid-skene", **LONG)
+    monkeypatch.setattr(dawid_skene, "DENSE", 0)
+    sparse = concord.consensus(df, method="dawid-skene", **LONG)
+    np.testing.assert_allclose(sparse.posteriors, dense.posteriors, atol=1e-12)
+    assert sparse.labels == dense.labels and sparse.n_iter == dense.n_iter

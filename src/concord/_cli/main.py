@@ -26,6 +26,7 @@ from concord._cli.bland_altman import bland_altman
 from concord._cli.compare import compare
 from concord._cli.evaluate import evaluate
 from concord._cli.icc import icc
+from concord._cli.items import items
 from concord._cli.kappa import kappa
 from concord._cli.plan import plan
 from concord._cli.raters import raters
@@ -102,6 +103,7 @@ def _register() -> None:
         kappa,
         agree,
         raters,
+        items,
         compare,
         icc,
         thresholds,

@@ -5,7 +5,9 @@ a rater did not rate an item). Each observed rating is one response (item,
 rater, label); a response's *key* is its (rater, label) pair. The E-step
 gathers each response's log error rates and sums them per item
 (``np.add.reduceat`` over responses in item order); the M-step sums the
-items' posteriors per key (``reduceat`` over responses in key order). Only the
+items' posteriors per key (``reduceat`` over responses in key order). Where the
+items × keys count matrix is small enough (``DENSE`` cells), both steps are
+one matrix product with it instead. Only the
 (rater, label) pairs that occur have error rates, as in crowd-kit's
 ``DawidSkene``: they are floored at 1e-10 before each rater's columns are
 normalised, so that a true class with no posterior mass (0/0) gets equal rates
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 FLOOR = 1e-10  # crowd-kit's _EPS: error rates and priors never fall below it
+DENSE = 1 << 23  # items × (rater, label) pairs up to which both steps are matrix products
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,8 @@ class Responses:
     key_label: np.ndarray  # each present key's label
     n_raters: int
     k: int
+    dense: np.ndarray | None = None  # (n_items, n_keys): how often item i has key j
+    dense_t: np.ndarray | None = None  # its transpose, C-ordered (dense is its view)
 
 
 def responses(codes: np.ndarray, k: int) -> Responses:
@@ -51,16 +56,26 @@ def responses(codes: np.ndarray, k: int) -> Responses:
     n, r = codes.shape
     rated = codes >= 0
     item = np.broadcast_to(np.arange(n)[:, None], codes.shape)[rated]
-    rater = np.broadcast_to(np.arange(r)[None, :], codes.shape)[rated]
-    key = rater.astype(np.int64) * k + codes[rated]
-    present, key_index = np.unique(key, return_inverse=True)
-    order = np.argsort(key_index, kind="stable")
-    per_key = np.bincount(key_index, minlength=present.size)
-    key_starts = np.concatenate(([0], np.cumsum(per_key)[:-1]))
-    item_starts = np.concatenate(([0], np.cumsum(rated.sum(axis=1))[:-1]))
-    return Responses(
-        item_starts, key_index, item[order], key_starts, present // k, present % k, r, k
+    key = (np.broadcast_to(np.arange(r)[None, :] * k, codes.shape)[rated] + codes[rated]).astype(
+        np.int64
     )
+    all_keys = np.bincount(key, minlength=r * k)
+    present = np.flatnonzero(all_keys)
+    renumber = np.zeros(r * k, dtype=np.int64)
+    renumber[present] = np.arange(present.size)
+    key_index = renumber[key]
+    key_starts = np.concatenate(([0], np.cumsum(all_keys[present])[:-1]))
+    item_starts = np.concatenate(([0], np.cumsum(rated.sum(axis=1))[:-1]))
+    keys = (present // k, present % k)
+    if n * present.size <= DENSE:
+        counts = np.bincount(key_index * n + item, minlength=present.size * n)
+        dense_t = counts.reshape(present.size, n).astype(np.float64)
+        empty = np.zeros(0, dtype=np.int64)
+        return Responses(
+            item_starts, key_index, empty, key_starts, *keys, r, k, dense_t.T, dense_t
+        )
+    by_key = item[np.argsort(key_index, kind="stable")]
+    return Responses(item_starts, key_index, by_key, key_starts, *keys, r, k)
 
 
 def majority_shares(codes: np.ndarray, k: int) -> np.ndarray:
@@ -74,7 +89,10 @@ def majority_shares(codes: np.ndarray, k: int) -> np.ndarray:
 
 def m_step(data: Responses, posteriors: np.ndarray) -> np.ndarray:
     """Return the log error rates of the present keys (n_keys, k): P(label | true class)."""
-    mass = np.add.reduceat(posteriors[data.by_key], data.key_starts, axis=0)
+    if data.dense is not None:
+        mass = (np.ascontiguousarray(posteriors.T) @ data.dense).T
+    else:
+        mass = np.add.reduceat(posteriors[data.by_key], data.key_starts, axis=0)
     np.maximum(mass, FLOOR, out=mass)
     totals = np.zeros((data.n_raters, data.k))
     np.add.at(totals, data.key_rater, mass)
@@ -83,11 +101,15 @@ def m_step(data: Responses, posteriors: np.ndarray) -> np.ndarray:
 
 def e_step(data: Responses, log_errors: np.ndarray, priors: np.ndarray) -> np.ndarray:
     """Return the items' posteriors (n, k) from the log error rates and the priors."""
-    log_like = np.add.reduceat(log_errors[data.key_index], data.item_starts, axis=0)
-    log_like += np.log(np.maximum(priors, FLOOR))
-    log_like -= log_like.max(axis=1, keepdims=True)
+    if data.dense_t is not None:  # (k, n): each class's row over the items
+        log_like = log_errors.T @ data.dense_t
+    else:
+        log_like = np.add.reduceat(log_errors[data.key_index], data.item_starts, axis=0).T
+    log_like += np.log(np.maximum(priors, FLOOR))[:, None]
+    log_like -= log_like.max(axis=0)
     like = np.exp(log_like)
-    return like / like.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]
+    like /= like.sum(axis=0)
+    return like.T  # type: ignore[no-any-return]
 
 
 def fit(codes: np.ndarray, k: int, *, max_iter: int = 1000, tol: float = 1e-10) -> Fit:
