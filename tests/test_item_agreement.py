@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -90,3 +92,31 @@ def test_ties_everywhere_and_protocol() -> None:
 def test_bad_weights_are_named() -> None:
     with pytest.raises(ValueError, match="'weights'"):
         concord.item_agreement([[1, 2]], weights="quadratc")
+
+
+def _cli(*args: str) -> Any:
+    from click.testing import CliRunner
+
+    from concord._cli.main import main
+
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_cli_items_writes_disagreements_once(tmp_path: Path) -> None:
+    target = tmp_path / "disagreements.csv"
+    args = ["items", str(DATA), "--id", "patient", "-o", str(target)]
+    first = _cli(*args, "--top", "3")
+    assert first.exit_code == 0, first.output
+    assert "the 3 hardest of 30 items" in first.output
+    written = pd.read_csv(target)
+    assert len(written) == 25  # Fleiss (1971) Table 1: 5 of 30 patients are unanimous
+    assert written.iloc[0]["item"] == 8 and written.iloc[0]["rater6"] == "neurosis"
+    again = _cli(*args)
+    assert again.exit_code == 1 and "Pass --overwrite" in again.output
+    assert _cli(*args, "--overwrite").exit_code == 0
+
+
+def test_cli_items_json() -> None:
+    result = _cli("items", str(DATA), "--id", "patient", "--format", "json")
+    payload = json.loads(result.output)
+    assert payload["coefficient"] == "item_agreement" and len(payload["items"]) == 30

@@ -10,6 +10,7 @@ from concord._cli import columns as cin
 from concord._cli import inputs as inputs
 from concord._cli import options as opt
 from concord._cli import output as out
+from concord._cli import read as read
 from concord._cli import terminal as terminal
 from concord._render import records as rec
 
@@ -64,7 +65,7 @@ def items(file: str, **o: Any) -> None:
 
     if o["output"] is not None:
         out.check_target(o["output"], "-o", o["overwrite"])
-    frame = inputs.ratings(file, o)
+    frame = _named(file, inputs.ratings(file, o), o)
     labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
     r = concord.item_agreement(frame, weights=opt.weights(o), labels=labels)
     if o["output"] is not None:
@@ -80,6 +81,17 @@ def items(file: str, **o: Any) -> None:
         shown = _shown(r, o["top"])
         head = f"{file}: the {len(shown)} hardest of {len(r.items)} items"
         terminal.echo("\n".join([head, "", out.table_of(shown, o["fmt"]), "", r.explain()]))
+
+
+def _named(file: str, frame: Any, o: dict[str, Any]) -> Any:
+    """Name the wide form's items by the --id column, else by data row (1 = the first)."""
+    if inputs.long_form(o) is not None:
+        return frame
+    if o["id_column"] is not None:
+        name = o["id_column"]
+        ids = read.text_frame(file, o)[name]  # as written in FILE: "007" stays "007"
+        return frame.set_axis(list(ids), axis=0)
+    return frame.set_axis(range(1, len(frame) + 1), axis=0)
 
 
 def _records(r: Any) -> list[dict[str, Any]]:
