@@ -71,6 +71,7 @@ def test_the_cli_offers_the_library_names():
         "kappa",
         "agree",
         "raters",
+        "items",
         "compare",
         "thresholds",
         "report",
