@@ -65,6 +65,8 @@ from concord._results.square import CochranQResult, SymmetryResult
 from concord._streaming.accumulator import Accumulator, accumulate
 from concord._studies.crowds.consensus import consensus
 from concord._studies.crowds.consensus_result import ConsensusResult
+from concord._studies.crowds.drift import drift
+from concord._studies.crowds.drift_result import DriftResult
 from concord._studies.crowds.items import item_agreement
 from concord._studies.crowds.items_result import ItemAgreementResult
 from concord._tables.weights import weight_matrix
@@ -93,6 +95,7 @@ __all__ = [
     "ConsensusResult",
     "CronbachResult",
     "CrossValidatedKappa",
+    "DriftResult",
     "EvaluationResult",
     "FleissResult",
     "GoldResult",
@@ -130,6 +133,7 @@ __all__ = [
     "consensus",
     "cronbach_alpha",
     "cross_validated_kappa",
+    "drift",
     "evaluate",
     "fleiss_kappa",
     "grouped_kappa",
