@@ -77,3 +77,24 @@ def test_two_rater_function_and_options() -> None:
 def test_bad_input_is_named(kwargs: dict, match: str) -> None:
     with pytest.raises((ValueError, TypeError), match=match):
         concord.drift(_stream(), **kwargs)
+
+
+def test_cli_drift(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from concord._cli.main import main
+
+    path = tmp_path / "stream.csv"
+    _stream().to_csv(path, index=False)
+    args = ["drift", str(path), "--time", "t", "--window", "200"]
+    shown = CliRunner().invoke(main, args)
+    assert shown.exit_code == 0, shown.output
+    assert "differs" in shown.output and "windows that differ from window 0" in shown.output
+    csv = CliRunner().invoke(main, [*args, "--format", "csv"])
+    rows = pd.read_csv(__import__("io").StringIO(csv.stdout))
+    expected = concord.drift(_stream(), time="t", window=200)
+    np.testing.assert_allclose(rows["statistic"], [w.statistic for w in expected.windows])
+    gated = CliRunner().invoke(main, [*args, "--fail-under", "0.6"])
+    assert (
+        gated.exit_code == 3 and "fleiss_kappa of the latest window value 0.2666" in gated.stderr
+    )

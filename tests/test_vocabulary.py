@@ -72,6 +72,7 @@ def test_the_cli_offers_the_library_names():
         "agree",
         "raters",
         "items",
+        "drift",
         "compare",
         "thresholds",
         "report",

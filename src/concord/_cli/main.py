@@ -24,6 +24,7 @@ import click
 from concord._cli.agree import agree
 from concord._cli.bland_altman import bland_altman
 from concord._cli.compare import compare
+from concord._cli.drift import drift
 from concord._cli.evaluate import evaluate
 from concord._cli.icc import icc
 from concord._cli.items import items
@@ -104,6 +105,7 @@ def _register() -> None:
         agree,
         raters,
         items,
+        drift,
         compare,
         icc,
         thresholds,
