@@ -51,3 +51,21 @@ def test_kappa_and_the_rank_statistics() -> None:
 def test_bound_without_a_threshold_is_a_usage_error() -> None:
     out = run(*ESSAYS, "--fail-under-bound")
     assert out.exit_code == 2 and "--fail-under-bound needs --fail-under X" in out.output
+
+
+def test_raters_and_items() -> None:
+    # concord raters prints Krippendorff's α of the panel (0.433); items the mean P_i (0.556)
+    raters = ("raters", DIAGNOSES, "--id", "patient", "--format", "csv")
+    assert run(*raters, "--fail-under", "0.5").exit_code == 3
+    assert run(*raters, "--fail-under", "0.4").exit_code == 0
+    items = ("items", DIAGNOSES, "--id", "patient", "--format", "csv")
+    assert run(*items, "--fail-under", "0.6").exit_code == 3
+    assert run(*items, "--fail-under", "0.5").exit_code == 0
+    no_interval = run(*items, "--fail-under", "0.5", "--fail-under-bound")
+    assert no_interval.exit_code == 2 and "has no interval" in no_interval.output
+
+
+def test_the_commands_that_offer_the_gate() -> None:
+    offered = {name for name, c in main.commands.items() if any(
+        p.name == "fail_under" for p in c.params)}  # fmt: skip
+    assert offered == {"kappa", "agree", "raters", "items", "drift"}

@@ -53,8 +53,9 @@ Examples:
 )
 @click.option("--overwrite", is_flag=True, help="Replace the -o file if it exists.")
 @opt.output_options()
+@opt.fail_under_options
 @opt.data_errors
-def items(file: str, **o: Any) -> None:
+def items(file: str, **o: Any) -> list[dict[str, Any]]:
     """Which items in FILE are hard: per item its pairwise agreement, majority and entropy.
 
     Hardest first: the lowest pairwise agreement (Fleiss 1971), then the
@@ -63,6 +64,11 @@ def items(file: str, **o: Any) -> None:
     """
     import concord
 
+    if o["fail_under_bound"]:
+        raise click.UsageError(
+            "the mean agreement per item has no interval: use --fail-under without "
+            "--fail-under-bound."
+        )
     if o["output"] is not None:
         out.check_target(o["output"], "-o", o["overwrite"])
     frame = _named(file, inputs.ratings(file, o), o)
@@ -81,6 +87,7 @@ def items(file: str, **o: Any) -> None:
         shown = _shown(r, o["top"])
         head = f"{file}: the {len(shown)} hardest of {len(r.items)} items"
         terminal.echo("\n".join([head, "", out.table_of(shown, o["fmt"]), "", r.explain()]))
+    return [{"coefficient": "mean pairwise agreement per item", "statistic": r.statistic}]
 
 
 def _named(file: str, frame: Any, o: dict[str, Any]) -> Any:
