@@ -98,3 +98,15 @@ def test_cli_drift(tmp_path) -> None:
     assert (
         gated.exit_code == 3 and "fleiss_kappa of the latest window value 0.2666" in gated.stderr
     )
+
+
+def test_cli_drift_refuses_the_long_form(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from concord._cli.main import main
+
+    path = tmp_path / "stream.csv"
+    _stream().to_csv(path, index=False)
+    args = ["drift", str(path), "--time", "t", "--window", "200", "--item", "t"]
+    out = CliRunner().invoke(main, [*args, "--rater", "a", "--rating", "b"])
+    assert out.exit_code == 2 and "reads the wide form" in out.output

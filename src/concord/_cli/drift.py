@@ -92,6 +92,11 @@ def drift(file: str, **o: Any) -> list[dict[str, Any]]:
 
     import concord
 
+    if inputs.long_form(o) is not None:
+        raise click.UsageError(
+            "concord drift reads the wide form, one row per item with its --time: "
+            "leave out --item, --rater and --rating."
+        )
     names = agree.picked(o["coefficient"], "--coefficient")
     assert names is not None
     function = by_name(names[0]).function
