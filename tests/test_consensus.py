@@ -155,3 +155,12 @@ def test_sparse_path_equals_the_matrix_products(monkeypatch: pytest.MonkeyPatch)
     sparse = concord.consensus(df, method="dawid-skene", **LONG)
     np.testing.assert_allclose(sparse.posteriors, dense.posteriors, atol=1e-12)
     assert sparse.labels == dense.labels and sparse.n_iter == dense.n_iter
+
+
+def test_near_ties_follow_the_rule() -> None:
+    # posteriors within 1e-12 of each other are a tie: the first label in order wins, even
+    # when rounding left the second a hair above (it used to take the exact argmax)
+    from concord._studies.crowds.consensus import _chosen
+
+    chosen, tied = _chosen(np.array([[0.5 - 1e-15, 0.5 + 1e-15], [0.2, 0.8]]))
+    assert chosen.tolist() == [0, 1] and tied.tolist() == [True, False]

@@ -107,7 +107,7 @@ def _chosen(posteriors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return each item's top category (first in label order on ties) and whether it tied."""
     top = posteriors.max(axis=1, keepdims=True)
     best = np.isclose(posteriors, top, rtol=0, atol=1e-12)
-    return posteriors.argmax(axis=1), best.sum(axis=1) > 1
+    return best.argmax(axis=1), best.sum(axis=1) > 1  # the first of the tied (within 1e-12)
 
 
 def _majority(data: Crowd) -> ConsensusResult:
