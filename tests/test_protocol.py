@@ -97,11 +97,17 @@ CALLS = {
     "concordance_correlation": lambda: concord.concordance_correlation(X, Y),
     "conger_kappa": lambda: concord.conger_kappa(PANEL),
     "cronbach_alpha": lambda: concord.cronbach_alpha(PANEL.astype(float)),
+    "consensus": lambda: concord.consensus(PANEL),
     "cross_validated_kappa": lambda: concord.cross_validated_kappa(
         np.tile(A, 3), np.tile(SCORES, 3), cv=3, rng=0
     ),
     "diagnostic_accuracy": lambda: concord.diagnostic_accuracy(
         [a > 1 for a in A], [b > 1 for b in B]
+    ),
+    "drift": lambda: concord.drift(
+        pd.DataFrame(np.tile(PANEL, (2, 1)), columns=["a", "b", "c"]).assign(t=range(24)),
+        time="t",
+        window=12,
     ),
     "evaluate": lambda: concord.evaluate(
         [4, 4, 4, 3, 2, 2, 4, 2, 3, 3], [4.1, 4.3, 2.9, 3.9, 3.5, 1.5, 4.2, 1.9, 3.2, 2.8]
@@ -114,6 +120,7 @@ CALLS = {
     ),
     "icc": lambda: concord.icc(PANEL.astype(float)),
     "intra_rater": _intra_rater,
+    "item_agreement": lambda: concord.item_agreement(PANEL),
     "kendall_w": lambda: concord.kendall_w(PANEL),
     "krippendorff_alpha": lambda: concord.krippendorff_alpha(PANEL),
     "light_kappa": lambda: concord.light_kappa(PANEL),
@@ -131,6 +138,9 @@ CALLS = {
     "specific_agreement": lambda: concord.specific_agreement(A, B),
     "symmetry_test": lambda: concord.symmetry_test(A, B),
 }
+
+# results whose frame has a row per item and whose headline is the mean of its statistic column
+PER_ITEM = {"item_agreement", "consensus"}
 
 # result types no public function returns as such: built another way
 OTHER_BUILDS = {
@@ -229,9 +239,12 @@ def test_to_frame_has_the_tidy_columns(name):
     assert set(COLUMNS) <= set(columns), (name, columns)
     for legacy in ("icc", "low", "high", "estimate", "value"):
         assert legacy not in columns, (name, legacy)
-    # the headline is one of the statistic column's values
+    # the headline is one of the statistic column's values, or, for a per-item frame
+    # (item_agreement, consensus), their mean
     values = frame.reset_index()["statistic"].astype(float).to_numpy()
-    assert np.isclose(values, float(BUILT[name].statistic)).any(), (name, values)
+    headline = float(BUILT[name].statistic)
+    per_item = name in PER_ITEM and np.isclose(np.nanmean(values), headline)
+    assert np.isclose(values, headline).any() or per_item, (name, values)
 
 
 @pytest.mark.parametrize("name", RESULTS)

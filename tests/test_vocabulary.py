@@ -71,6 +71,8 @@ def test_the_cli_offers_the_library_names():
         "kappa",
         "agree",
         "raters",
+        "items",
+        "drift",
         "compare",
         "thresholds",
         "report",

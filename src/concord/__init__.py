@@ -66,6 +66,12 @@ from concord._results.raters import RaterDiagnostics
 from concord._results.reliability import CronbachResult, OverallConcordanceResult
 from concord._results.square import CochranQResult, SymmetryResult
 from concord._streaming.accumulator import Accumulator, accumulate
+from concord._studies.crowds.consensus import consensus
+from concord._studies.crowds.consensus_result import ConsensusResult
+from concord._studies.crowds.drift import drift
+from concord._studies.crowds.drift_result import DriftResult
+from concord._studies.crowds.items import item_agreement
+from concord._studies.crowds.items_result import ItemAgreementResult
 from concord._studies.judges.accuracy import diagnostic_accuracy
 from concord._studies.judges.intra_rater import intra_rater
 from concord._tables.weights import weight_matrix
@@ -91,9 +97,11 @@ __all__ = [
     "CochranQResult",
     "ComparisonResult",
     "ConfidenceInterval",
+    "ConsensusResult",
     "CronbachResult",
     "CrossValidatedKappa",
     "DiagnosticResult",
+    "DriftResult",
     "EvaluationResult",
     "FleissResult",
     "GoldResult",
@@ -101,6 +109,7 @@ __all__ = [
     "HomogeneityResult",
     "IccResult",
     "IntraRaterResult",
+    "ItemAgreementResult",
     "KappaResult",
     "KendallResult",
     "KrippendorffResult",
@@ -129,9 +138,11 @@ __all__ = [
     "compare",
     "concordance_correlation",
     "conger_kappa",
+    "consensus",
     "cronbach_alpha",
     "cross_validated_kappa",
     "diagnostic_accuracy",
+    "drift",
     "evaluate",
     "fleiss_kappa",
     "grouped_kappa",
@@ -139,6 +150,7 @@ __all__ = [
     "homogeneity",
     "icc",
     "intra_rater",
+    "item_agreement",
     "kendall_w",
     "krippendorff_alpha",
     "light_kappa",

@@ -155,8 +155,9 @@ Examples:
 @opt.chunk_option
 @opt.inference_options
 @opt.output_options()
+@opt.fail_under_options
 @opt.data_errors
-def agree(file: str, **o: Any) -> None:
+def agree(file: str, **o: Any) -> list[dict[str, Any]]:
     """Every agreement coefficient of many raters in FILE, with SE, CI and p-value.
 
     Percent agreement, Fleiss', Conger's and Light's kappa, Gwet's AC1/AC2,
@@ -172,8 +173,7 @@ def agree(file: str, **o: Any) -> None:
             raise click.UsageError(
                 f"{', '.join(ranked)} read the whole file: leave out --chunk-rows."
             )
-        _with_ranks(file, o, ranked, None if others == "" else others)
-        return
+        return _with_ranks(file, o, ranked, None if others == "" else others)
     if chunk:
         results, tally = streamed(file, o, chunk)
         shape = tally.shape()
@@ -187,9 +187,12 @@ def agree(file: str, **o: Any) -> None:
         terminal.echo(out.agree_text(file, shape, results, rows))
     else:
         terminal.echo(out.table(rows, o["fmt"]))
+    return rows
 
 
-def _with_ranks(file: str, o: dict[str, Any], ranked: tuple[str, ...], others: str | None) -> None:
+def _with_ranks(
+    file: str, o: dict[str, Any], ranked: tuple[str, ...], others: str | None
+) -> list[dict[str, Any]]:
     """``concord agree`` with rank statistics: their rows after the coefficients' table."""
     level = o["confidence_level"]
     found = ranks.results(inputs.ratings(file, o, numbers=True), ranked, level)
@@ -208,9 +211,12 @@ def _with_ranks(file: str, o: dict[str, Any], ranked: tuple[str, ...], others: s
     elif o["fmt"] == "csv":
         terminal.echo(out.table([*rows, *extra], "csv"))
     else:
-        table = out.agree_text(file, shape, results, rows) if o["fmt"] == "text" else ""
+        table = (
+            out.agree_text(file, shape, results, rows) if o["fmt"] == "text" and results else ""
+        )
         parts = [table or out.table(rows, o["fmt"])] if results else []
         parts.append(out.table_of(ranks.shown(extra, level), o["fmt"]))
         if o["fmt"] == "text":
             parts.append("\n".join(r.summary() for r in found))
         terminal.echo("\n\n".join(parts))
+    return [*rows, *extra]

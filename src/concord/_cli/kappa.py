@@ -69,8 +69,9 @@ Examples:
 @opt.chunk_option
 @opt.inference_options
 @opt.output_options()
+@opt.fail_under_options
 @opt.data_errors
-def kappa(file: str, **o: Any) -> None:
+def kappa(file: str, **o: Any) -> list[dict[str, Any]]:
     """Cohen's kappa of two raters in FILE, with SE, confidence interval and p-value.
 
     Prints kappa and its uncertainty, the observed (O), weight (W) and expected
@@ -89,3 +90,4 @@ def kappa(file: str, **o: Any) -> None:
         terminal.echo(out.table([row], o["fmt"]))
     else:
         terminal.echo(out.kappa_text(f"{file}: {a} vs {b}", result, row))
+    return [row]

@@ -24,8 +24,10 @@ import click
 from concord._cli.agree import agree
 from concord._cli.bland_altman import bland_altman
 from concord._cli.compare import compare
+from concord._cli.drift import drift
 from concord._cli.evaluate import evaluate
 from concord._cli.icc import icc
+from concord._cli.items import items
 from concord._cli.judge import judge
 from concord._cli.kappa import kappa
 from concord._cli.plan import plan
@@ -108,6 +110,8 @@ def _register() -> None:
         kappa,
         agree,
         raters,
+        items,
+        drift,
         compare,
         icc,
         thresholds,

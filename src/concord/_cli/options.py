@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -149,6 +149,8 @@ def data_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("fail_under_bound") and kwargs.get("fail_under") is None:
+            raise click.UsageError("--fail-under-bound needs --fail-under X.")
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
@@ -156,6 +158,8 @@ def data_errors(func: F) -> F:
                     value = func(*args, **kwargs)
             for w in caught:  # an undefined coefficient, say: one line each, on stderr
                 terminal.echo(f"note: {w.message}", err=True)
+            if kwargs.get("fail_under") is not None:  # the gate of every command: one place
+                fail_under(kwargs["fail_under"], bool(kwargs.get("fail_under_bound")), value)
             return value
         except UnicodeEncodeError:
             raise
@@ -187,3 +191,46 @@ def rater_pair_options(first: str, second: str) -> Callable[[F], F]:
         click.option("--rater1", help=first),
         click.option("--rater2", help=second),
     )
+
+
+fail_under_options = options(
+    click.option(
+        "--fail-under",
+        type=float,
+        metavar="X",
+        help="Exit with code 3 when a coefficient printed is below X (a gate for CI pipelines).",
+    ),
+    click.option(
+        "--fail-under-bound",
+        is_flag=True,
+        help="With --fail-under: compare the lower bound of each coefficient's confidence "
+        "interval with X instead of its value.",
+    ),
+)
+
+FAIL_UNDER_EXIT = 3
+
+
+def fail_under(threshold: float, bound: bool, rows: Sequence[dict[str, Any]]) -> None:
+    """Exit with code 3, after the output, when a row's value (or lower bound) is below X.
+
+    ``rows`` are the printed coefficients' records (``coefficient``, ``statistic``,
+    ``ci_low``), which each command with :data:`fail_under_options` returns. A
+    value that is nan (undefined) fails the gate: it is not at least X.
+    """
+    key, what = ("ci_low", "lower bound") if bound else ("statistic", "value")
+    below = []
+    for row in rows:
+        value = row.get(key)
+        if value is None or not value >= threshold:
+            below.append(f"{row['coefficient']} {what} {_shown(value)}")
+    if below:
+        click.echo(
+            f"Failed: {'; '.join(below)} below --fail-under {threshold:g} (exit code 3).",
+            err=True,
+        )
+        raise click.exceptions.Exit(FAIL_UNDER_EXIT)
+
+
+def _shown(value: Any) -> str:
+    return "nan (undefined)" if value is None or value != value else f"{value:.4g}"

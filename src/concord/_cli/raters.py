@@ -123,8 +123,9 @@ Examples:
 @opt.level_option
 @opt.confidence_option
 @opt.output_options()
+@opt.fail_under_options
 @opt.data_errors
-def raters(file: str, **o: Any) -> None:
+def raters(file: str, **o: Any) -> list[dict[str, Any]]:
     """Which rater drifts from the panel in FILE: one row per rater, and the pairwise matrix.
 
     For each rater: the coefficient without them, the change with its
@@ -153,3 +154,4 @@ def raters(file: str, **o: Any) -> None:
         terminal.echo(_csv(d))
     else:
         terminal.echo(_text(file, d, o["fmt"]))
+    return [rec.summary(d.full, o["confidence_level"], None, None)]

@@ -45,6 +45,7 @@ class RatingMatrix:
     raters: tuple[Any, ...]
     n_dropped: int = 0
     declared: bool = False
+    kept: np.ndarray | None = None  # which input rows are kept (rated by someone)
 
     def counts(self) -> np.ndarray:
         """Return the items × categories counts: how many raters put item i in category k."""
@@ -278,7 +279,12 @@ def rating_matrix(
     codes[missing] = -1
     rated = (codes >= 0).any(axis=1)
     return RatingMatrix(
-        codes[rated], found, raters, int((~rated).sum()), declared=declared is not None
+        codes[rated],
+        found,
+        raters,
+        int((~rated).sum()),
+        declared=declared is not None,
+        kept=np.asarray(rated),
     )
 
 

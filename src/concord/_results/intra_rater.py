@@ -148,7 +148,7 @@ class IntraRaterResult(Reported):
         return out + ([] if self.reliability is None else self.reliability.rows())
 
     def _rows_(self) -> list[dict[str, Any]]:
-        """The tidy rows of to_frame() and the report: the headline mean first, then rows()."""
+        """Return the tidy rows of to_frame() and the report: the mean first, then rows()."""
         mean = {
             "scope": "mean",
             "name": "",

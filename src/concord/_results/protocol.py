@@ -135,6 +135,25 @@ def tidy_frame(rows: Sequence[Mapping[str, Any]], index: str | None = None) -> A
     return frame.set_index(index) if index is not None else frame
 
 
+def lead_tidy(frame: Any, coefficient: str, statistic: str = "statistic", n: str = "n") -> Any:
+    """Return a per-row ``frame`` (per item, per window) with the tidy :data:`COLUMNS` first.
+
+    ``statistic`` and ``n`` name the frame's columns that hold each row's
+    value and count (copied under the tidy names when they differ); a
+    tidy column the frame lacks is nan.
+    """
+    out = frame.copy()
+    out["coefficient"] = coefficient
+    for tidy, own in (("statistic", statistic), ("n", n)):
+        if tidy not in out.columns:
+            out[tidy] = out[own] if own in out.columns else math.nan
+    for name in COLUMNS:
+        if name not in out.columns:
+            out[name] = math.nan
+    rest = [c for c in out.columns if c not in COLUMNS]
+    return out[[*COLUMNS, *rest]]
+
+
 def _cell(value: Any) -> str:
     """Return a table cell: four decimals for a float, — when undefined, str otherwise."""
     import numbers

@@ -1,1 +1,1 @@
-"""Studies built on the coefficients: a judge against humans and gold."""
+"""Studies that consume coefficients: comparisons, raters, judges, crowds, planning, evaluation."""

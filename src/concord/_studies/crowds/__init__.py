@@ -1,0 +1,1 @@
+"""Crowds: per-item agreement, consensus labels (majority, Dawid-Skene) and drift."""
