@@ -10,6 +10,7 @@ k×k, so this costs microseconds.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -34,6 +35,40 @@ def integers(x: np.ndarray) -> np.ndarray:
         dtype=object,
     )
     return out.reshape(x.shape)
+
+
+def dyadic(x: np.ndarray) -> tuple[list[int], int]:
+    """Return Python integers n and a power p with x = n · 2**p exactly (finite floats).
+
+    p is as large as it can be (the values' common trailing zero bits are dropped).
+
+    >>> dyadic(np.array([0.5, 1.25, 3.0]))
+    ([2, 5, 12], -2)
+    """
+    mantissa, exponent = np.frexp(np.asarray(x, dtype=np.float64).ravel())
+    m = (mantissa * 2.0**53).astype(np.int64).tolist()
+    e = (exponent.astype(np.int64) - 53).tolist()
+    lows = [ei + (mi & -mi).bit_length() - 1 for mi, ei in zip(m, e, strict=True) if mi]
+    p = min(lows) if lows else 0
+    return [_shifted(mi, ei - p) for mi, ei in zip(m, e, strict=True)], p
+
+
+def _shifted(m: int, s: int) -> int:
+    """Return m · 2**s, exact (for s < 0, m has at least −s trailing zero bits)."""
+    return m << s if s >= 0 else m >> -s  # exact division by a power of two: floor is exact
+
+
+def to_float(v: Any) -> float:
+    """float(v) of an int or Fraction, correctly rounded; ±inf beyond the float range.
+
+    >>> from fractions import Fraction
+    >>> to_float(Fraction(1, 3)) == 1 / 3, to_float(10**400), to_float(-Fraction(10**400, 3))
+    (True, inf, -inf)
+    """
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
 
 
 def fits_int64(*bounds: int) -> bool:

@@ -1,0 +1,152 @@
+"""The last digit (issue 24, items 6-9, 14, 15): exact values of float inputs far from zero.
+
+Every expected value here is a ``fractions.Fraction`` recomputation written
+from the published formulas (McGraw & Wong 1996 for the ICC, Krippendorff
+2011 for α), rounded once; concord must return that float exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import concord
+
+# ---------------------------------------------------------------------------
+# references
+
+
+def icc_forms(x: np.ndarray) -> dict[str, float]:
+    """McGraw & Wong (1996), Tables 4 and 5, complete data, in Fractions, rounded once."""
+    rows = [[Fraction(v) for v in row] for row in x.tolist()]
+    n, k = len(rows), len(rows[0])
+    grand = sum(sum(r) for r in rows) / (n * k)
+    row_means = [sum(r) / k for r in rows]
+    col_means = [sum(r[j] for r in rows) / n for j in range(k)]
+    ssr = k * sum((m - grand) ** 2 for m in row_means)
+    ssc = n * sum((m - grand) ** 2 for m in col_means)
+    sst = sum((v - grand) ** 2 for r in rows for v in r)
+    sse = sst - ssr - ssc
+    msr, msc = ssr / (n - 1), ssc / (k - 1)
+    mse, msw = sse / ((n - 1) * (k - 1)), (sst - ssr) / (n * (k - 1))
+    return {
+        "ICC(1)": float((msr - msw) / (msr + (k - 1) * msw)),
+        "ICC(k)": float((msr - msw) / msr),
+        "ICC(A,1)": float((msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)),
+        "ICC(A,k)": float((msr - mse) / (msr + (msc - mse) / n)),
+        "ICC(C,1)": float((msr - mse) / (msr + (k - 1) * mse)),
+        "ICC(C,k)": float((msr - mse) / msr),
+    }
+
+
+def concord_forms(x: np.ndarray) -> dict[str, float]:
+    return {r.name: r.statistic for r in concord.icc(x).forms().results}
+
+
+def alpha_interval(x: np.ndarray) -> float:
+    """Krippendorff (2011), interval δ²: 1 − (n.. − 1) Σ_u Σ_{g≠h} δ²/(m_u − 1) / Σ_{c,k} δ²."""
+    units = [[Fraction(v) for v in row if not math.isnan(v)] for row in x.tolist()]
+    units = [u for u in units if len(u) >= 2]
+    n = sum(len(u) for u in units)
+    observed = sum(sum((a - b) ** 2 for a in u for b in u) / (len(u) - 1) for u in units)
+    values = sorted(v for u in units for v in u)
+    # Σ_{c,k} (v_c − v_k)² = 2(n Σv² − (Σv)²)
+    expected = 2 * (n * sum(v * v for v in values) - sum(values) ** 2)
+    return float(1 - (n - 1) * observed / expected)
+
+
+# ---------------------------------------------------------------------------
+# 6. floats far from zero: the ICC
+
+
+@pytest.mark.parametrize(
+    ("offset", "sd", "decimals"),
+    [(1e6, 0.01, 3), (1e4, 0.5, None), (1e8, 1.0, None), (0.0, 1.0, None), (-3e5, 0.1, 4)],
+)
+def test_icc_of_float_scores_is_the_correctly_rounded_value(offset, sd, decimals):
+    rng = np.random.default_rng(24)
+    x = offset + rng.normal(0, sd, (40, 1)) + rng.normal(0, sd / 2, (40, 3))
+    if decimals is not None:
+        x = np.round(x, decimals)
+    assert concord_forms(x) == icc_forms(x)
+
+
+def test_icc_issue_case_near_a_million_is_not_negative():
+    # issue 24: ICC(A,1) = −0.205 where the exact value is 0.764 (SD 0.01, 3 decimals)
+    rng = np.random.default_rng(7)
+    x = np.round(1e6 + rng.normal(0, 0.01, (25, 1)) + rng.normal(0, 0.005, (25, 4)), 3)
+    expected = icc_forms(x)
+    assert concord.icc(x).statistic == expected["ICC(A,1)"]
+    assert concord.icc(x, type="consistency", unit="average").statistic == expected["ICC(C,k)"]
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e100, 1e-160, 1e-300])
+def test_icc_of_extreme_scores_is_exact_and_tested(scale):
+    # issue 24, item 14: nan near 1e300, an OverflowError near 1e100, digits lost near 1e-160
+    rng = np.random.default_rng(14)
+    x = scale * (1 + rng.normal(0, 1e-3, (20, 3)))
+    assert concord_forms(x) == icc_forms(x)
+    r = concord.icc(x)
+    assert math.isfinite(r.f_statistic) and math.isfinite(r.df2)
+    low, high = r.confidence_interval()
+    assert low < r.statistic < high
+
+
+def test_incomplete_float_scores_equal_the_exact_integer_path():
+    # x = (z + 2**30) / 2**10 holds the same information as the integers z, exactly;
+    # every ICC form is shift and scale invariant, and integer scores are summed exactly
+    rng = np.random.default_rng(3)
+    z = rng.integers(-500, 500, (60, 4)).astype(float)
+    z[rng.random(z.shape) < 0.2] = np.nan
+    x = (z + 2.0**30) / 2.0**10
+    for model, type_, unit in [
+        ("oneway", "agreement", "single"),
+        ("twoway", "agreement", "single"),
+        ("twoway", "agreement", "average"),
+        ("twoway", "consistency", "single"),
+    ]:
+        a = concord.icc(z, model=model, type=type_, unit=unit)
+        b = concord.icc(x, model=model, type=type_, unit=unit)
+        assert a.statistic == b.statistic
+        assert a.f_statistic == b.f_statistic
+
+
+def test_float_icc_stream_merges_to_the_one_shot_result():
+    rng = np.random.default_rng(5)
+    x = 1e6 + rng.normal(0, 0.3, (300, 3))
+    acc = concord.accumulate(concord.icc)
+    for part in np.array_split(x, 7):
+        acc.update(part)
+    assert acc.result().statistic == concord.icc(x).statistic == icc_forms(x)["ICC(A,1)"]
+
+
+# ---------------------------------------------------------------------------
+# 6 and 15. Krippendorff's alpha, interval level, far from zero
+
+
+@pytest.mark.parametrize("offset", [1e8, 1e4, 0.0, -2.5e7])
+def test_alpha_of_many_continuous_values_is_the_correctly_rounded_value(offset):
+    # more than 256 distinct values: the decomposition engine
+    rng = np.random.default_rng(8)
+    x = offset + rng.normal(0, 1, (100, 1)) + rng.normal(0, 0.5, (100, 4))
+    x[rng.random(x.shape) < 0.1] = np.nan
+    assert len(np.unique(x[~np.isnan(x)])) > 256
+    assert concord.krippendorff_alpha(x, level="interval").statistic == alpha_interval(x)
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e-300, 1e150])
+def test_alpha_interval_of_extreme_values_is_defined_and_exact(scale):
+    # issue 24, item 15: nan near 1e300, where the exact value is defined
+    x = scale * (1 + np.array([[0, 1, 2, 3, 4.0], [0, 1, 2, 3, 5.0], [1, 1, 2, 4, 4.0]]).T / 64)
+    r = concord.krippendorff_alpha(x, level="interval")
+    assert r.statistic == alpha_interval(x)
+    assert np.isfinite(r.weights).all() and r.weights.max() == 1.0
+
+
+def test_alpha_ordinal_and_interval_dense_values_stay_exact():
+    rng = np.random.default_rng(2)
+    x = np.round(1e8 + rng.normal(0, 2, (30, 3)), 1)
+    assert concord.krippendorff_alpha(x, level="interval").statistic == alpha_interval(x)
