@@ -150,3 +150,21 @@ def test_alpha_ordinal_and_interval_dense_values_stay_exact():
     rng = np.random.default_rng(2)
     x = np.round(1e8 + rng.normal(0, 2, (30, 3)), 1)
     assert concord.krippendorff_alpha(x, level="interval").statistic == alpha_interval(x)
+
+
+# ---------------------------------------------------------------------------
+# 8. a zero variance is zero
+
+
+@pytest.mark.parametrize("n", [95, 96, 101, 110])
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_kappa_zero_with_a_constant_rater_has_a_point_interval(n, weights):
+    # Fleiss, Cohen & Everitt (1969): with one rater constant, X_ij = w_ij − (w̄_i. + w̄_.j)(1 − κ)
+    # is the same on every occupied cell, so var κ = 0 exactly (the float sum left ~1e-17)
+    a = (np.arange(n) * 7 % 5) + 1
+    b = np.full(n, 3)
+    r = concord.cohen_kappa(a, b, weights=weights)
+    assert r.statistic == 0.0
+    assert r.standard_error == 0.0
+    assert tuple(r.confidence_interval()) == (0.0, 0.0)
+    assert r.pvalue == 1.0  # a null distribution that is a point, at the observed 0

@@ -77,9 +77,12 @@ def _inference(
             agreement_core.FLEISS, t, agreement, pi, pe, statistic, population
         )
     elif n > 0 and np.isfinite(statistic):
-        var, var0 = fce(table, agreement, statistic)
+        var, var0 = fce(table, agreement, statistic, weighting.exact)
         var, var0 = (1 - f) * var, (1 - f) * var0
-        null_z = statistic / np.sqrt(var0) if var0 > 0 else float("nan")
+        if var0 > 0:
+            null_z = statistic / np.sqrt(var0)
+        else:  # κ = 0 exactly under a null distribution that is a point: P(|Z| ≥ 0) = 1
+            null_z = 0.0 if var0 == 0 and statistic == 0 else float("nan")
     else:
         var = float("nan")
     sampler = (
