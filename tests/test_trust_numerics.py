@@ -168,3 +168,49 @@ def test_kappa_zero_with_a_constant_rater_has_a_point_interval(n, weights):
     assert r.standard_error == 0.0
     assert tuple(r.confidence_interval()) == (0.0, 0.0)
     assert r.pvalue == 1.0  # a null distribution that is a point, at the observed 0
+
+
+# ---------------------------------------------------------------------------
+# 9. the same digits on every machine
+
+
+def _models(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(1, 6, 500)
+    a = np.clip(truth + rng.integers(-1, 2, 500) * (rng.random(500) < 0.5), 1, 5)
+    b = np.where(rng.random(500) < 0.7, a, truth)
+    return truth, a, b
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_paired_difference_se_does_not_depend_on_the_order_of_addition(seed):
+    # the SE of a paired difference sums per-item terms with math.fsum (correctly rounded),
+    # so no summation order (items permuted here; SIMD width on another CPU) changes a bit
+    truth, a, b = _models(seed)
+    order = np.random.default_rng(seed + 100).permutation(truth.size)
+    one = concord.compare(concord.cohen_kappa, (truth, a), (truth, b), weights="quadratic")
+    t, a2, b2 = truth[order], a[order], b[order]
+    two = concord.compare(concord.cohen_kappa, (t, a2), (t, b2), weights="quadratic")
+    assert one.difference == two.difference
+    assert one.standard_error == two.standard_error
+    assert one.confidence_interval() == two.confidence_interval()
+
+
+def test_exact_sums_are_correctly_rounded():
+    from concord._common import exact
+
+    rng = np.random.default_rng(9)
+    x = rng.normal(0, 1, 1001) * 10.0 ** rng.integers(-8, 8, 1001)
+    assert exact.fsum(x) == float(sum(Fraction(v) for v in x.tolist()))
+    assert exact.fsum(x[::-1]) == exact.fsum(x)
+    y = rng.normal(0, 1, 1001)
+    products = [Fraction(float(u * v)) for u, v in zip(x, y, strict=True)]
+    assert exact.fdot(x, y) == float(sum(products))
+
+
+def test_an_interval_prints_its_meaningful_digits():
+    truth, a, b = _models(0)
+    r = concord.compare(concord.cohen_kappa, (truth, a), (truth, b), weights="quadratic")
+    low, high = r.confidence_interval()
+    assert repr(r.confidence_interval()) == f"ConfidenceInterval(low={low:.4g}, high={high:.4g})"
+    assert repr(concord.ConfidenceInterval(0.0, 1.0)) == "ConfidenceInterval(low=0.0, high=1.0)"

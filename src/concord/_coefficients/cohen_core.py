@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -176,24 +177,32 @@ def fce(
 def _fce_floats(
     table: np.ndarray, agreement: np.ndarray, kappa: float
 ) -> tuple[float, float, tuple[float, float]]:
-    """Return :func:`fce`'s two variances in floats, and 2**−30 of each one's larger term."""
-    n = float(table.sum())
-    p = table / n
-    rows, cols = p.sum(axis=1), p.sum(axis=0)
-    p_e = float(rows @ agreement @ cols)
-    w_row = agreement @ cols  # w̄_i.
-    w_col = rows @ agreement  # w̄_.j
+    """Return :func:`fce`'s two variances in floats, and 2**−30 of each one's larger term.
+
+    Every sum is :func:`_exact.fsum` or :func:`_exact.fdot`: the same on every CPU.
+    """
+    n, p, rows, cols, p_e, w_row, w_col = _shares(table, agreement)
     spread = w_row[:, None] + w_col[None, :]
     scale = n * (1 - p_e) ** 2
-    var = np.sum(p * (agreement - spread * (1 - kappa)) ** 2) - (kappa - p_e * (1 - kappa)) ** 2
-    var0 = np.sum(np.outer(rows, cols) * (agreement - spread) ** 2) - p_e**2
+    first = _exact.fdot(p, (agreement - spread * (1 - kappa)) ** 2)
+    first0 = _exact.fdot(np.outer(rows, cols), (agreement - spread) ** 2)
+    var = first - (kappa - p_e * (1 - kappa)) ** 2
+    var0 = first0 - p_e**2
     if scale == 0:  # 1 − p_e underflows (sample weights of ~1e-300): no finite variance
         return math.nan, math.nan, (math.inf, math.inf)
-    near = (
-        2.0**-30 * max(abs(kappa - p_e * (1 - kappa)) ** 2, abs(float(var))) / scale,
-        2.0**-30 * max(p_e**2, abs(float(var0))) / scale,
-    )
-    return float(var) / scale, float(var0) / scale, near
+    near = (2.0**-30 * abs(first) / scale, 2.0**-30 * abs(first0) / scale)
+    return var / scale, var0 / scale, near
+
+
+def _shares(table: np.ndarray, agreement: np.ndarray) -> tuple[Any, ...]:
+    """n, the cell shares p, the margins, p_e and w̄_i., w̄_.j: sums the same on every CPU."""
+    n = _exact.fsum(table)
+    p = table / n
+    rows = _exact.fmatvec(p, np.ones(p.shape[1]))
+    cols = _exact.fmatvec(p.T, np.ones(p.shape[0]))
+    w_row = _exact.fmatvec(agreement, cols)  # w̄_i.
+    w_col = _exact.fmatvec(agreement.T, rows)  # w̄_.j
+    return n, p, rows, cols, _exact.fdot(rows, w_row), w_row, w_col
 
 
 def _fce_exact(table: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
@@ -252,14 +261,13 @@ def pair_terms(
     of a difference of two kappas (Gwet 2016). ``a`` and ``b`` are the label
     codes of the two raters, pair by pair.
     """
-    n = float(table.sum())
-    p = table / n
-    rows, cols = p.sum(axis=1), p.sum(axis=0)
-    p_o = float(np.sum(p * agreement))
-    p_e = float(rows @ agreement @ cols)
-    if n == 0 or p_e == 1 or not math.isfinite(kappa):
+    if float(table.sum()) == 0:
         return np.full(a.shape[0], np.nan)
-    pe_i = ((agreement @ cols)[a] + (rows @ agreement)[b]) / 2
+    n, p, _, _, p_e, w_row, w_col = _shares(table, agreement)
+    p_o = _exact.fdot(p, agreement)
+    if p_e == 1 or not math.isfinite(kappa):
+        return np.full(a.shape[0], np.nan)
+    pe_i = (w_row[a] + w_col[b]) / 2
     psi = (agreement[a, b] - p_o - 2 * (1 - kappa) * (pe_i - p_e)) / (1 - p_e)
     out: np.ndarray = psi / n
     return out

@@ -71,6 +71,36 @@ def to_float(v: Any) -> float:
         return math.inf if v > 0 else -math.inf
 
 
+def fsum(x: Any) -> float:
+    """Return Σ x of a float array correctly rounded (``math.fsum``): the same on every CPU.
+
+    numpy's reductions and BLAS dots add in an order that depends on the CPU's
+    vector width, so their last bit may differ between machines; every sum
+    behind a printed SE, interval or mean goes through here or :func:`fdot`.
+
+    >>> fsum(np.array([1e16, 1.0, -1e16])), float(np.sum([1e16, 1.0, -1e16]))
+    (1.0, 0.0)
+    """
+    return math.fsum(np.asarray(x, dtype=np.float64).ravel().tolist())
+
+
+def fdot(a: Any, b: Any) -> float:
+    """Return Σ a·b: each product rounded (elementwise: the same everywhere), then :func:`fsum`."""
+    return fsum(np.multiply(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)))
+
+
+def fmean(x: Any) -> float:
+    """Return the mean of a float array, :func:`fsum` over the count; nan when empty."""
+    x = np.asarray(x, dtype=np.float64)
+    return fsum(x) / x.size if x.size else math.nan
+
+
+def fmatvec(a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Return a @ v (a 2-D, v 1-D) with each entry an :func:`fdot`: the same on every CPU."""
+    products = np.asarray(a, dtype=np.float64) * np.asarray(v, dtype=np.float64)[None, :]
+    return np.array([math.fsum(row) for row in products.tolist()], dtype=np.float64)
+
+
 def fits_int64(*bounds: int) -> bool:
     """Return True when the product of the non-negative ``bounds`` stays below 2**62."""
     product = 1
