@@ -214,3 +214,55 @@ def test_an_interval_prints_its_meaningful_digits():
     low, high = r.confidence_interval()
     assert repr(r.confidence_interval()) == f"ConfidenceInterval(low={low:.4g}, high={high:.4g})"
     assert repr(concord.ConfidenceInterval(0.0, 1.0)) == "ConfidenceInterval(low=0.0, high=1.0)"
+
+
+# ---------------------------------------------------------------------------
+# 14. evaluate: scores near 1e200
+
+
+def _decimal_sqrt(x: Fraction) -> float:
+    from decimal import Decimal, localcontext
+
+    with localcontext() as ctx:
+        ctx.prec = 60
+        return float((Decimal(x.numerator) / Decimal(x.denominator)).sqrt())
+
+
+def test_evaluate_sd_and_rmse_of_a_huge_score_are_finite_and_exact():
+    human = np.array([1, 2, 3, 4, 5, 3, 2, 4.0])
+    machine = human.copy()
+    machine[0] = 1e200
+    row = concord.evaluate(human, machine).to_dict()["tables"]["eval"]["raw"]
+    h, m = [Fraction(v) for v in human.tolist()], [Fraction(v) for v in machine.tolist()]
+    n = len(m)
+    mean = sum(m) / n
+    assert row["sys_sd"] == _decimal_sqrt(sum((v - mean) ** 2 for v in m) / (n - 1))
+    assert row["RMSE"] == _decimal_sqrt(sum((a - b) ** 2 for a, b in zip(h, m, strict=True)) / n)
+    assert row["h_sd"] == float(np.std(human, ddof=1))  # in range: RSMTool's own arithmetic
+
+
+# ---------------------------------------------------------------------------
+# 15. CategoryCounts with 2**63 − 1 ratings in a cell (a guard: Python ints where int64
+# could overflow; the category totals of two such items pass 2**63)
+
+
+def _fleiss_counts(rows: list[list[int]]) -> float:
+    """Fleiss (1971) on category counts, items with different numbers of ratings as irrCAC."""
+    rows = [r for r in rows if sum(r) > 0]
+    n, k = len(rows), len(rows[0])
+    pi = [sum(Fraction(r[j], sum(r)) for r in rows) / n for j in range(k)]
+    pe = sum(p * p for p in pi)
+    two = [r for r in rows if sum(r) >= 2]
+    pa = sum(Fraction(sum(x * (x - 1) for x in r), sum(r) * (sum(r) - 1)) for r in two)
+    return float((pa / len(two) - pe) / (1 - pe))
+
+
+def test_fleiss_of_counts_near_int64_is_exact():
+    big = 2**63 - 1
+    for rows in (
+        [[big, 0, 0], [0, big - 3, 3], [1, 2, 3], [4, 0, 1]],
+        [[big, 0, 0], [big, 0, 0], [0, 2, 2], [1, 1, 1]],
+        [[big - 7, 7, 0], [3, big - 3, 0], [2, 2, 2]],
+    ):
+        r = concord.fleiss_kappa(concord.CategoryCounts(rows))
+        assert r.statistic == _fleiss_counts(rows)
