@@ -266,3 +266,19 @@ def test_fleiss_of_counts_near_int64_is_exact():
     ):
         r = concord.fleiss_kappa(concord.CategoryCounts(rows))
         assert r.statistic == _fleiss_counts(rows)
+
+
+def test_cli_icc_of_scores_near_1e300_reports_the_icc(tmp_path):
+    # issue 24, item 14: the CLI said the scores do not vary (their float variance was nan)
+    from click.testing import CliRunner
+
+    from concord._cli.main import main
+
+    rng = np.random.default_rng(1)
+    x = 1e300 * (1 + rng.normal(0, 1e-3, (20, 3)))
+    path = tmp_path / "scores.csv"
+    np.savetxt(path, x, delimiter=",", header="a,b,c", comments="")
+    out = CliRunner().invoke(main, ["icc", str(path), "--raters", "a,b,c"])
+    assert out.exit_code == 0, out.output
+    expected = icc_forms(x)["ICC(A,1)"]
+    assert f"{expected:.4f}" in out.output and "vary" not in out.output
