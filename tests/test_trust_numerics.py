@@ -282,3 +282,96 @@ def test_cli_icc_of_scores_near_1e300_reports_the_icc(tmp_path):
     assert out.exit_code == 0, out.output
     expected = icc_forms(x)["ICC(A,1)"]
     assert f"{expected:.4f}" in out.output and "vary" not in out.output
+
+
+# ---------------------------------------------------------------------------
+# 7. "correctly rounded" with rational weights
+
+
+def _rational_weight(x: list[Fraction], i: int, j: int, kind: str) -> Fraction:
+    """Gwet (2014), ch. 3 (irrCAC weights.gen): ratio and bipolar disagreement, before scaling."""
+    if kind == "ratio":
+        total = x[i] + x[j]
+        return ((x[i] - x[j]) / total) ** 2 if total else Fraction(0)
+    lo, hi = min(x), max(x)
+    den = (x[i] + x[j] - 2 * lo) * (2 * hi - x[i] - x[j])
+    return (x[i] - x[j]) ** 2 / den if den and i != j else Fraction(0)
+
+
+def _cohen_rational(a: list, b: list, labels: list, kind: str) -> float:
+    """κ = 1 − n ΣW·O / ΣW r_i c_j (Cohen 1968) with the exact rational weights."""
+    x = [Fraction(v) for v in labels]
+    at = {v: i for i, v in enumerate(labels)}
+    k, n = len(labels), len(a)
+    observed = sum(_rational_weight(x, at[p], at[q], kind) for p, q in zip(a, b, strict=True))
+    rows = [sum(at[p] == i for p in a) for i in range(k)]
+    cols = [sum(at[q] == i for q in b) for i in range(k)]
+    chance = sum(
+        _rational_weight(x, i, j, kind) * rows[i] * cols[j] for i in range(k) for j in range(k)
+    )
+    return float(1 - n * observed / chance)
+
+
+@pytest.mark.parametrize("kind", ["ratio", "bipolar"])
+def test_ratio_and_bipolar_weighted_kappa_is_correctly_rounded(kind):
+    # before: about one case in ten was one ulp off (the weights were rounded first)
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        k = int(rng.integers(3, 9))
+        labels = [float(v) for v in rng.choice(np.arange(1, 20) / 2, k, replace=False)]
+        labels.sort()
+        a = rng.choice(labels, 40)
+        b = np.array([labels[min(k - 1, labels.index(v) + int(rng.integers(0, 2)))] for v in a])
+        got = concord.cohen_kappa(a, b, weights=kind, labels=labels).statistic
+        assert got == _cohen_rational(a.tolist(), b.tolist(), labels, kind)
+
+
+def test_fleiss_with_ratio_weights_is_correctly_rounded():
+    # Fleiss (1971) with Gwet's (2014) agreement weights a = 1 − W/max W
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        rows = rng.integers(0, 4, (8, 5)).tolist()
+        labels = [1, 2, 3, 4, 5]
+        x = [Fraction(v) for v in labels]
+        w = [[_rational_weight(x, i, j, "ratio") for j in range(5)] for i in range(5)]
+        top = max(max(r) for r in w)
+        agree = [[1 - v / top for v in r] for r in w]
+        items = [r for r in rows if sum(r) > 0]
+        n = len(items)
+        pi = [sum(Fraction(r[j], sum(r)) for r in items) / n for j in range(5)]
+        pe = sum(agree[i][j] * pi[i] * pi[j] for i in range(5) for j in range(5))
+        two = [r for r in items if sum(r) >= 2]
+        pa = sum(
+            Fraction(
+                sum(r[i] * (sum(agree[i][j] * r[j] for j in range(5)) - 1) for i in range(5)),
+                sum(r) * (sum(r) - 1),
+            )
+            for r in two
+        ) / len(two)
+        counts = concord.CategoryCounts(rows, labels=labels)
+        assert concord.fleiss_kappa(counts, weights="ratio").statistic == float(
+            (pa - pe) / (1 - pe)
+        )
+
+
+def _alpha_ratio(x: np.ndarray) -> float:
+    """Krippendorff (2011), ratio metric δ² = ((c − k)/(c + k))², from the values."""
+    units = [[Fraction(v) for v in row if not math.isnan(v)] for row in x.tolist()]
+    units = [u for u in units if len(u) >= 2]
+
+    def d(a: Fraction, b: Fraction) -> Fraction:
+        return ((a - b) / (a + b)) ** 2 if a + b else Fraction(0)
+
+    n = sum(len(u) for u in units)
+    observed = sum(sum(d(a, b) for a in u for b in u) / (len(u) - 1) for u in units)
+    values = [v for u in units for v in u]
+    expected = sum(d(a, b) for a in values for b in values)
+    return float(1 - (n - 1) * observed / expected)
+
+
+def test_alpha_ratio_level_is_correctly_rounded():
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        x = rng.integers(1, 8, (15, 3)).astype(float)
+        x[rng.random(x.shape) < 0.1] = np.nan
+        assert concord.krippendorff_alpha(x, level="ratio").statistic == _alpha_ratio(x)

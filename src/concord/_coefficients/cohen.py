@@ -86,9 +86,9 @@ def _inference(
     else:
         var = float("nan")
     sampler = (
-        TableSampler(table, weighting.exact, pooled)
+        TableSampler(table, weighting.floats(), pooled)
         if units is None
-        else TableSampler(table, weighting.exact, pooled, *units)
+        else TableSampler(table, weighting.floats(), pooled, *units)
     )
     return Inference(
         statistic=statistic,

@@ -214,7 +214,9 @@ def _fce_exact(table: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
 
     k = table.shape[0]
     t = [[Fraction(float(v)) for v in row] for row in table.tolist()]
-    w = [[Fraction(float(v)) for v in row] for row in np.asarray(weights).tolist()]
+    w = [
+        [Fraction(v if isinstance(v, int) else float(v)) for v in row] for row in weights.tolist()
+    ]
     top = max(max(row) for row in w)
     a = [[1 - v / top if top else Fraction(1) for v in row] for row in w]
     n = sum(sum(row) for row in t)

@@ -49,6 +49,7 @@ from concord._tables.item_rows import item_counts
 from concord._tables.item_table import Items
 from concord._tables.items import batch_items, item_data
 from concord._tables.patterns import distinct
+from concord._tables.weights import rational_steps
 
 _DENSE_MAX = 256
 
@@ -335,6 +336,11 @@ def _squared_distances(
         column = np.array(ints, dtype=object)
         d = (column[:, None] - column[None, :]) ** 2
         return d, _floats(d, 2 * power), unit
+    if custom is None and name == "ratio":  # rational: exact integers over one denominator
+        d, common = rational_steps(labels.scores(func, name), "ratio")
+        step = Fraction(1, common)
+        floats = np.array([_exact.rounded(int(v), common) for v in d.ravel()])
+        return d, floats.reshape(d.shape), step
     if custom is not None:
         delta = custom
     else:

@@ -21,6 +21,8 @@ def integers(x: np.ndarray) -> np.ndarray:
     """Return integers proportional to ``x`` by a power of two (int64, or object if large)."""
     if x.dtype.kind in "iub":
         return x.astype(np.int64)
+    if x.dtype == object and all(type(v) is int for v in x.flat):  # Python ints: as they are
+        return x
     if np.all(x == np.round(x)) and np.abs(x).max(initial=0) < 2**53:
         return x.astype(np.int64)
     mantissa, exponent = np.frexp(x)
@@ -175,6 +177,8 @@ def parts(x: np.ndarray) -> list[tuple[int, np.ndarray]] | None:
     the remainder are exact in floating point) are the parts. Returns None
     when the exponents span more than a few parts (the caller uses Python ints).
     """
+    if x.dtype == object:  # Python ints beyond int64: the caller's Python-int path
+        return None
     if x.dtype.kind in "iub" or (np.all(x == np.round(x)) and np.abs(x).max(initial=0) < 2**53):
         return [(0, x.astype(np.int64))]
     if (x < 0).any():  # the digits below are those of non-negative numbers

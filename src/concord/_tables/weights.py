@@ -7,6 +7,7 @@ Gwet (2014) are ``1 − W / max W``; they are used internally only.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,8 +45,17 @@ class Weighting:
     def agreement(self) -> np.ndarray:
         """Return the agreement weights 1 − W / max W (all ones for a single category)."""
         top = self.exact.max()
+        if self.exact.dtype == object:  # Python ints: (top − W)/top, each rounded once
+            flat = [(top - int(v)) / top if top > 0 else 1.0 for v in self.exact.flat]
+            return np.array(flat, dtype=np.float64).reshape(self.exact.shape)
         out: np.ndarray = 1 - self.exact / top if top > 0 else np.ones_like(self.exact)
         return out
+
+    def floats(self) -> np.ndarray:
+        """``exact`` as float64 (the float twins'), scaled to a maximum of 1 when Python ints."""
+        if self.exact.dtype == object:
+            return self.matrix
+        return self.exact
 
 
 def _ratio(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -213,13 +223,67 @@ def resolve(weights: Any, labels: Labels, func: str) -> Weighting:
     keep = labels.k <= _KEEP_K and all(type(v) is int for v in labels.values)
     kept = _KEPT.get((kind, labels.values)) if keep else None
     if kept is None:
-        raw = _raw(_scores(labels, kind, func), kind)
+        scores = _scores(labels, kind, func)
+        raw = _raw(scores, kind)
         exact = raw if kind in ("unweighted", "linear", "quadratic", "ordinal") else _scaled(raw)
+        if kind in _RATIONAL:
+            # exact integers proportional to the rational weights (Python ints past int64)
+            exact = rational_weights(scores, kind, limit=1 << 62)
+            if exact is None:
+                exact = rational_weights(scores, kind, limit=None)
         if not keep:
             return Weighting(kind, _scaled(raw), exact)
         kept = _kept((kind, labels.values), _scaled(raw), exact)
     # a view of a read-only array cannot be made writeable: results may hand it out
     return Weighting(kind, kept.matrix.view(), kept.exact, kept.split)
+
+
+_RATIONAL = ("ratio", "bipolar")  # rational functions of the scores: exact integer weights
+
+
+def rational_weights(scores: np.ndarray, kind: str, limit: int | None = 1 << 62) -> Any:
+    """Integers proportional to the ratio or bipolar weights, exactly; None past ``limit``.
+
+    The scores are integers times one power of two (:func:`_exact.dyadic`),
+    which cancels in both formulas, so each weight is a fraction of integers;
+    times the least common multiple of their denominators they are integers
+    (int64 while the largest is below ``limit``; Python ints, an object array,
+    with ``limit=None``). The cores compute κ from integer weights exactly, so
+    κ is then the correctly rounded value of the published rational weights.
+
+    >>> rational_weights(np.array([1.0, 2.0, 3.0]), "ratio")
+    array([[  0,  36,  81],
+           [ 36,   0,  16],
+           [ 81,  16,   0]])
+    """
+    out, _ = rational_steps(scores, kind)
+    top = int(out.max()) if out.size else 0
+    if limit is None:
+        return out
+    return out.astype(np.int64) if top < limit else None
+
+
+def rational_steps(scores: np.ndarray, kind: str) -> tuple[np.ndarray, int]:
+    """Return integers D (object) and L with the ratio or bipolar weight of i, j = D_ij / L."""
+    from fractions import Fraction
+
+    x, _ = _exact.dyadic(scores)
+    lo, hi, k = min(x, default=0), max(x, default=0), len(x)
+    cells: dict[tuple[int, int], Fraction] = {}
+    for i in range(k):
+        for j in range(i + 1, k):
+            if kind == "ratio":
+                total = x[i] + x[j]
+                value = Fraction((x[i] - x[j]) ** 2, total * total) if total else Fraction(0)
+            else:
+                den = (x[i] + x[j] - 2 * lo) * (2 * hi - x[i] - x[j])
+                value = Fraction((x[i] - x[j]) ** 2, den) if den and x[i] != x[j] else Fraction(0)
+            cells[i, j] = value
+    common = math.lcm(*(v.denominator for v in cells.values())) if cells else 1
+    out = np.zeros((k, k), dtype=object)
+    for (i, j), v in cells.items():
+        out[i, j] = out[j, i] = v.numerator * (common // v.denominator)
+    return out, common
 
 
 # Named weights of small integer scales, kept per (kind, labels): the same
