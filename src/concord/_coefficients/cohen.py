@@ -262,7 +262,9 @@ def cohen_kappa(
         concord never sorts them alphabetically. An ordered pandas
         Categorical supplies its own order.
     sample_weight : array-like, shape (n,), optional
-        A non-negative finite weight for each pair.
+        A non-negative finite weight for each pair. Whole weights keep κ
+        exact; non-whole ones are added into the table's cells in floating
+        point, and κ is the exact value of that table.
     nan_policy : {"raise", "omit"}
         What to do with a missing rating (NaN, None, pd.NA): raise, or drop
         the pairs in which either rating is missing.

@@ -166,6 +166,12 @@ def weight_matrix(labels: Any, kind: str = "quadratic") -> np.ndarray:
 
     Notes
     -----
+    Ratio and bipolar weights are rational in the scores: the coefficients
+    compute with them as exact integers, so a weighted coefficient is the
+    correctly rounded value of these formulas (this matrix shows them rounded
+    to floats). Radical and circular weights are irrational: each is rounded
+    once, and the coefficient is exact for the rounded weights.
+
     Numeric labels keep their distances: the scale 1, 2, 3, 5 (4 unused)
     weighs the 3-vs-5 disagreement like a gap of two steps. scikit-learn's
     ``cohen_kappa_score`` instead uses positions among the labels it is given;
