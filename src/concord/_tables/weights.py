@@ -257,10 +257,12 @@ def rational_weights(scores: np.ndarray, kind: str, limit: int | None = 1 << 62)
     with ``limit=None``). The cores compute κ from integer weights exactly, so
     κ is then the correctly rounded value of the published rational weights.
 
+    Scores 1, 2, 3: (1/3)², (2/4)², (1/5)² = 100/900, 225/900, 36/900.
+
     >>> rational_weights(np.array([1.0, 2.0, 3.0]), "ratio")
-    array([[  0,  36,  81],
-           [ 36,   0,  16],
-           [ 81,  16,   0]])
+    array([[  0, 100, 225],
+           [100,   0,  36],
+           [225,  36,   0]])
     """
     out, _ = rational_steps(scores, kind)
     top = int(out.max()) if out.size else 0
