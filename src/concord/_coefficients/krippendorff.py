@@ -336,8 +336,9 @@ def _squared_distances(
         column = np.array(ints, dtype=object)
         d = (column[:, None] - column[None, :]) ** 2
         return d, _floats(d, 2 * power), unit
-    if custom is None and name == "ratio":  # rational: exact integers over one denominator
-        d, common = rational_steps(labels.scores(func, name), "ratio")
+    found = rational_steps(labels.scores(func, name), "ratio") if name == "ratio" else None
+    if custom is None and found is not None:  # rational: exact integers over one denominator
+        d, common = found
         step = Fraction(1, common)
         floats = np.array([_exact.rounded(int(v), common) for v in d.ravel()])
         return d, floats.reshape(d.shape), step
@@ -356,7 +357,8 @@ def _squared_distances(
 def _floats(d: np.ndarray, power: int) -> np.ndarray:
     """Return d · 2**power as floats, each rounded once (±inf beyond the float range)."""
     top = int(d.max()) if d.size else 0
-    if top < 2**53 and -1000 < power < 900:  # every product exact: numpy's floats
+    if top.bit_length() + power < 1000 and power > -900:
+        # float(int) is rounded once, and a power of two in the normal range scales exactly
         out: np.ndarray = d.astype(np.float64) * 2.0**power
         return out
     step = Fraction(2) ** power

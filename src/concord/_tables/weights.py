@@ -234,9 +234,11 @@ def resolve(weights: Any, labels: Labels, func: str) -> Weighting:
         exact = raw if kind in ("unweighted", "linear", "quadratic", "ordinal") else _scaled(raw)
         if kind in _RATIONAL:
             # exact integers proportional to the rational weights (Python ints past int64)
-            exact = rational_weights(scores, kind, limit=1 << 62)
-            if exact is None:
-                exact = rational_weights(scores, kind, limit=None)
+            whole = rational_weights(scores, kind, limit=1 << 62)
+            if whole is None:
+                whole = rational_weights(scores, kind, limit=None)
+            if whole is not None:
+                exact = whole
         if not keep:
             return Weighting(kind, _scaled(raw), exact)
         kept = _kept((kind, labels.values), _scaled(raw), exact)
@@ -254,8 +256,9 @@ def rational_weights(scores: np.ndarray, kind: str, limit: int | None = 1 << 62)
     which cancels in both formulas, so each weight is a fraction of integers;
     times the least common multiple of their denominators they are integers
     (int64 while the largest is below ``limit``; Python ints, an object array,
-    with ``limit=None``). The cores compute κ from integer weights exactly, so
-    κ is then the correctly rounded value of the published rational weights.
+    with ``limit=None``; None where :func:`rational_steps` gives up). The
+    cores compute κ from integer weights exactly, so κ is then the correctly
+    rounded value of the published rational weights.
 
     Scores 1, 2, 3: (1/3)², (2/4)², (1/5)² = 100/900, 225/900, 36/900.
 
@@ -264,19 +267,33 @@ def rational_weights(scores: np.ndarray, kind: str, limit: int | None = 1 << 62)
            [100,   0,  36],
            [225,  36,   0]])
     """
-    out, _ = rational_steps(scores, kind)
+    found = rational_steps(scores, kind)
+    if found is None:
+        return None
+    out = found[0]
     top = int(out.max()) if out.size else 0
     if limit is None:
         return out
     return out.astype(np.int64) if top < limit else None
 
 
-def rational_steps(scores: np.ndarray, kind: str) -> tuple[np.ndarray, int]:
-    """Return integers D (object) and L with the ratio or bipolar weight of i, j = D_ij / L."""
+_RATIONAL_K = 256  # categories beyond which the weights stay floats (k² fractions)
+_RATIONAL_BITS = 1 << 13  # a common denominator beyond this many bits: floats
+
+
+def rational_steps(scores: np.ndarray, kind: str) -> tuple[np.ndarray, int] | None:
+    """Return integers D (object) and L with the ratio or bipolar weight of i, j = D_ij / L.
+
+    None for more than 256 categories, or when L would pass 2**8192 (scores
+    with many digits, whose denominators share few factors): the caller then
+    uses the float weights, each rounded once.
+    """
     from fractions import Fraction
 
     x, _ = _exact.dyadic(scores)
     lo, hi, k = min(x, default=0), max(x, default=0), len(x)
+    if k > _RATIONAL_K:
+        return None
     cells: dict[tuple[int, int], Fraction] = {}
     for i in range(k):
         for j in range(i + 1, k):
@@ -287,7 +304,11 @@ def rational_steps(scores: np.ndarray, kind: str) -> tuple[np.ndarray, int]:
                 den = (x[i] + x[j] - 2 * lo) * (2 * hi - x[i] - x[j])
                 value = Fraction((x[i] - x[j]) ** 2, den) if den and x[i] != x[j] else Fraction(0)
             cells[i, j] = value
-    common = math.lcm(*(v.denominator for v in cells.values())) if cells else 1
+    common = 1
+    for v in cells.values():
+        common = math.lcm(common, v.denominator)
+        if common.bit_length() > _RATIONAL_BITS:
+            return None
     out = np.zeros((k, k), dtype=object)
     for (i, j), v in cells.items():
         out[i, j] = out[j, i] = v.numerator * (common // v.denominator)
