@@ -42,6 +42,7 @@ from fractions import Fraction
 import numpy as np
 
 from concord._common import exact as _exact
+from concord._common.exact import fdot
 from concord._inference.design import fraction
 from concord._inference.resampling import Resampled
 from concord._tables.item_table import ItemStats
@@ -182,9 +183,7 @@ class Terms:
         if self.n < 2:
             return float("nan")
         f = fraction(self.n, population)
-        return float(
-            (1 - f) * np.sum(self.freq * (values - center) ** 2) / (self.n * (self.n - 1))
-        )
+        return float((1 - f) * fdot(self.freq, (values - center) ** 2) / (self.n * (self.n - 1)))
 
 
 def terms(patterns: Patterns, agreement: np.ndarray) -> Terms:

@@ -15,6 +15,7 @@ import numpy as np
 
 from concord._coefficients import alt_test_core as core
 from concord._common.errors import param_error
+from concord._common.exact import fmean
 from concord._data.arrays import to_host
 from concord._data.columns import paired
 from concord._data.matrix import rating_matrix
@@ -236,7 +237,7 @@ def from_outcomes(
     rho = (counts[0] + counts[1]) / n[tested]
     return AltTestResult(
         winning_rate=float(wins.sum() / tested.size),
-        advantage_probability=float(np.mean(rho)),
+        advantage_probability=fmean(rho),  # math.fsum: the same on every CPU
         passed=bool(wins.sum() / tested.size >= 0.5),
         epsilon=epsilon,
         alpha=alpha,

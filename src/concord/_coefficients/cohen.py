@@ -80,15 +80,18 @@ def _inference(
             agreement_core.FLEISS, t, agreement, pi, pe, statistic, population
         )
     elif n > 0 and np.isfinite(statistic):
-        var, var0 = fce(table, agreement, statistic)
+        var, var0 = fce(table, agreement, statistic, weighting.exact)
         var, var0 = (1 - f) * var, (1 - f) * var0
-        null_z = statistic / np.sqrt(var0) if var0 > 0 else float("nan")
+        if var0 > 0:
+            null_z = statistic / np.sqrt(var0)
+        else:  # κ = 0 exactly under a null distribution that is a point: P(|Z| ≥ 0) = 1
+            null_z = 0.0 if var0 == 0 and statistic == 0 else float("nan")
     else:
         var = float("nan")
     sampler = (
-        TableSampler(table, weighting.exact, pooled)
+        TableSampler(table, weighting.floats(), pooled)
         if units is None
-        else TableSampler(table, weighting.exact, pooled, *units)
+        else TableSampler(table, weighting.floats(), pooled, *units)
     )
     return Inference(
         statistic=statistic,
@@ -269,6 +272,8 @@ def cohen_kappa(
     sample_weight : array-like, shape (n,), optional
         A non-negative finite weight for each pair. With the long form, the
         name of a column of the table (the same weight on each item's rows).
+        Whole weights keep κ exact; non-whole ones are added into the table's
+        cells in floating point, and κ is the exact value of that table.
     nan_policy : {"raise", "omit"}
         What to do with a missing rating (NaN, None, pd.NA): raise, or drop
         the pairs in which either rating is missing.

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -150,7 +151,9 @@ class TableSampler(Resampled):
         return self._units()[2]
 
 
-def fce(table: np.ndarray, agreement: np.ndarray, kappa: float) -> tuple[float, float]:
+def fce(
+    table: np.ndarray, agreement: np.ndarray, kappa: float, weights: np.ndarray | None = None
+) -> tuple[float, float]:
     """Fleiss, Cohen & Everitt (1969): (var κ, var κ under H0) for agreement weights.
 
     With cell shares p_ij, margins p_i., p_.j, w̄_i. = Σ_j p_.j w_ij and
@@ -158,20 +161,93 @@ def fce(table: np.ndarray, agreement: np.ndarray, kappa: float) -> tuple[float, 
 
         var  = [Σ p_ij (w_ij − (w̄_i. + w̄_.j)(1 − κ))² − (κ − p_e(1 − κ))²] / (n (1 − p_e)²)
         var0 = [Σ p_i. p_.j (w_ij − (w̄_i. + w̄_.j))² − p_e²] / (n (1 − p_e)²)
+
+    Each bracket is a variance (of X_ij = w_ij − (w̄_i. + w̄_.j)(1 − κ) over
+    the cells' shares), a difference that cancels when the variance is 0 or
+    nearly (κ = 0 with one rater constant): where the float difference is
+    below 2**−30 of its terms, and the disagreement ``weights`` are given,
+    both are recomputed in fractions (:func:`_fce_exact`), so an exact 0 is 0.
     """
-    n = float(table.sum())
-    p = table / n
-    rows, cols = p.sum(axis=1), p.sum(axis=0)
-    p_e = float(rows @ agreement @ cols)
-    w_row = agreement @ cols  # w̄_i.
-    w_col = rows @ agreement  # w̄_.j
+    var, var0, terms = _fce_floats(table, agreement, kappa)
+    if weights is not None and min(abs(var) - terms[0], abs(var0) - terms[1]) <= 0:
+        return _fce_exact(table, weights)
+    return var, var0
+
+
+def _fce_floats(
+    table: np.ndarray, agreement: np.ndarray, kappa: float
+) -> tuple[float, float, tuple[float, float]]:
+    """Return :func:`fce`'s two variances in floats, and 2**−30 of each one's larger term.
+
+    Every sum is :func:`_exact.fsum` or :func:`_exact.fdot`: the same on every CPU.
+    """
+    n, p, rows, cols, p_e, w_row, w_col = _shares(table, agreement)
     spread = w_row[:, None] + w_col[None, :]
     scale = n * (1 - p_e) ** 2
-    var = np.sum(p * (agreement - spread * (1 - kappa)) ** 2) - (kappa - p_e * (1 - kappa)) ** 2
-    var0 = np.sum(np.outer(rows, cols) * (agreement - spread) ** 2) - p_e**2
+    first = _exact.fdot(p, (agreement - spread * (1 - kappa)) ** 2)
+    first0 = _exact.fdot(np.outer(rows, cols), (agreement - spread) ** 2)
+    var = first - (kappa - p_e * (1 - kappa)) ** 2
+    var0 = first0 - p_e**2
     if scale == 0:  # 1 − p_e underflows (sample weights of ~1e-300): no finite variance
+        return math.nan, math.nan, (math.inf, math.inf)
+    near = (2.0**-30 * abs(first) / scale, 2.0**-30 * abs(first0) / scale)
+    return var / scale, var0 / scale, near
+
+
+def _shares(table: np.ndarray, agreement: np.ndarray) -> tuple[Any, ...]:
+    """n, the cell shares p, the margins, p_e and w̄_i., w̄_.j: sums the same on every CPU."""
+    n = _exact.fsum(table)
+    p = table / n
+    rows = _exact.fmatvec(p, np.ones(p.shape[1]))
+    cols = _exact.fmatvec(p.T, np.ones(p.shape[0]))
+    w_row = _exact.fmatvec(agreement, cols)  # w̄_i.
+    w_col = _exact.fmatvec(agreement.T, rows)  # w̄_.j
+    return n, p, rows, cols, _exact.fdot(rows, w_row), w_row, w_col
+
+
+def _fce_exact(table: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
+    """:func:`fce` in fractions from the counts and the disagreement weights, rounded once.
+
+    The agreement weights are 1 − W/max W, κ is the exact one (not its float).
+    """
+    from fractions import Fraction
+
+    k = table.shape[0]
+    t = [[Fraction(float(v)) for v in row] for row in table.tolist()]
+    w = [
+        [Fraction(v if isinstance(v, int) else float(v)) for v in row] for row in weights.tolist()
+    ]
+    top = max(max(row) for row in w)
+    a = [[1 - v / top if top else Fraction(1) for v in row] for row in w]
+    n = sum(sum(row) for row in t)
+    rows = [sum(row) / n for row in t]
+    cols = [sum(t[i][j] for i in range(k)) / n for j in range(k)]
+    w_row = [sum(a[i][j] * cols[j] for j in range(k)) for i in range(k)]
+    w_col = [sum(rows[i] * a[i][j] for i in range(k)) for j in range(k)]
+    p_e = sum(rows[i] * w_row[i] for i in range(k))
+    p_o = sum(t[i][j] * a[i][j] for i in range(k) for j in range(k)) / n
+    if p_e == 1:
         return math.nan, math.nan
-    return float(var) / scale, float(var0) / scale
+    kappa = (p_o - p_e) / (1 - p_e)
+    scale = n * (1 - p_e) ** 2
+    var = (
+        sum(
+            t[i][j] / n * (a[i][j] - (w_row[i] + w_col[j]) * (1 - kappa)) ** 2
+            for i in range(k)
+            for j in range(k)
+            if t[i][j]
+        )
+        - (kappa - p_e * (1 - kappa)) ** 2
+    )
+    var0 = (
+        sum(
+            rows[i] * cols[j] * (a[i][j] - (w_row[i] + w_col[j])) ** 2
+            for i in range(k)
+            for j in range(k)
+        )
+        - p_e**2
+    )
+    return _exact.to_float(var / scale), _exact.to_float(var0 / scale)
 
 
 def pair_terms(
@@ -187,14 +263,13 @@ def pair_terms(
     of a difference of two kappas (Gwet 2016). ``a`` and ``b`` are the label
     codes of the two raters, pair by pair.
     """
-    n = float(table.sum())
-    p = table / n
-    rows, cols = p.sum(axis=1), p.sum(axis=0)
-    p_o = float(np.sum(p * agreement))
-    p_e = float(rows @ agreement @ cols)
-    if n == 0 or p_e == 1 or not math.isfinite(kappa):
+    if float(table.sum()) == 0:
         return np.full(a.shape[0], np.nan)
-    pe_i = ((agreement @ cols)[a] + (rows @ agreement)[b]) / 2
+    n, p, _, _, p_e, w_row, w_col = _shares(table, agreement)
+    p_o = _exact.fdot(p, agreement)
+    if p_e == 1 or not math.isfinite(kappa):
+        return np.full(a.shape[0], np.nan)
+    pe_i = (w_row[a] + w_col[b]) / 2
     psi = (agreement[a, b] - p_o - 2 * (1 - kappa) * (pe_i - p_e)) / (1 - p_e)
     out: np.ndarray = psi / n
     return out

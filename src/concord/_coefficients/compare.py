@@ -25,6 +25,7 @@ from concord._coefficients.clustered import clusters_of
 from concord._coefficients.cohen_core import fce
 from concord._coefficients.compare_boot import independent_sampler, paired_sampler
 from concord._coefficients.registry import Coefficient, entry
+from concord._common import exact as _exact
 from concord._common.errors import param_error
 from concord._common.extras import require
 from concord._inference.clusters import cluster_variance, singletons, t_df
@@ -125,7 +126,9 @@ def difference_se(
         corrected = c.variance is not fce
         var = cluster_variance(d, clusters, corrected)
         return float(np.sqrt(var)), float(t_df(clusters))
-    return float(np.sqrt(np.sum((d - d.mean()) ** 2))), float(d.shape[0] - 1)
+    d = np.asarray(d, dtype=np.float64)
+    centred = d - _exact.fmean(d)
+    return math.sqrt(_exact.fdot(centred, centred)), float(d.shape[0] - 1)
 
 
 def _side_groups(groups: Any, paired: bool) -> tuple[Any, Any]:
@@ -389,9 +392,9 @@ def homogeneity(*results: Any) -> HomogeneityResult:
     k = np.array([r.statistic for r in results], dtype=np.float64)
     se = np.array([r.standard_error for r in results], dtype=np.float64)
     w = 1 / se**2
-    pooled = float(w @ k / w.sum())
+    pooled = _exact.fdot(w, k) / _exact.fsum(w)
     parts = w * (k - pooled) ** 2
-    chi2 = float(parts.sum())
+    chi2 = _exact.fsum(parts)
     df = len(results) - 1
     stats = require("scipy.stats", "stats", "concord.homogeneity")
     p = float(stats.chi2.sf(chi2, df))

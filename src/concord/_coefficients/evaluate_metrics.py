@@ -20,6 +20,7 @@ import numpy as np
 
 from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.concordance import concordance_correlation
+from concord._common import exact as _exact
 from concord._results.evaluation_parts import Metrics
 
 
@@ -116,6 +117,42 @@ def pair_metrics(
         return _pair_metrics(human, machine, pooled, population, rounding)
 
 
+def _sd(x: np.ndarray) -> float:
+    """RSMTool's ``np.std(x, ddof=1)``; exact where its squares overflow (scores near 1e200).
+
+    The SD of finite scores is finite unless it exceeds the float range: where
+    numpy's squares overflow, it is √((nΣx² − (Σx)²) / (n(n − 1))) on the
+    scores' integers (``exact.dyadic``), rounded once.
+    """
+    value = float(np.std(x, ddof=1))
+    if math.isfinite(value) or len(x) < 2 or not np.isfinite(x).all():
+        return value
+    ints, power = _exact.dyadic(x)
+    total, square, n = sum(ints), sum(v * v for v in ints), len(ints)
+    return _scaled_root(n * square - total * total, n * (n - 1), power)
+
+
+def _rmse(human: np.ndarray, machine: np.ndarray) -> float:
+    """RSMTool's RMSE; exact where its squares overflow: √(Σ(h − m)²/n), rounded once."""
+    value = float(np.sqrt(np.average((human - machine) ** 2)))
+    both = np.concatenate([human, machine])
+    if math.isfinite(value) or not len(human) or not np.isfinite(both).all():
+        return value
+    ints, power = _exact.dyadic(both)
+    n = len(human)
+    square = sum((a - b) ** 2 for a, b in zip(ints[:n], ints[n:], strict=True))
+    return _scaled_root(square, n, power)
+
+
+def _scaled_root(num: int, den: int, power: int) -> float:
+    """√(num/den) · 2**power, rounded once where it is a normal float; inf beyond the range."""
+    root = _exact.root_ratio(num, den)
+    try:
+        return math.ldexp(root, power)
+    except OverflowError:
+        return math.inf
+
+
 def _pair_metrics(
     human: np.ndarray,
     machine: np.ndarray,
@@ -129,11 +166,11 @@ def _pair_metrics(
     values = {
         "N": len(human),
         "h_mean": float(np.mean(human)),
-        "h_sd": float(np.std(human, ddof=1)),
+        "h_sd": _sd(human),
         "h_min": float(np.min(human)),
         "h_max": float(np.max(human)),
         "sys_mean": float(np.mean(machine)),
-        "sys_sd": float(np.std(machine, ddof=1)),
+        "sys_sd": _sd(machine),
         "sys_min": float(np.min(machine)),
         "sys_max": float(np.max(machine)),
         "corr": _corr(human, machine, wtkappa.precision),
@@ -142,7 +179,7 @@ def _pair_metrics(
         "kappa": float(kappa.statistic),
         "exact_agr": agreement(human, machine, 0),
         "adj_agr": agreement(human, machine, 1),
-        "RMSE": float(np.sqrt(np.average((human - machine) ** 2))),
+        "RMSE": _rmse(human, machine),
     }
     if population is None:
         values["SMD"] = smd(human, machine, pooled)

@@ -11,6 +11,7 @@ jackknife replicate is a table already computed: at most k² per rater.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -19,6 +20,7 @@ import numpy as np
 from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.compare import _options
 from concord._coefficients.registry import entry
+from concord._common import exact as _exact
 from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._common.extras import require
 from concord._data.columns import paired
@@ -203,7 +205,7 @@ def against_gold(
         weight[:, r] = table.sum() - both
     sizes = np.array([t.sum() for t in tables], dtype=np.float64)
     stats = np.array([float(r.statistic) for r in results])
-    mean = float(sizes @ stats / sizes.sum())
+    mean = _exact.fdot(sizes, stats) / _exact.fsum(sizes)
     if n < 2:  # no item to leave out: the jackknife (estimate, SE) is undefined
         return GoldResult(
             c.name, raters, labels.values, tuple(results), n, mean, np.nan, np.nan, level
@@ -218,9 +220,12 @@ def against_gold(
         return GoldResult(
             c.name, raters, labels.values, tuple(results), n, mean, np.nan, np.nan, level
         )
-    estd = (replicate * weight).sum(axis=1) / weight.sum(axis=1)
-    bias = (n - 1) * (float(estd.mean()) - mean)
-    se = float(np.sqrt((n - 1) * np.mean((estd - estd.mean()) ** 2)))
+    # sums the same on every CPU (math.fsum): the estimate and SE are printed
+    ones = np.ones(weight.shape[1])
+    estd = _exact.fmatvec(replicate * weight, ones) / _exact.fmatvec(weight, ones)
+    centre = _exact.fmean(estd)
+    bias = (n - 1) * (centre - mean)
+    se = math.sqrt((n - 1) * _exact.fmean((estd - centre) ** 2))
     return GoldResult(
         c.name, raters, labels.values, tuple(results), n, mean, mean - bias, se, level
     )

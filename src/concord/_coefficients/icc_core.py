@@ -12,15 +12,17 @@ when rater j rated item i, S_j and n_j for rater j's sum and count:
 Then Σ T_i²/k_i = Σ A_m/m, n_j = Σ_m diag(C_m), and the two-way between-item
 sum of squares with each rater's mean R_j = S_j/n_j moved to the grand mean
 is Σ (T_i − m_i·R)²/k_i = Σ A_m/m − 2 R·Σ B_m/m + Rᵀ(Σ C_m/m)R. On integer
-scores the sums are integers: :class:`Sums` adds them exactly (an
-accumulator's merge is the one-shot table), and :func:`anova` computes in
-fractions, rounding once. :class:`ItemSampler` is the float twin for the
-bootstrap over items.
+scores the sums are integers, on any other float scores exact fractions
+(dyadic rationals, from the digits of :mod:`concord._tables.dyadic_rows`):
+:class:`Sums` adds them exactly (an accumulator's merge is the one-shot
+table), and :func:`anova` computes in fractions, rounding once.
+:class:`ItemSampler` is the float twin for the bootstrap over items.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import ModuleType
@@ -30,6 +32,7 @@ import numpy as np
 
 from concord._coefficients.icc_sums import block_sums, kernels
 from concord._results.icc_anova import Anova, coefficient
+from concord._tables.dyadic_rows import digits, product_total, scaled
 
 _CHUNK = 1 << 16  # rows per pass: temporaries stay O(chunk × raters)
 _FLOAT_ROWS = 1 << 10  # whole numbers whose float64 chunks would be shorter go to int64
@@ -44,10 +47,11 @@ class NoLabels(NamedTuple):
 
 @dataclass(frozen=True)
 class Sums:
-    """The additive sums an ICC comes from (see the module); ints on integer scores.
+    """The additive sums an ICC comes from (see the module); exact numbers.
 
     ``by_size`` maps k_i = m to (c_m, A_m, B_m, C_m); ``exact`` says whether
-    every sum is an integer (integer scores).
+    every sum is exact: Python ints on integer scores, Fractions on others
+    (:func:`sums_of` always counts exactly; float sums are the twin's).
     """
 
     names: tuple[Any, ...]
@@ -138,9 +142,14 @@ def sums_of(x: np.ndarray, names: tuple[Any, ...], integral: bool) -> Sums:
     ``integral``: every rating is a whole number (float64 holds it exactly);
     the sums are then Python ints, computed in float64 or int64 on chunks
     small enough that every partial sum is exact (see :func:`_layout`).
+    Other scores are summed exactly from their digits (:func:`_exact_chunk`).
     """
+    total = Sums(names, 0, _zeros(x.shape[1], True), {}, True)
+    if not integral:
+        for start in range(0, x.shape[0], _CHUNK):
+            total = total.merge(_exact_chunk(x[start : start + _CHUNK], names), ("", ""))
+        return total
     dtype, rows = _layout(x, integral)
-    total = Sums(names, 0 if integral else 0.0, _zeros(x.shape[1], integral), {}, integral)
     fast = kernels(x.size) if dtype is np.float64 else None  # integer sums are fast in numpy
     for start in range(0, x.shape[0], rows):
         part = _chunk(x[start : start + rows], names, integral, dtype, fast)
@@ -203,6 +212,34 @@ def _chunk(
         a = _py((tm * tm).sum(), integral)
         by_size[int(m)] = (len(tm), a, _vec(b, integral), _vec(cc, True))
     return Sums(names, square, rater_sums, by_size, integral)
+
+
+def _exact_chunk(x: np.ndarray, names: tuple[Any, ...]) -> Sums:
+    """Count a block of float scores (NaN missing) into exact sums: Fractions on 2**low."""
+    rated = ~np.isnan(x)
+    complete = bool(rated.all())
+    d = digits(x if complete else np.where(rated, x, 0.0))
+    low = d.low
+    rater_sums = np.array([scaled(v, low) for v in d.column_totals()], dtype=object)
+    t = d.row_totals()
+    r = x.shape[1]
+    by_size: dict[int, tuple[Any, Any, np.ndarray, np.ndarray]] = {}
+    k = None if complete else rated.sum(axis=1)
+    for m in [r] if k is None else np.unique(k).tolist():
+        if m == 0 or not x.shape[0]:
+            continue
+        pick = None if k is None else k == m
+        tm = t if pick is None else t.take(pick)
+        a = scaled(product_total(tm, tm), 2 * low)
+        if m == r:
+            b = np.full(r, scaled(tm.total(), low), dtype=object)
+            cc = _vec(np.full((r, r), tm.shape[0]), True)
+        else:
+            keep = rated[pick]
+            b = np.array([scaled(v, low) for v in tm.times(keep)], dtype=object)
+            cc = _vec(keep.T.astype(np.int64) @ keep.astype(np.int64), True)
+        by_size[int(m)] = (tm.shape[0], a, b, cc)
+    return Sums(names, scaled(d.square_total(), 2 * low), rater_sums, by_size, True)
 
 
 def _as(x: np.ndarray, dtype: Any) -> np.ndarray:
@@ -277,7 +314,7 @@ def build(
         n_items=n,
         n_raters=n_raters,
         n_ratings=big_n,
-        k0=(big_n - k2 / big_n) / (n - 1) if np.all(n != 1) else float("nan"),
+        k0=_k0(n, big_n, k2),
         ss_items=a - mean_square,
         ss_within=square - a,
         ss_items_adjusted=adjusted,
@@ -285,6 +322,13 @@ def build(
         ss_error=total - raters - adjusted,
         ss_total=total,
     )
+
+
+def _k0(n: Any, big_n: Any, k2: Any) -> Any:
+    """Ebel's k₀ = (N − Σk_i²/N)/(n − 1): a Fraction from integer counts, else floats."""
+    if isinstance(n, int) and isinstance(big_n, int):
+        return Fraction(big_n * big_n - k2, big_n * (n - 1)) if n != 1 else math.nan
+    return (big_n - k2 / big_n) / (n - 1) if np.all(n != 1) else math.nan
 
 
 class ItemSampler:

@@ -49,6 +49,7 @@ from concord._tables.item_rows import item_counts
 from concord._tables.item_table import Items
 from concord._tables.items import batch_items, item_data
 from concord._tables.patterns import distinct
+from concord._tables.weights import rational_steps
 
 _DENSE_MAX = 256
 
@@ -297,22 +298,8 @@ def _from_coincidences(
     scaled, scale = coincidences(stats)  # scale · o, integers
     totals = scaled.sum(axis=1)  # scale · n_c
     n = int((stats.sizes * stats.items)[stats.pairable()].sum())
-    if custom is not None:
-        delta, unit = custom, 1.0
-    elif name == "ordinal":
-        # distances of scaled totals: (2·scale)² times the metric's own δ²
-        delta, unit = (
-            distances(name, ordinal_scores(totals).astype(np.float64)),
-            (2.0 * scale) ** -2,
-        )
-    else:
-        scores = (
-            labels.scores(func, name) if name != "nominal" else np.arange(labels.k, dtype=float)
-        )
-        delta, unit = distances(name, scores), 1.0
-    d = _exact.integers(delta).astype(object)
+    d, delta, unit = _squared_distances(func, name, custom, labels, totals, scale)
     top = int(d.max()) if d.size else 0
-    unit *= float(delta.max()) / top if top else 1.0  # the metric's δ² per integer step of d
     observed = Fraction(int((scaled * d).sum()), scale)  # n..·D_o in steps of d
     expected = Fraction(int(totals @ d @ totals), scale * scale)  # n..(n..−1)·D_e in steps of d
     values = _values(n, observed, expected, top, unit)
@@ -324,8 +311,59 @@ def _from_coincidences(
     # δ² in the metric's own units, the units of D_o and D_e (the ordinal delta is scaled)
     metric = delta * (2.0 * scale) ** -2 if custom is None and name == "ordinal" else delta
     return _result(
-        func, name, summary, labels, items.n_raters, metric, values, n, shown, inference
+        func, name, summary, labels, items.n_raters, metric, values, n, shown, inference, d
     )
+
+
+def _squared_distances(
+    func: str, name: str, custom: np.ndarray | None, labels: Labels, totals: Any, scale: int
+) -> tuple[np.ndarray, np.ndarray, Any]:
+    """Return δ² as integers d (object), as floats, and the metric's δ² per step of d.
+
+    Interval and ordinal δ² are squared differences of scores that are
+    integers times one power of two (:func:`_exact.dyadic`), so d and the
+    step (a Fraction) are exact whatever the scores' size: scores near 1e300
+    have δ² beyond the float range (their floats are inf) and α needs only d.
+    The ordinal floats are those of the scaled totals' mid-ranks, (2·scale)²
+    times the metric's own δ².
+    """
+    if custom is None and name in ("interval", "ordinal"):
+        if name == "ordinal":
+            ints, power = [int(v) for v in ordinal_scores(totals).tolist()], 0
+            unit = Fraction(1, 4 * scale * scale)
+        else:
+            ints, power = _exact.dyadic(labels.scores(func, name))
+            unit = Fraction(2) ** (2 * power)
+        column = np.array(ints, dtype=object)
+        d = (column[:, None] - column[None, :]) ** 2
+        return d, _floats(d, 2 * power), unit
+    found = rational_steps(labels.scores(func, name), "ratio") if name == "ratio" else None
+    if custom is None and found is not None:  # rational: exact integers over one denominator
+        d, common = found
+        step = Fraction(1, common)
+        floats = np.array([_exact.rounded(int(v), common) for v in d.ravel()])
+        return d, floats.reshape(d.shape), step
+    if custom is not None:
+        delta = custom
+    else:
+        scores = (
+            labels.scores(func, name) if name != "nominal" else np.arange(labels.k, dtype=float)
+        )
+        delta = distances(name, scores)
+    d = _exact.integers(delta).astype(object)
+    top = int(d.max()) if d.size else 0
+    return d, delta, float(delta.max()) / top if top else 1.0  # δ² per integer step of d
+
+
+def _floats(d: np.ndarray, power: int) -> np.ndarray:
+    """Return d · 2**power as floats, each rounded once (±inf beyond the float range)."""
+    top = int(d.max()) if d.size else 0
+    if top.bit_length() + power < 1000 and power > -900:
+        # float(int) is rounded once, and a power of two in the normal range scales exactly
+        out: np.ndarray = d.astype(np.float64) * 2.0**power
+        return out
+    step = Fraction(2) ** power
+    return np.array([_exact.to_float(v * step) for v in d.ravel()]).reshape(d.shape)
 
 
 def _dense_inference(
@@ -348,7 +386,7 @@ def _dense_inference(
     )
 
 
-def _values(n: float, observed: Any, expected: Any, top: float, unit: float) -> dict[str, float]:
+def _values(n: float, observed: Any, expected: Any, top: Any, unit: Any) -> dict[str, float]:
     """α, D_o, D_e (in the metric's units) and Gwet's p_a, p_e.
 
     ``observed`` = n.. D_o and ``expected`` = n..(n.. − 1) D_e are measured in
@@ -361,10 +399,13 @@ def _values(n: float, observed: Any, expected: Any, top: float, unit: float) -> 
     d_o = observed / n
     d_e = expected / (n * (n - 1))
     shrink = (n - 1) / Fraction(n) if isinstance(observed, Fraction) else (n - 1) / n
+    if isinstance(unit, Fraction):  # exact steps: the metric's values rounded once
+        scaled = {"d_o": _exact.to_float(d_o * unit), "d_e": _exact.to_float(d_e * unit)}
+    else:
+        scaled = {"d_o": float(d_o) * unit, "d_e": float(d_e) * unit}
     return {
         "alpha": float(1 - d_o / d_e),
-        "d_o": float(d_o) * unit,
-        "d_e": float(d_e) * unit,
+        **scaled,
         "p_a": float(1 - shrink * d_o / top),
         "p_e": float(1 - shrink * d_e / top),
     }
@@ -381,6 +422,7 @@ def _result(
     n_pairable: int,
     coincidence: np.ndarray | None,
     inference: Deferred,
+    steps: np.ndarray | None = None,
 ) -> KrippendorffResult:
     if np.isnan(values["alpha"]):
         reason = (
@@ -390,7 +432,12 @@ def _result(
         )
         undefined(func, reason)
     top = delta.max() if delta.size else 0.0
-    shown = np.asarray(delta / top if top > 0 else delta, dtype=np.float64)
+    if steps is not None and steps.size and int(steps.max()) > 0:  # δ²/max δ², rounded once
+        most = int(steps.max())
+        shown = np.array([_exact.to_float(Fraction(int(v), most)) for v in steps.ravel()])
+        shown = shown.reshape(steps.shape)
+    else:
+        shown = np.asarray(delta / top if top > 0 else delta, dtype=np.float64)
     return KrippendorffResult(
         statistic=values["alpha"],
         observed_agreement=values["p_a"],
@@ -424,7 +471,10 @@ def _decomposed(
     n_rated = int((per_item >= 1).sum())
     values = np.arange(labels.k, dtype=float) if name == "nominal" else labels.scores(func, name)
     t = continuous.terms(codes, name, values)
-    numbers = _values(t.n, t.observed, t.expected, t.top, 1.0)
+    if t.exact_top is not None:  # exact sums: every value rounded once
+        numbers = _values(t.count, t.observed, t.expected, t.exact_top, 1.0)
+    else:
+        numbers = _values(t.n, t.observed, t.expected, t.top, 1.0)
     var = continuous.variance(t, population, n_rated)
     inference = Inference(
         statistic=numbers["alpha"],

@@ -8,17 +8,23 @@ Every standard metric reduces to per-item sums over the rater columns:
 * ratio: pairs of rater columns, and blocks of values (O(V · block) memory).
 
 From these come α, Gwet's (2014) per-item terms for its variance, and the
-bootstrap by resampling items.
+bootstrap by resampling items. At the interval and ordinal levels the two
+sums of α are exact (:mod:`concord._tables.dyadic_rows`: n..D_o and
+n..(n.. − 1)D_e as fractions, whatever the offset of the values), so α is
+correctly rounded; the ratio metric's sums and the per-item terms of the
+variance are floats.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients.krippendorff_core import krippendorff_items
+from concord._tables.dyadic_rows import digits, product_total, scaled
 
 _BLOCK = 1 << 20  # values per block of the ratio metric's V × V sums
 _GROUPS = 100  # blocks of the grouped jackknife
@@ -37,13 +43,19 @@ class Terms:
     m: np.ndarray  # ratings per item
     pairs: np.ndarray  # Σ_{g,h} δ²(x_g, x_h) per item
     chance: np.ndarray  # Σ_g Σ_l a(x_g, l) π_l per item, a = 1 − δ²/max δ²
-    observed: float  # n.. D_o = Σ_i pairs_i / (m_i − 1)
-    expected: float  # n..(n.. − 1) D_e = Σ_ck n_c n_k δ²_ck
+    observed: Any  # n.. D_o = Σ_i pairs_i / (m_i − 1): exact (a Fraction) or a float
+    expected: Any  # n..(n.. − 1) D_e = Σ_ck n_c n_k δ²_ck: exact (a Fraction) or a float
     top: float  # max δ²
+    exact_top: Any = None  # max δ² as a Fraction, with exact sums
 
     @property
     def n(self) -> float:
         return float(self.m.sum())
+
+    @property
+    def count(self) -> int:
+        """n.., the pairable values, an integer."""
+        return int(self.m.sum())
 
 
 def _scores(level: str, values: np.ndarray, n_c: np.ndarray) -> np.ndarray:
@@ -108,14 +120,48 @@ def terms(codes: np.ndarray, level: str, values: np.ndarray) -> Terms:
     n = float(m.sum())
     per_value = 1 - rows / (n * top) if top > 0 and n > 0 else np.ones_like(rows)
     chance = np.where(present, per_value[np.maximum(codes, 0)], 0.0).sum(axis=1)
+    if level in ("interval", "ordinal") and x.size:
+        observed, expected = _exact_sums(x, m)
+        lo, hi = float(scores.min()), float(scores.max())
+        exact_top = (Fraction(hi) - Fraction(lo)) ** 2
+        return Terms(m, pairs, chance, observed, expected, top, exact_top)
     return Terms(m, pairs, chance, float(np.sum(pairs / (m - 1))), float(n_c @ rows), top)
+
+
+def _exact_sums(x: np.ndarray, m: np.ndarray) -> tuple[Fraction, Fraction]:
+    """Return n.. D_o and n..(n.. − 1) D_e of the squared difference, exact, from the digits of x.
+
+    x holds each pairable item's scores (0 where missing). Per item,
+    Σ_{g,h} (x_g − x_h)² = 2(m Σx² − T²), summed over the items with m
+    values and divided by m − 1; Σ_{c,k} n_c n_k (x_c − x_k)² = 2(n.. Σx² − (Σx)²).
+    """
+    d = digits(x)
+    n = int(m.sum())
+    total = d.total()
+    expected = scaled(2 * (n * d.square_total() - total * total), 2 * d.low)
+    rows = d.row_totals()
+    observed = Fraction(0)
+    for size in np.unique(m).tolist():
+        pick = m == size
+        within, t = d.take(pick), rows.take(pick)
+        observed += Fraction(
+            2 * (int(size) * within.square_total() - product_total(t, t)), int(size) - 1
+        )
+    return observed * scaled(1, 2 * d.low), Fraction(expected)
+
+
+def _float(v: Any) -> float:
+    try:
+        return float(v)
+    except OverflowError:
+        return float("inf") if v > 0 else float("-inf")
 
 
 def alpha(t: Terms) -> float:
     """α = 1 − (n.. − 1) Σ_i pairs_i/(m_i − 1) / Σ n_c n_k δ²."""
     if t.n < 2 or t.expected == 0 or t.top == 0:
         return float("nan")
-    return 1 - (t.n - 1) * t.observed / t.expected
+    return float(1 - (t.count - 1) * t.observed / t.expected)  # rounded once when exact
 
 
 def variance(t: Terms, population: float | None, n_rated: int) -> float:
@@ -126,7 +172,7 @@ def variance(t: Terms, population: float | None, n_rated: int) -> float:
     if t.top == 0 or t.n < 2:
         return float("nan")
     agree = t.m * (t.m - 1) - t.pairs / t.top
-    pe = 1 - t.expected / (t.n * t.n * t.top)
+    pe = 1 - _float(t.expected / (t.count * t.count * (t.exact_top or t.top)))
     return krippendorff_items(np.ones_like(t.m), t.m, agree, t.chance, pe, population, n_rated)
 
 

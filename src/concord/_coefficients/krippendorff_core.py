@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from concord._coefficients.agreement_core import terms
+from concord._common.exact import fdot
 from concord._inference.design import fraction
 from concord._inference.resampling import Resampled
 from concord._tables.item_table import ItemStats
@@ -169,7 +170,7 @@ def krippendorff_items(
         return float("nan")
     linear, center = _alpha_linear(freq, m, agree, chance, pe, counts=counts)
     f = fraction(n_rated, population)
-    return (1 - f) * float(freq @ (linear - center) ** 2) / (n * (n - 1))
+    return (1 - f) * fdot(freq, (linear - center) ** 2) / (n * (n - 1))
 
 
 def _alpha_linear(

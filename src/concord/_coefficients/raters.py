@@ -175,7 +175,7 @@ def _conger_inference(
     var = conger_variance(items, weighting.agreement(), pe, statistic, population)
 
     def form() -> CongerSampler:
-        return CongerSampler(items.rater_patterns(), items.labels.k, weighting.exact)
+        return CongerSampler(items.rater_patterns(), items.labels.k, weighting.floats())
 
     # kept codes: the patterns are formed (a sort) only if a bootstrap needs them
     sampler = form() if items.codes is None else OnDemand(form)
@@ -192,7 +192,7 @@ def _light_inference(
     """Light's kappa's SE and sampler, computed when first read."""
     assert items.raters is not None
     var = light_variance(items.raters, terms, weighting.agreement(), population)
-    sampler = LightSampler(items.raters, items.labels.k, weighting.exact)
+    sampler = LightSampler(items.raters, items.labels.k, weighting.floats())
     return _rater_inference(LIGHT, items, statistic, var, sampler)
 
 

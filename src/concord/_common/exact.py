@@ -10,6 +10,7 @@ k×k, so this costs microseconds.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -20,6 +21,8 @@ def integers(x: np.ndarray) -> np.ndarray:
     """Return integers proportional to ``x`` by a power of two (int64, or object if large)."""
     if x.dtype.kind in "iub":
         return x.astype(np.int64)
+    if x.dtype == object and all(type(v) is int for v in x.flat):  # Python ints: as they are
+        return x
     if np.all(x == np.round(x)) and np.abs(x).max(initial=0) < 2**53:
         return x.astype(np.int64)
     mantissa, exponent = np.frexp(x)
@@ -34,6 +37,70 @@ def integers(x: np.ndarray) -> np.ndarray:
         dtype=object,
     )
     return out.reshape(x.shape)
+
+
+def dyadic(x: np.ndarray) -> tuple[list[int], int]:
+    """Return Python integers n and a power p with x = n · 2**p exactly (finite floats).
+
+    p is as large as it can be (the values' common trailing zero bits are dropped).
+
+    >>> dyadic(np.array([0.5, 1.25, 3.0]))
+    ([2, 5, 12], -2)
+    """
+    mantissa, exponent = np.frexp(np.asarray(x, dtype=np.float64).ravel())
+    m = (mantissa * 2.0**53).astype(np.int64).tolist()
+    e = (exponent.astype(np.int64) - 53).tolist()
+    lows = [ei + (mi & -mi).bit_length() - 1 for mi, ei in zip(m, e, strict=True) if mi]
+    p = min(lows) if lows else 0
+    return [_shifted(mi, ei - p) for mi, ei in zip(m, e, strict=True)], p
+
+
+def _shifted(m: int, s: int) -> int:
+    """Return m · 2**s, exact (for s < 0, m has at least −s trailing zero bits)."""
+    return m << s if s >= 0 else m >> -s  # exact division by a power of two: floor is exact
+
+
+def to_float(v: Any) -> float:
+    """float(v) of an int or Fraction, correctly rounded; ±inf beyond the float range.
+
+    >>> from fractions import Fraction
+    >>> to_float(Fraction(1, 3)) == 1 / 3, to_float(10**400), to_float(-Fraction(10**400, 3))
+    (True, inf, -inf)
+    """
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
+def fsum(x: Any) -> float:
+    """Return Σ x of a float array correctly rounded (``math.fsum``): the same on every CPU.
+
+    numpy's reductions and BLAS dots add in an order that depends on the CPU's
+    vector width, so their last bit may differ between machines; every sum
+    behind a printed SE, interval or mean goes through here or :func:`fdot`.
+
+    >>> fsum(np.array([1e16, 1.0, -1e16])), float(np.sum([1e16, 1.0, -1e16]))
+    (1.0, 0.0)
+    """
+    return math.fsum(np.asarray(x, dtype=np.float64).ravel().tolist())
+
+
+def fdot(a: Any, b: Any) -> float:
+    """Return Σ a·b: each product rounded (elementwise: the same everywhere), then :func:`fsum`."""
+    return fsum(np.multiply(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)))
+
+
+def fmean(x: Any) -> float:
+    """Return the mean of a float array, :func:`fsum` over the count; nan when empty."""
+    x = np.asarray(x, dtype=np.float64)
+    return fsum(x) / x.size if x.size else math.nan
+
+
+def fmatvec(a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Return a @ v (a 2-D, v 1-D) with each entry an :func:`fdot`: the same on every CPU."""
+    products = np.asarray(a, dtype=np.float64) * np.asarray(v, dtype=np.float64)[None, :]
+    return np.array([math.fsum(row) for row in products.tolist()], dtype=np.float64)
 
 
 def fits_int64(*bounds: int) -> bool:
@@ -110,6 +177,8 @@ def parts(x: np.ndarray) -> list[tuple[int, np.ndarray]] | None:
     the remainder are exact in floating point) are the parts. Returns None
     when the exponents span more than a few parts (the caller uses Python ints).
     """
+    if x.dtype == object:  # Python ints beyond int64: the caller's Python-int path
+        return None
     if x.dtype.kind in "iub" or (np.all(x == np.round(x)) and np.abs(x).max(initial=0) < 2**53):
         return [(0, x.astype(np.int64))]
     if (x < 0).any():  # the digits below are those of non-negative numbers

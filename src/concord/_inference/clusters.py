@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from concord._common.errors import param_error
+from concord._common.exact import fdot, fmean, fsum
 from concord._inference.resampling import Resampled
 
 
@@ -100,9 +101,20 @@ def cluster_variance(terms: np.ndarray, clusters: np.ndarray, corrected: bool) -
     n_clusters = int(clusters.max(initial=-1)) + 1
     if n_clusters < 2 or not np.all(np.isfinite(terms)):
         return float("nan")
-    sums = np.bincount(clusters, weights=terms - terms.mean(), minlength=n_clusters)
+    sums = _cluster_sums(terms - fmean(terms), clusters, n_clusters)
     ratio = _correction(n_clusters, corrected) / _correction(n, corrected)
-    return ratio * float(sums @ sums)
+    return ratio * fdot(sums, sums)
+
+
+def _cluster_sums(values: np.ndarray, clusters: np.ndarray, n_clusters: int) -> np.ndarray:
+    """Σ of the values in each cluster, correctly rounded (math.fsum): whatever the items' order.
+
+    Wide and long input (items in another order) and every CPU give the same sums.
+    """
+    order = np.argsort(clusters, kind="stable")
+    ends = np.searchsorted(clusters[order], np.arange(1, n_clusters))
+    parts = np.split(values[order], ends)
+    return np.array([fsum(p) for p in parts], dtype=np.float64)
 
 
 def jackknife_variance(values: np.ndarray, freq: np.ndarray) -> float:
@@ -110,11 +122,11 @@ def jackknife_variance(values: np.ndarray, freq: np.ndarray) -> float:
     keep = np.isfinite(values)
     if not keep.all():
         return float("nan")
-    c = float(freq.sum())
+    c = fsum(freq)
     if c < 2:
         return float("nan")
-    mean = float(freq @ values) / c
-    return (c - 1) / c * float(freq @ (values - mean) ** 2)
+    mean = fdot(freq, values) / c
+    return (c - 1) / c * fdot(freq, (values - mean) ** 2)
 
 
 def match_rows(rows: np.ndarray, units: np.ndarray) -> np.ndarray:

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from concord._common.errors import param_error
+from concord._common.exact import fdot, fsum
 from concord._common.extras import require
 from concord._common.options import check_method
 
@@ -33,10 +34,27 @@ _NORMAL = NormalDist()
 
 
 class ConfidenceInterval(NamedTuple):
-    """A confidence interval: ``low`` and ``high``."""
+    """A confidence interval: ``low`` and ``high``.
+
+    Its repr shows four significant digits (an interval's last digits are
+    sampling noise, and the last bit of a float may differ between CPUs); the
+    fields hold the full floats.
+
+    >>> ConfidenceInterval(0.013968611795406491, 0.026386634220081855)
+    ConfidenceInterval(low=0.01397, high=0.02639)
+    """
 
     low: float
     high: float
+
+    def __repr__(self) -> str:
+        return f"ConfidenceInterval(low={_shown(self.low)}, high={_shown(self.high)})"
+
+
+def _shown(x: float) -> str:
+    """Four significant digits, a float's look kept (0.0, 1.0, nan, -inf)."""
+    text = f"{x:.4g}"
+    return text if any(c in text for c in ".enai") else text + ".0"
 
 
 class Sampler(Protocol):
@@ -259,10 +277,10 @@ def _bca_probabilities(
     theta, count = jackknife
     keep = np.isfinite(theta)
     theta, count = theta[keep], count[keep]
-    mean = np.sum(count * theta) / np.sum(count)
+    mean = fdot(count, theta) / fsum(count)
     d = mean - theta
-    denominator = 6 * np.sum(count * d**2) ** 1.5
-    a = float(np.sum(count * d**3) / denominator) if denominator > 0 else 0.0
+    denominator = 6 * fdot(count, d**2) ** 1.5
+    a = fdot(count, d**3) / denominator if denominator > 0 else 0.0
     out = []
     for p in (alpha / 2, 1 - alpha / 2):
         z = _NORMAL.inv_cdf(p)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from concord._common.exact import fdot, fsum
 from concord._inference.intervals import progress
 
 _CHUNK = 1 << 22  # multinomial cells drawn at a time: bounds the memory of a batch
@@ -209,7 +210,7 @@ class IndependentSampler:
         for sampler, sign in ((self.first, -1.0), (self.second, 1.0)):
             theta, count = sampler.jackknife()
             keep = np.isfinite(theta)
-            mean = np.sum(count[keep] * theta[keep]) / np.sum(count[keep])
+            mean = fdot(count[keep], theta[keep]) / fsum(count[keep])
             out.append(sign * (theta - mean))
             counts.append(count)
         return np.concatenate(out), np.concatenate(counts)

@@ -88,22 +88,24 @@ class IccResult(IccText):
         """MS between items (two-way: after the raters' means), within items, raters, error."""
         ms = self._anova.mean_squares()
         rows = ms["items"] if self.model == "oneway" else ms["items_adjusted"]
-        out = {"items": float(rows), "within": float(ms["within"])}
+        out = {"items": _f.to_float(rows), "within": _f.to_float(ms["within"])}
         if self.model == "twoway":
-            out.update(raters=float(ms["raters"]), error=float(ms["error"]))
+            out.update(raters=_f.to_float(ms["raters"]), error=_f.to_float(ms["error"]))
         return out
 
     @property
     def variance_components(self) -> dict[str, float]:
         """The method-of-moments variance components: items, raters (two-way) and error."""
-        ms, k0, n = self.mean_squares, self.k0, self.n_items
-        if self.model == "oneway":
-            return {"items": (ms["items"] - ms["within"]) / k0, "error": ms["within"]}
-        return {
-            "items": (ms["items"] - ms["error"]) / k0,
-            "raters": (ms["raters"] - ms["error"]) / n,
-            "error": ms["error"],
-        }
+        ms, k0, n = self._anova.mean_squares(), self._anova.k0, self.n_items
+        if self.model == "oneway":  # exact on exact sums, rounded once
+            parts = {"items": (ms["items"] - ms["within"]) / k0, "error": ms["within"]}
+        else:
+            parts = {
+                "items": (ms["items_adjusted"] - ms["error"]) / k0,
+                "raters": (ms["raters"] - ms["error"]) / n,
+                "error": ms["error"],
+            }
+        return {name: _f.to_float(v) for name, v in parts.items()}
 
     @property
     def standard_error(self) -> float:

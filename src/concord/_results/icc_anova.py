@@ -115,6 +115,35 @@ class Anova:
         }
 
 
+_FAR = 900  # mean squares beyond 2**±_FAR are scaled before they become floats
+
+
+def float_squares(anova: Anova) -> dict[str, float]:
+    """Return the mean squares as floats, all divided by one power of two when they are extreme.
+
+    The F statistics, their degrees of freedom and the intervals are ratios of
+    mean squares (homogeneous of degree 0), so a common power of two changes
+    none of them, while scores near 1e300 have mean squares beyond the float
+    range and scores near 1e−160 have subnormal ones. In range: the floats.
+    """
+    ms = anova.mean_squares()
+    exact = [abs(v) for v in ms.values() if isinstance(v, Fraction) and v != 0]
+    top = max(exact) if exact else None
+    if top is None or 2**-_FAR < top < 2**_FAR:
+        return {name: to_float(v) for name, v in ms.items()}
+    shift = top.numerator.bit_length() - top.denominator.bit_length()
+    scale = Fraction(1, 1 << shift) if shift > 0 else Fraction(1 << -shift)
+    return {name: to_float(v * scale if isinstance(v, Fraction) else v) for name, v in ms.items()}
+
+
+def to_float(v: Any) -> float:
+    """float(v), ±inf beyond the float range (as float arithmetic overflows)."""
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
 def _ratio(a: Any, b: Any) -> Any:
     if not hasattr(b, "shape") and b == 0:
         return math.nan
@@ -149,6 +178,10 @@ def _divide(a: Any, b: Any) -> Any:
 def _agreement_df(anova: Anova, ms: dict[str, Any], a: float, b: float) -> float:
     """Satterthwaite's degrees of freedom of a·MSC + b·MSE (McGraw & Wong 1996, Table 8)."""
     c, e = a * float(ms["raters"]), b * float(ms["error"])
+    if math.isfinite(c) and math.isfinite(e) and max(abs(c), abs(e)) > 0:
+        # a power of two: the ratio is the same float, and the squares cannot overflow
+        power = math.frexp(max(abs(c), abs(e)))[1]
+        c, e = math.ldexp(c, -power), math.ldexp(e, -power)
     denominator = c * c / anova.df_raters + e * e / float(anova.df_error)
     return (c + e) ** 2 / denominator if denominator > 0 else math.nan
 
@@ -164,7 +197,7 @@ def _agreement_ab(anova: Anova, rho: float, unit: str) -> tuple[float, float]:
 
 def f_test(anova: Anova, model: str, type: str, unit: str, r0: float) -> tuple[float, ...]:
     """Return F for H0: ICC = r0 and its two degrees of freedom (McGraw & Wong 1996)."""
-    ms = {name: float(v) for name, v in anova.mean_squares().items()}
+    ms = float_squares(anova)
     k0 = float(anova.k0)
     if model == "twoway" and type == "agreement":
         a, b = _agreement_ab(anova, r0, unit)
@@ -215,7 +248,7 @@ def f_interval(
     anova: Anova, model: str, type: str, unit: str, icc: float, level: float
 ) -> tuple[float, float]:
     """McGraw & Wong's (1996) exact F-based interval (Tables 7 and 8), as R irr's ``icc``."""
-    ms = {name: float(v) for name, v in anova.mean_squares().items()}
+    ms = float_squares(anova)
     n, k0, q = anova.n_items, float(anova.k0), 1 - (1 - level) / 2
     if model == "twoway" and type == "agreement":
         return _agreement_interval(anova, ms, unit, icc, q)

@@ -45,8 +45,17 @@ class Weighting:
     def agreement(self) -> np.ndarray:
         """Return the agreement weights 1 − W / max W (all ones for a single category)."""
         top = self.exact.max()
+        if self.exact.dtype == object:  # Python ints: (top − W)/top, each rounded once
+            flat = [(top - int(v)) / top if top > 0 else 1.0 for v in self.exact.flat]
+            return np.array(flat, dtype=np.float64).reshape(self.exact.shape)
         out: np.ndarray = 1 - self.exact / top if top > 0 else np.ones_like(self.exact)
         return out
+
+    def floats(self) -> np.ndarray:
+        """``exact`` as float64 (the float twins'), scaled to a maximum of 1 when Python ints."""
+        if self.exact.dtype == object:
+            return self.matrix
+        return self.exact
 
 
 def _ratio(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -178,6 +187,12 @@ def weight_matrix(labels: Any, kind: str = "quadratic") -> np.ndarray:
 
     Notes
     -----
+    Ratio and bipolar weights are rational in the scores: the coefficients
+    compute with them as exact integers, so a weighted coefficient is the
+    correctly rounded value of these formulas (this matrix shows them rounded
+    to floats). Radical and circular weights are irrational: each is rounded
+    once, and the coefficient is exact for the rounded weights.
+
     Numeric labels keep their distances: the scale 1, 2, 3, 5 (4 unused)
     weighs the 3-vs-5 disagreement like a gap of two steps. scikit-learn's
     ``cohen_kappa_score`` instead uses positions among the labels it is given;
@@ -235,13 +250,90 @@ def resolve(weights: Any, labels: Labels, func: str) -> Weighting:
     keep = labels.k <= _KEEP_K and all(type(v) is int for v in labels.values)
     kept = _KEPT.get((kind, labels.values)) if keep else None
     if kept is None:
-        raw = _raw(_scores(labels, kind, func), kind)
+        scores = _scores(labels, kind, func)
+        raw = _raw(scores, kind)
         exact = raw if kind in ("unweighted", "linear", "quadratic", "ordinal") else _scaled(raw)
+        if kind in _RATIONAL:
+            # exact integers proportional to the rational weights (Python ints past int64)
+            whole = rational_weights(scores, kind, limit=1 << 62)
+            if whole is None:
+                whole = rational_weights(scores, kind, limit=None)
+            if whole is not None:
+                exact = whole
         if not keep:
             return Weighting(kind, _scaled(raw), exact)
         kept = _kept((kind, labels.values), _scaled(raw), exact)
     # a view of a read-only array cannot be made writeable: results may hand it out
     return Weighting(kind, kept.matrix.view(), kept.exact, kept.split)
+
+
+_RATIONAL = ("ratio", "bipolar")  # rational functions of the scores: exact integer weights
+
+
+def rational_weights(scores: np.ndarray, kind: str, limit: int | None = 1 << 62) -> Any:
+    """Integers proportional to the ratio or bipolar weights, exactly; None past ``limit``.
+
+    The scores are integers times one power of two (:func:`_exact.dyadic`),
+    which cancels in both formulas, so each weight is a fraction of integers;
+    times the least common multiple of their denominators they are integers
+    (int64 while the largest is below ``limit``; Python ints, an object array,
+    with ``limit=None``; None where :func:`rational_steps` gives up). The
+    cores compute κ from integer weights exactly, so κ is then the correctly
+    rounded value of the published rational weights.
+
+    Scores 1, 2, 3: (1/3)², (2/4)², (1/5)² = 100/900, 225/900, 36/900.
+
+    >>> rational_weights(np.array([1.0, 2.0, 3.0]), "ratio")
+    array([[  0, 100, 225],
+           [100,   0,  36],
+           [225,  36,   0]])
+    """
+    found = rational_steps(scores, kind)
+    if found is None:
+        return None
+    out = found[0]
+    top = int(out.max()) if out.size else 0
+    if limit is None:
+        return out
+    return out.astype(np.int64) if top < limit else None
+
+
+_RATIONAL_K = 256  # categories beyond which the weights stay floats (k² fractions)
+_RATIONAL_BITS = 1 << 13  # a common denominator beyond this many bits: floats
+
+
+def rational_steps(scores: np.ndarray, kind: str) -> tuple[np.ndarray, int] | None:
+    """Return integers D (object) and L with the ratio or bipolar weight of i, j = D_ij / L.
+
+    None for more than 256 categories, or when L would pass 2**8192 (scores
+    with many digits, whose denominators share few factors): the caller then
+    uses the float weights, each rounded once.
+    """
+    from fractions import Fraction
+
+    x, _ = _exact.dyadic(scores)
+    lo, hi, k = min(x, default=0), max(x, default=0), len(x)
+    if k > _RATIONAL_K:
+        return None
+    cells: dict[tuple[int, int], Fraction] = {}
+    for i in range(k):
+        for j in range(i + 1, k):
+            if kind == "ratio":
+                total = x[i] + x[j]
+                value = Fraction((x[i] - x[j]) ** 2, total * total) if total else Fraction(0)
+            else:
+                den = (x[i] + x[j] - 2 * lo) * (2 * hi - x[i] - x[j])
+                value = Fraction((x[i] - x[j]) ** 2, den) if den and x[i] != x[j] else Fraction(0)
+            cells[i, j] = value
+    common = 1
+    for v in cells.values():
+        common = math.lcm(common, v.denominator)
+        if common.bit_length() > _RATIONAL_BITS:
+            return None
+    out = np.zeros((k, k), dtype=object)
+    for (i, j), v in cells.items():
+        out[i, j] = out[j, i] = v.numerator * (common // v.denominator)
+    return out, common
 
 
 # Named weights of small integer scales, kept per (kind, labels): the same

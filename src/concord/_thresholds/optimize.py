@@ -158,7 +158,7 @@ def _fit(
             fix="Kappa is undefined with a single true class.",
         )
     blocks = _thresholds.blocks(codes, scores, k, weight)
-    best = _thresholds.optimise(blocks, weighting.exact)
+    best = _thresholds.optimise(blocks, weighting.floats())
     cuts = _thresholds.thresholds(blocks, best.cuts)
     grades = _thresholds.grade(scores, cuts)
     table = np.bincount(codes * k + grades, weights=weight, minlength=k * k).reshape(k, k)
