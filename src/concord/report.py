@@ -25,11 +25,15 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.errors import check_bool, param_error
 from concord._render import answers as ask
 from concord._render import continuous as _continuous
 from concord._render import evaluation as _evaluation
 from concord._render import records as rec
 from concord._render import sections as part
+from concord._results.comparison import ComparisonResult
+from concord._results.described import Described
+from concord._results.evaluation import EvaluationResult
 from concord._results.sentence import write as _sentence
 from concord._version import __version__
 
@@ -42,6 +46,45 @@ def _named(results: Any) -> list[Any]:
     if isinstance(results, Sequence) and not isinstance(results, str):
         return list(results)
     return [results]
+
+
+# the keyword that takes a result ``results`` cannot show
+_ELSEWHERE = {
+    "IccResult": "continuous",
+    "CccResult": "continuous",
+    "BlandAltmanResult": "continuous",
+    "ComparisonResult": "comparisons",
+    "EvaluationResult": "evaluation",
+}
+_KINDS = {
+    "results": (
+        Described,
+        "results of the agreement coefficients (KappaResult, "
+        "AgreementResult, FleissResult, KrippendorffResult, LightResult)",
+    ),
+    "comparisons": (ComparisonResult, "results of concord.compare (ComparisonResult)"),
+    "evaluation": (EvaluationResult, "results of concord.evaluate (EvaluationResult)"),
+}
+
+
+def _check_kind(given: Any, name: str) -> None:
+    """Raise a TypeError naming the type of an entry of ``given`` that ``name`` cannot show."""
+    if given is None and name != "results":
+        return
+    kind, expected = _KINDS[name]
+    for r in _named(given):
+        if isinstance(r, kind):
+            continue
+        shown = type(r).__name__
+        where = _ELSEWHERE.get(shown)
+        fix = (
+            f"Pass it as {where}=... instead."
+            if where is not None and where != name
+            else f"The report cannot show a {shown} yet; leave it out of {name}."
+        )
+        if shown == "AgreementTable":
+            fix = "Pass its results: to_html(table.results)."
+        param_error("to_html", name, expected, shown, raw=True, exc=TypeError, fix=fix)
 
 
 def _data(data: Any, results: list[Any]) -> dict[str, Any] | None:
@@ -226,6 +269,10 @@ def to_html(
     import jinja2
     from markupsafe import Markup
 
+    for given, name in ((results, "results"), (comparisons, "comparisons")):
+        _check_kind(given, name)
+    _check_kind(evaluation, "evaluation")
+    plots = check_bool("to_html", "plots", plots)
     shown = _named(results)
     options = {"confidence_level": confidence_level, "method": method, "alone": len(shown) == 1}
     options.update(n_resamples=n_resamples, rng=rng)

@@ -25,9 +25,9 @@ from concord._coefficients.clustered import clusters_of
 from concord._coefficients.cohen_core import fce
 from concord._coefficients.compare_boot import independent_sampler, paired_sampler
 from concord._coefficients.registry import Coefficient, entry
-from concord._common.errors import param_error
+from concord._common.errors import check_bool, param_error
 from concord._inference.clusters import cluster_variance, singletons, t_df
-from concord._inference.intervals import Inference, normal_pvalue, t_sf
+from concord._inference.intervals import Inference, check_level, normal_pvalue, t_sf
 from concord._results.comparison import ComparisonResult, HomogeneityResult, check_method
 
 _FUNC = "compare"
@@ -307,6 +307,8 @@ def compare(
     ConfidenceInterval(low=0.0, high=0.0)
     """
     chosen = check_method("t" if method is None else method, _FUNC)
+    confidence_level = check_level(confidence_level, _FUNC)
+    paired = check_bool(_FUNC, "paired", paired)
     c = compared(function, paired, _FUNC, "terms")
     d1, d2 = _sides(c, first, second)
     g1, g2 = _side_groups(groups, paired)

@@ -7,7 +7,7 @@ from statistics import NormalDist
 from typing import Any
 
 from concord._common.jsonable import jsonable
-from concord._inference.intervals import ConfidenceInterval
+from concord._inference.intervals import ConfidenceInterval, check_level
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -54,6 +54,7 @@ class GoldResult:
     def confidence_interval(self, confidence_level: float | None = None) -> ConfidenceInterval:
         """Return the normal interval around the bias-corrected ``estimate``, as kappam_gold's."""
         level = self.confidence_level if confidence_level is None else confidence_level
+        level = check_level(level, "confidence_interval")
         z = NormalDist().inv_cdf(1 - (1 - level) / 2)
         half = z * self.standard_error
         return ConfidenceInterval(self.estimate - half, self.estimate + half)

@@ -1,0 +1,146 @@
+"""Issue 24 (trust, round 3): flag directions, conventions, options, extremes, clear errors.
+
+Expected values name their source beside them: Krippendorff's alpha of the panel
+without a rater is ``concord.krippendorff_alpha`` of the other columns (the leave-one-out
+is the coefficient on fewer raters by definition); the sign of that change is the
+direction a flag must say.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import concord
+from concord._common.errors import UndefinedKappaWarning
+
+
+def _panel(seed: int = 3, n: int = 300) -> pd.DataFrame:
+    """Three raters of one truth: a and b right 60% of the time, c 98% (the best rater)."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(1, 4, n)
+
+    def rater(p: float) -> np.ndarray:
+        return np.where(rng.random(n) < p, truth, rng.integers(1, 4, n))
+
+    return pd.DataFrame({"a": rater(0.6), "b": rater(0.6), "c": rater(0.98)})
+
+
+# --- 5. the best rater flagged ---------------------------------------------------------------
+
+
+def test_flags_say_their_direction() -> None:
+    frame = _panel()
+    d = concord.rater_diagnostics(frame)
+    full = concord.krippendorff_alpha(frame).statistic
+    for i, name in enumerate(frame.columns):
+        without = concord.krippendorff_alpha(frame.drop(columns=name)).statistic
+        assert d.without[i].statistic == pytest.approx(without, abs=1e-12)
+        assert d.changes[i].difference == pytest.approx(without - full, abs=1e-12)
+    # c, the most accurate rater: without c the panel agrees less, significantly
+    assert d.changes[2].difference < -0.1 and d.changes[2].pvalue < 1e-6
+    assert "c" in d.flagged
+    assert d.directions[2] == "consistent"
+    assert d.directions[0] == "disagrees"  # a's removal raises alpha (+0.094, p 0.0012)
+    assert d.directions[1] is None  # b's change is not significant
+    said = d.flag_sentences()
+    assert "without c the panel agrees less: c is its most consistent rater" in said[1]
+    assert "without a the panel agrees more: a disagrees most" in said[0]
+    assert d.table()["direction"].tolist()[::2] == ["disagrees", "consistent"]
+    assert [r["direction"] for r in d.to_dict()["raters"]] == ["disagrees", None, "consistent"]
+    assert "c is its most consistent rater" in d.summary()
+    assert "c is its most consistent rater" in d.explain()
+    assert "consistent=['c']" in repr(d) and "disagrees=['a']" in repr(d)
+
+
+def test_the_report_says_the_direction() -> None:
+    from concord._render import questions
+
+    d = concord.rater_diagnostics(_panel())
+    words = questions.flags(d, None, None, [], 0.95)
+    assert any(w.startswith("Without c the panel agrees less") for w in words)
+    rows = questions.rater_rows(d)
+    assert rows[2]["flag"] == "panel agrees less without"
+    assert rows[0]["flag"] == "panel agrees more without"
+    assert not any("drifts" in r["flag"] for r in rows)
+
+
+# --- 14. options ignored: confidence_level in (0, 1), bool options bool ------------------------
+
+_PANEL = np.array([[1, 1, 1], [2, 2, 2], [3, 3, 2], [1, 1, 1], [2, 2, 2], [3, 2, 3]] * 2)
+
+
+@pytest.mark.parametrize("level", [1.5, 0.0, float("nan"), "0.9", True])
+def test_rater_diagnostics_refuses_a_level_outside_0_1(level: object) -> None:
+    with pytest.raises((ValueError, TypeError), match="'confidence_level' parameter of rater_d"):
+        concord.rater_diagnostics(_PANEL, confidence_level=level)
+
+
+@pytest.mark.parametrize("level", [1.5, float("nan"), "0.9"])
+def test_compare_refuses_a_level_outside_0_1(level: object) -> None:
+    a, b, c = _PANEL.T
+    with pytest.raises((ValueError, TypeError), match="'confidence_level' parameter of compare"):
+        concord.compare(concord.cohen_kappa, (a, b), (a, c), confidence_level=level)
+
+
+def test_every_interval_refuses_a_nan_level() -> None:
+    a, b, _ = _PANEL.T
+    results = [
+        concord.against_gold(_PANEL, a),
+        concord.agree(_PANEL),
+        concord.cohen_kappa(a, b),
+        concord.fleiss_kappa(_PANEL),
+    ]
+    for r in results:
+        with pytest.raises(ValueError, match="'confidence_level'"):
+            r.confidence_interval(float("nan")) if hasattr(r, "confidence_interval") else (
+                r.records(float("nan"))
+            )
+    with pytest.raises(ValueError, match="'confidence_level'"):
+        concord.specific_agreement(a, b).confidence_interval(float("nan"))
+    with pytest.raises(ValueError, match="'confidence_level'"):
+        concord.bangdiwala_b(a, b).confidence_interval(1.5)
+
+
+def test_bool_options_must_be_bool() -> None:
+    human, machine = [4, 4, 4, 3, 2, 2, 4, 2], [4.1, 4.3, 2.9, 3.9, 3.5, 1.5, 4.2, 1.9]
+    with pytest.raises(
+        TypeError, match=r"'exclude_zero' parameter of evaluate.*exclude_zero=False"
+    ):
+        concord.evaluate(human, machine, exclude_zero="False")
+    with pytest.raises(TypeError, match="'scale' parameter of evaluate"):
+        concord.evaluate(human, machine, scale="yes")
+    a, b, c = _PANEL.T
+    with pytest.raises(TypeError, match="'paired' parameter of compare"):
+        concord.compare(concord.cohen_kappa, (a, b), (a, c), paired="False")
+    with pytest.raises(TypeError, match="'probabilistic'"):
+        concord.cohen_kappa(a, b).interpret(probabilistic="False")
+    with pytest.raises(TypeError, match="'inference'"):
+        concord.evaluate(human, machine).tables(inference="False")
+    assert concord.evaluate(human, machine, exclude_zero=np.bool_(False)).eval is not None
+
+
+# --- 14. crashes: report.to_html on results it cannot show -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("make", "hint"),
+    [
+        (lambda: concord.rater_diagnostics(_PANEL), "cannot show a RaterDiagnostics"),
+        (lambda: concord.icc(_PANEL), "continuous="),
+        (lambda: concord.agree(_PANEL), "to_html(table.results)"),
+        (lambda: 0.5, "cannot show a float"),
+    ],
+)
+def test_to_html_names_the_type_it_cannot_show(make: object, hint: str) -> None:
+    from concord.report import to_html
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        result = make()  # type: ignore[operator]
+    with pytest.raises(TypeError, match="'results' parameter of to_html") as info:
+        to_html(result, plots=False)
+    assert hint in str(info.value) and type(result).__name__ in str(info.value)
