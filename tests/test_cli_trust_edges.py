@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from concord._cli.main import main
@@ -47,3 +49,95 @@ def test_raters_says_the_direction_in_words(tmp_path: Path) -> None:
     assert "Without a the panel agrees more: a disagrees most" in out.stdout
     data = json.loads(run("raters", path, "--format", "json").stdout)
     assert [r["direction"] for r in data["raters"]] == ["disagrees", None, "consistent"]
+
+
+# --- a file created behind the check is never replaced without --overwrite -------------------
+
+ESSAYS = "data/essays.csv"
+RSM = "tests/reference/rsmtool/predictions_scaled_with_subgroups.csv"
+
+
+def _appearing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every output file appear (someone else's) after the check, before the write."""
+    from concord._cli import output
+
+    original = output.replacing
+
+    def racing(path: str, option: str, *, overwrite: bool) -> Any:
+        Path(path).write_text("someone else's\n", encoding="utf-8")
+        return original(path, option, overwrite=overwrite)
+
+    monkeypatch.setattr(output, "replacing", racing)
+
+
+def _commands(tmp_path: Path) -> list[tuple[str, list[str]]]:
+    cuts = tmp_path / "cuts.json"
+    fit = ["thresholds", ESSAYS, "--truth", "truth", "--score", "model_score"]
+    assert run(*fit, "--save", str(cuts)).exit_code == 0
+    target = str(tmp_path / "target")
+    return [
+        (
+            target,
+            [
+                "report",
+                "data/fleiss1971_diagnoses.csv",
+                "--id",
+                "patient",
+                "--no-plots",
+                "-o",
+                target,
+            ],
+        ),
+        (
+            target,
+            ["thresholds", ESSAYS, "--truth", "truth", "--score", "model_score", "--save", target],
+        ),
+        (target, ["evaluate", RSM, "--human", "h1", "--machine", "score", "-o", target]),
+        (
+            target,
+            ["thresholds", ESSAYS, "--score", "model_score", "--apply", str(cuts), "-o", target],
+        ),
+    ]
+
+
+def test_a_file_that_appears_meanwhile_is_not_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commands = _commands(tmp_path)
+    _appearing(monkeypatch)
+    for target, args in commands:
+        out = run(*args)
+        assert out.exit_code == 1, (args, out.output)
+        assert "appeared while concord was working and was not replaced" in out.output
+        assert "--overwrite" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+        assert Path(target).read_text(encoding="utf-8") == "someone else's\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["cuts.json", "target"]  # no temp
+        Path(target).unlink()
+        out = run(*args, "--overwrite")
+        assert out.exit_code == 0, (args, out.output)
+        assert Path(target).read_text(encoding="utf-8") != "someone else's\n"
+        Path(target).unlink()
+
+
+def test_without_hard_links_the_file_is_still_created_exclusively(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import click
+
+    from concord._cli import output
+
+    def no_links(src: str, dst: str) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(output.os, "link", no_links)
+    target = tmp_path / "out.txt"
+    with output.replacing(str(target), "-o", overwrite=False) as fh:
+        fh.write("ours\n")
+    assert target.read_text(encoding="utf-8") == "ours\n"
+    with (
+        pytest.raises(click.ClickException, match="appeared while concord was working"),
+        output.replacing(str(target), "-o", overwrite=False) as fh,
+    ):
+        fh.write("new\n")
+    assert target.read_text(encoding="utf-8") == "ours\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
