@@ -141,3 +141,39 @@ def test_without_hard_links_the_file_is_still_created_exclusively(
         fh.write("new\n")
     assert target.read_text(encoding="utf-8") == "ours\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+# --- compare: --ci-method and --seed reach the difference's interval --------------------------
+
+COMPARE = ["compare", ESSAYS, "--truth", "truth", "--raters", "rater1,model_grade"]
+
+
+def test_compare_ci_method_and_seed_reach_the_difference() -> None:
+    import concord
+
+    frame = pd.read_csv(ESSAYS)
+    args = [*COMPARE, "--weights", "quadratic", "--format", "json"]
+    data = json.loads(run(*args, "--ci-method", "bootstrap-bca", "--seed", "3").stdout)
+    d = data["difference"]
+    assert d["ci_method"] == "bootstrap-bca"
+    expected = concord.compare(
+        concord.cohen_kappa,
+        (frame["truth"], frame["rater1"]),
+        (frame["truth"], frame["model_grade"]),
+        weights="quadratic",
+        method="bootstrap-bca",
+        rng=3,
+    ).confidence_interval()
+    assert (d["ci_low"], d["ci_high"]) == (expected.low, expected.high)
+    other = json.loads(run(*args, "--ci-method", "bootstrap-bca", "--seed", "4").stdout)
+    assert other["difference"]["ci_low"] != d["ci_low"]  # the seed reaches it
+    wald = json.loads(run(*args, "--ci-method", "wald").stdout)["difference"]
+    assert wald["ci_method"] == "wald"
+    t = json.loads(run(*args).stdout)["difference"]
+    assert t["ci_method"] == "t" and wald["ci_low"] != t["ci_low"]
+
+
+def test_compare_refuses_fisher_z_for_the_difference() -> None:
+    out = run(*COMPARE, "--ci-method", "fisher-z")
+    assert out.exit_code == 2 and "--ci-method" in out.output
+    assert "Fisher's z has no interval of a difference" in out.output
