@@ -177,3 +177,33 @@ def test_compare_refuses_fisher_z_for_the_difference() -> None:
     out = run(*COMPARE, "--ci-method", "fisher-z")
     assert out.exit_code == 2 and "--ci-method" in out.output
     assert "Fisher's z has no interval of a difference" in out.output
+
+
+# --- Ctrl-C while the console script imports -------------------------------------------------
+
+
+def test_ctrl_c_while_the_commands_import_is_one_line_and_130() -> None:
+    import subprocess
+    import sys
+
+    # a finder that presses Ctrl-C when the first command's module is imported
+    script = """
+import sys
+import concord
+
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == "concord._cli.agree":
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+from concord._cli import main
+print("not reached")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 130
+    assert done.stdout == ""
+    assert done.stderr == "concord: interrupted while starting (Ctrl-C).\n"
