@@ -144,3 +144,45 @@ def test_to_html_names_the_type_it_cannot_show(make: object, hint: str) -> None:
     with pytest.raises(TypeError, match="'results' parameter of to_html") as info:
         to_html(result, plots=False)
     assert hint in str(info.value) and type(result).__name__ in str(info.value)
+
+
+# --- 14. crashes and extremes: homogeneity, KrippendorffResult.q -------------------------------
+
+
+def test_homogeneity_of_numbers_names_the_parameter() -> None:
+    with pytest.raises(TypeError, match=r"'results' parameter of homogeneity.*Got 0\.5.*float"):
+        concord.homogeneity(0.5, 0.6)
+    a = concord.cohen_kappa([0, 1, 1, 0, 1], [0, 1, 0, 0, 1])
+    with pytest.raises(ValueError, match=r"separate arguments: homogeneity\(\*results\)"):
+        concord.homogeneity([a, a])
+
+
+def test_homogeneity_with_a_zero_se_is_nan_with_the_reason() -> None:
+    a = concord.cohen_kappa([0, 1, 1, 0, 1], [0, 1, 0, 0, 1])
+    perfect = concord.cohen_kappa([0, 1, 1, 0, 1], [0, 1, 1, 0, 1])  # κ = 1, SE 0
+    assert perfect.standard_error == 0
+    with pytest.warns(
+        UndefinedKappaWarning, match="result 1 has statistic 1.0 and standard error"
+    ):
+        h = concord.homogeneity(a, perfect)
+    assert np.isnan(h.statistic) and np.isnan(h.pvalue) and h.df == 1
+
+
+@pytest.mark.parametrize(
+    ("alpha_min", "error"),
+    [
+        (float("nan"), ValueError),
+        ([0.8, float("inf")], ValueError),
+        ("0.8", TypeError),
+        (True, TypeError),
+        (None, TypeError),
+    ],
+)
+def test_kalpha_q_refuses_a_threshold_that_is_not_a_number(
+    alpha_min: object, error: type[Exception]
+) -> None:
+    r = concord.krippendorff_alpha([[1, 1, 2], [2, 2, 2], [3, 3, 1], [1, 2, 1], [2, 2, 3]])
+    with pytest.raises(error, match=r"'alpha_min' parameter of KrippendorffResult\.q"):
+        r.q(alpha_min, n_resamples=50, rng=0)  # type: ignore[call-overload]
+    # KALPHA's q (Hayes & Krippendorff 2007): the share of replicates below the threshold
+    assert r.q(0.8, n_resamples=50, rng=0) == r.q([0.8], n_resamples=50, rng=0)[0.8]

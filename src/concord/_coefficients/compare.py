@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +26,7 @@ from concord._coefficients.clustered import clusters_of
 from concord._coefficients.cohen_core import fce
 from concord._coefficients.compare_boot import independent_sampler, paired_sampler
 from concord._coefficients.registry import Coefficient, entry
-from concord._common.errors import check_bool, param_error
+from concord._common.errors import UndefinedKappaWarning, check_bool, param_error
 from concord._inference.clusters import cluster_variance, singletons, t_df
 from concord._inference.intervals import Inference, check_level, normal_pvalue, t_sf
 from concord._results.comparison import ComparisonResult, HomogeneityResult, check_method
@@ -352,6 +353,23 @@ def finish(
     )
 
 
+def _estimates(results: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Return each result's statistic and SE; a clear error for anything that is not a result."""
+    expected = "results with a statistic and a standard error (concord.cohen_kappa(...), ...)"
+    if len(results) == 1 and isinstance(results[0], list | tuple):
+        fix = "Pass the results as separate arguments: homogeneity(*results)."
+        param_error("homogeneity", "results", "two or more results", "one list", raw=True, fix=fix)
+    if len(results) < 2:
+        param_error("homogeneity", "results", "two or more results", f"{len(results)}", raw=True)
+    for i, r in enumerate(results):
+        if not (hasattr(r, "statistic") and hasattr(r, "standard_error")):
+            fix = f"results[{i}] is a {type(r).__name__}; pass the results themselves."
+            param_error("homogeneity", "results", expected, r, exc=TypeError, fix=fix)
+    k = np.array([r.statistic for r in results], dtype=np.float64)
+    se = np.array([r.standard_error for r in results], dtype=np.float64)
+    return k, se
+
+
 def homogeneity(*results: Any) -> HomogeneityResult:
     """Test that several independent coefficients are equal (χ²).
 
@@ -385,10 +403,18 @@ def homogeneity(*results: Any) -> HomogeneityResult:
     >>> h.df, bool(abs(h.statistic - z) < 1e-12)
     (1, True)
     """
-    if len(results) < 2:
-        param_error("homogeneity", "results", "two or more results", f"{len(results)}", raw=True)
-    k = np.array([r.statistic for r in results], dtype=np.float64)
-    se = np.array([r.standard_error for r in results], dtype=np.float64)
+    k, se = _estimates(results)
+    if not (np.isfinite(k).all() and np.isfinite(se).all() and (se > 0).all()):
+        bad = int(np.flatnonzero(~(np.isfinite(k) & np.isfinite(se) & (se > 0)))[0])
+        warnings.warn(
+            f"homogeneity is undefined (nan): result {bad} has statistic {float(k[bad])!r} and "
+            f"standard error {float(se[bad])!r}; the test weighs each result by 1 / SE², which "
+            "needs a finite estimate with a positive SE. Leave that result out.",
+            UndefinedKappaWarning,
+            stacklevel=2,
+        )
+        nan = float("nan")
+        return HomogeneityResult(tuple(results), nan, nan, len(results) - 1, nan, (nan,) * len(k))
     w = 1 / se**2
     pooled = float(w @ k / w.sum())
     parts = w * (k - pooled) ** 2
