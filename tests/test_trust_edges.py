@@ -186,3 +186,67 @@ def test_kalpha_q_refuses_a_threshold_that_is_not_a_number(
         r.q(alpha_min, n_resamples=50, rng=0)  # type: ignore[call-overload]
     # KALPHA's q (Hayes & Krippendorff 2007): the share of replicates below the threshold
     assert r.q(0.8, n_resamples=50, rng=0) == r.q([0.8], n_resamples=50, rng=0)[0.8]
+
+
+# --- 14. extremes: plan on edge designs ---------------------------------------------------------
+
+
+def test_plan_icc_with_almost_every_rating_missing_answers_at_once() -> None:
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="'missing' parameter of plan") as info:
+        concord.plan("icc", expected=0.6, null=0.4, missing=0.99)
+    assert time.perf_counter() - start < 5  # it ran for 9 minutes
+    assert "only 0.01% of the items keep two ratings" in str(info.value)
+
+
+def test_plan_simulation_never_returns_an_n_that_rejects_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from concord._coefficients import plan_sim
+
+    monkeypatch.setattr(plan_sim, "rejection_rate", lambda *args: 0.0)
+    with pytest.raises(ValueError, match="plan could not find n"):
+        concord.plan("alpha", expected=0.6, null=0.4, simulations=20)
+
+
+def test_plan_simulation_at_the_tests_size_does_not_divide_by_zero(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # one of 20 studies rejecting is the one-sided test's size: z_α + z(0.05) = 0, whose
+    # step divided by zero; the rate says nothing of the distance, so n grows fourfold
+    from concord._coefficients import plan_sim
+
+    rates = iter([0.05, 0.8])
+    monkeypatch.setattr(plan_sim, "rejection_rate", lambda *args: next(rates))
+    r = concord.plan("alpha", expected=0.6, null=0.4, simulations=20)
+    assert r.achieved_power == 0.8 and r.n >= 40
+
+
+def test_plan_refuses_what_no_design_reaches() -> None:
+    # the most Cohen's κ of raters with positive rates 0.01 and 0.99: po 0.02, pe 0.0198
+    with pytest.raises(ValueError, match=r"'expected' parameter of plan.*0\.000204"):
+        concord.plan("cohen", expected=0.5, null=0.4, prevalence=(0.01, 0.99))
+    with pytest.raises(ValueError, match=r"'power' parameter of plan must be greater than 0\.05"):
+        concord.plan("cohen", expected=0.5, null=0.4, power=0.01)
+    # kappaSize's one-sided χ² test has size 2α
+    with pytest.raises(ValueError, match=r"greater than 0\.1, the test's size"):
+        concord.plan("fleiss", expected=0.5, null=0.4, power=0.08)
+    with pytest.raises(ValueError, match="'raters' parameter of plan must be between 2 and 1000"):
+        concord.plan("fleiss", expected=0.5, null=0.4, raters=10**6)
+    with pytest.raises(ValueError, match="'prevalence' parameter of plan"):
+        concord.plan("alpha", expected=0.6, null=0.4, prevalence=1e-9, simulations=10)
+
+
+def test_plan_icc_search_is_fast_where_n_is_huge() -> None:
+    import time
+
+    from concord._coefficients import plan_sim
+
+    start = time.perf_counter()
+    r = concord.plan("icc", expected=0.5, null=0.499999)
+    assert time.perf_counter() - start < 5  # 12.6 s stepping one item at a time
+    # the least n: the exact F test reaches the power at n, not at n − 1
+    assert plan_sim.icc_power(r.n, 2, 0.499999, 0.5, 0.05, 1) >= 0.8
+    assert plan_sim.icc_power(r.n - 1, 2, 0.499999, 0.5, 0.05, 1) < 0.8
