@@ -250,3 +250,43 @@ def test_plan_icc_search_is_fast_where_n_is_huge() -> None:
     # the least n: the exact F test reaches the power at n, not at n − 1
     assert plan_sim.icc_power(r.n, 2, 0.499999, 0.5, 0.05, 1) >= 0.8
     assert plan_sim.icc_power(r.n - 1, 2, 0.499999, 0.5, 0.05, 1) < 0.8
+
+
+# --- 14. extremes: marginal homogeneity of many categories --------------------------------------
+
+
+def _sparse_table(k: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    table = rng.integers(1, 5, (k, k)) * (rng.random((k, k)) < 3 / k)
+    table[rng.integers(0, k, k // 4)] = 0  # rows nobody used: several components
+    table[:, rng.integers(0, k, k // 4)] = 0
+    return table
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_stuart_maxwell_of_many_categories_is_the_pseudo_inverse_form(seed: int) -> None:
+    from concord._coefficients import categories_core as core
+
+    table = _sparse_table(300, seed)  # beyond 256 categories: the sparse blocks
+    chi2, df = core.stuart_maxwell(table)
+    # the definition (Stuart 1955, Maxwell 1970): dᵀ S⁺ d on rank S, S from the table
+    t = table.astype(float)
+    d = t.sum(axis=1) - t.sum(axis=0)
+    s = -(t + t.T)
+    np.fill_diagonal(s, t.sum(axis=1) + t.sum(axis=0) - 2 * np.diag(t))
+    assert df == np.linalg.matrix_rank(s)
+    assert chi2 == pytest.approx(float(d @ np.linalg.pinv(s, hermitian=True) @ d), rel=1e-12)
+
+
+def test_marginal_homogeneity_of_thousands_of_categories_is_fast() -> None:
+    import time
+
+    rng = np.random.default_rng(0)
+    k, n = 3000, 30_000
+    a = rng.integers(0, k, n)
+    b = np.where(rng.random(n) < 0.7, a, rng.integers(0, k, n))
+    start = time.perf_counter()
+    r = concord.marginal_homogeneity(a, b)
+    assert time.perf_counter() - start < 30  # the k×k pseudo-inverse: minutes (68 s at 2000)
+    assert r.df <= k - 1 and np.isfinite(r.statistic)
+    assert int(np.abs(r.differences).sum()) <= 2 * n

@@ -230,7 +230,7 @@ def _lookup_table(
             for c, name in ((c1, "rater1"), (c2, "rater2"))
         )
     k = labels.k
-    flat = np.bincount(k1 * k + k2, minlength=k * k).astype(np.int64)
+    flat = np.bincount(k1 * k + k2, minlength=k * k).astype(np.int64, copy=False)  # no copy
     return PairTable(flat.reshape(k, k), labels)
 
 
