@@ -290,3 +290,48 @@ def test_marginal_homogeneity_of_thousands_of_categories_is_fast() -> None:
     assert time.perf_counter() - start < 30  # the k×k pseudo-inverse: minutes (68 s at 2000)
     assert r.df <= k - 1 and np.isfinite(r.statistic)
     assert int(np.abs(r.differences).sum()) <= 2 * n
+
+
+# --- 10(b). nan_policy="omit" takes the categories from every rating -----------------------------
+
+_A = [1, 2, 4, 5, 3, 1, 2, 4, 5, 2, 4, 4]
+_B = [1, 2, 4, 5, np.nan, 1, 4, 4, 5, 2, 2, 5]  # 3 is rated only beside the missing rating
+
+
+def test_omit_keeps_the_categories_of_every_rating() -> None:
+    kept = [i for i, b in enumerate(_B) if b == b]
+    a, b = [_A[i] for i in kept], [int(_B[i]) for i in kept]
+    r = concord.cohen_kappa(_A, _B, nan_policy="omit", weights="ordinal")
+    assert r.labels == (1, 2, 3, 4, 5)
+    # the definition: the kept pairs' kappa over the categories of all ratings, declared
+    declared = concord.cohen_kappa(a, b, weights="ordinal", labels=[1, 2, 3, 4, 5])
+    assert r.statistic == declared.statistic
+    # the kept pairs' own categories change the ordinal weights: 0.8333 (the defect), 0.7902
+    assert concord.cohen_kappa(a, b, weights="ordinal").statistic == pytest.approx(
+        0.8333, abs=1e-4
+    )
+    assert r.statistic == pytest.approx(0.7902, abs=1e-4)
+    # scikit-learn, unweighted, with the same labels: the kept pairs' table
+    from sklearn.metrics import cohen_kappa_score
+
+    assert concord.cohen_kappa(_A, _B, nan_policy="omit").statistic == pytest.approx(
+        cohen_kappa_score(a, b, labels=[1, 2, 3, 4, 5]), abs=1e-15
+    )
+
+
+def test_omit_keeps_every_category_of_text_and_nullable_columns() -> None:
+    text_b = [None if b != b else str(int(b)) for b in _B]
+    r = concord.cohen_kappa([str(a) for a in _A], text_b, nan_policy="omit")
+    assert r.labels == ("1", "2", "3", "4", "5")
+    nullable = pd.Series([None if b != b else int(b) for b in _B], dtype="Int64")
+    r = concord.cohen_kappa(pd.Series(_A, dtype="Int64"), nullable, nan_policy="omit")
+    assert r.labels == (1, 2, 3, 4, 5)
+    # text without labels still has no order for weights: the error asks for labels
+    with pytest.raises(ValueError, match="'labels' parameter of cohen_kappa"):
+        concord.cohen_kappa([str(a) for a in _A], text_b, nan_policy="omit", weights="ordinal")
+
+
+def test_a_category_no_pair_uses_warns_in_specific_agreement() -> None:
+    with pytest.warns(UndefinedKappaWarning, match="undefined \\(nan\\) for category 3"):
+        s = concord.specific_agreement(_A, _B, nan_policy="omit")
+    assert np.isnan(s.agreement[2]) and np.isnan(s.agreement).sum() == 1
