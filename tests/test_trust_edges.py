@@ -335,3 +335,20 @@ def test_a_category_no_pair_uses_warns_in_specific_agreement() -> None:
     with pytest.warns(UndefinedKappaWarning, match="undefined \\(nan\\) for category 3"):
         s = concord.specific_agreement(_A, _B, nan_policy="omit")
     assert np.isnan(s.agreement[2]) and np.isnan(s.agreement).sum() == 1
+
+
+# --- 10(c). conger_kappa with a rater who rated nothing -----------------------------------------
+
+
+def test_conger_with_a_rater_who_rated_nothing_is_nan_as_irrcac() -> None:
+    # R irrCAC's conger.kappa.raw gives NaN: that rater's category shares are 0/0.
+    # concord dropped the rater silently (0.6154, the kappa of the other two).
+    frame = pd.DataFrame({"a": [1, 2, 1, 2, 1], "b": [1, 2, 2, 2, 1], "c": [np.nan] * 5})
+    with pytest.warns(UndefinedKappaWarning, match="rater 'c' rated no item.*0/0.*irrCAC"):
+        r = concord.conger_kappa(frame)
+    assert np.isnan(r.statistic) and np.isnan(r.standard_error)
+    assert r.n_raters == 3 and np.isnan(r.pvalue)
+    assert all(np.isnan(v) for v in r.confidence_interval())
+    assert "a rater rated no item" in r.summary()
+    # the two raters who rated: Conger's kappa is defined (and equals it without c)
+    assert not np.isnan(concord.conger_kappa(frame[["a", "b"]]).statistic)
