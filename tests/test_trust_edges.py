@@ -352,3 +352,20 @@ def test_conger_with_a_rater_who_rated_nothing_is_nan_as_irrcac() -> None:
     assert "a rater rated no item" in r.summary()
     # the two raters who rated: Conger's kappa is defined (and equals it without c)
     assert not np.isnan(concord.conger_kappa(frame[["a", "b"]]).statistic)
+
+
+# --- 10(a). the two-way agreement ICC's F test takes its df at r0 (documented) -------------------
+
+
+def test_icc_agreement_df_at_r0_is_the_documented_convention() -> None:
+    import inspect
+    from pathlib import Path
+
+    # at r0 = 0 the exact F test: MSR / MSE on (n − 1)(k − 1) df (McGraw & Wong 1996, Table 8)
+    x = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+    r = concord.icc(x)
+    assert (r.df1, r.df2) == (5, 15)
+    doc = inspect.getdoc(concord.icc) or ""
+    assert "taken at ``r0``" in doc and "irr takes" in doc
+    page = (Path(__file__).parents[1] / "docs" / "guide" / "continuous.md").read_text("utf-8")
+    assert "concord takes them at `r0`" in page and "39.75" in page
