@@ -369,3 +369,33 @@ def test_icc_agreement_df_at_r0_is_the_documented_convention() -> None:
     assert "taken at ``r0``" in doc and "irr takes" in doc
     page = (Path(__file__).parents[1] / "docs" / "guide" / "continuous.md").read_text("utf-8")
     assert "concord takes them at `r0`" in page and "39.75" in page
+
+
+# --- 14. unclear errors: each names the parameter, what was expected, what was given ------------
+
+_PLAN = {"expected": 0.6, "null": 0.4}
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: concord.against_gold(None, [1, 2]), r"'ratings' parameter of against_gold.*None"),
+        (lambda: concord.against_gold([1, 2, 3], [1, 2, 3]), r"'ratings'.*Got shape \(3,\)"),
+        (lambda: concord.plan("cohen", **_PLAN, prevalence="abc"), r"'prevalence'.*'abc'"),
+        (lambda: concord.plan("alpha", **_PLAN, seed="abc"), r"'seed' parameter of plan"),
+        (lambda: concord.plan("alpha", **_PLAN, simulations=10**9), r"'simulations' parameter"),
+    ],
+)
+def test_bad_input_names_the_parameter(call: object, match: str) -> None:
+    with pytest.raises((TypeError, ValueError), match=match):
+        call()  # type: ignore[operator]
+
+
+def test_against_gold_takes_a_dict_of_columns() -> None:
+    gold = [1, 2, 3, 1, 2, 3]
+    columns = {"r1": [1, 2, 3, 1, 2, 2], "r2": [1, 2, 2, 1, 2, 3]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)
+        by_dict = concord.against_gold(columns, gold)
+        by_frame = concord.against_gold(pd.DataFrame(columns), gold)
+    assert by_dict.raters == ("r1", "r2") and by_dict.estimate == by_frame.estimate

@@ -45,10 +45,22 @@ def unit(name: str, value: float, *, closed: bool = False) -> float:
 
 def rates(coefficient: str, prevalence: float | Sequence[float]) -> np.ndarray:
     """Return the category rates: (1 − p, p) for one p; for 'cohen' a pair is (rate1, rate2)."""
-    if isinstance(prevalence, int | float):
+    if isinstance(prevalence, int | float) and not isinstance(prevalence, bool):
         p = unit("prevalence", prevalence)
         return np.array([p, p]) if coefficient == "cohen" else np.array([1 - p, p])
-    props = np.asarray(prevalence, dtype=float)
+    try:
+        if isinstance(prevalence, str | bytes | bool | dict):
+            raise TypeError
+        props = np.asarray(prevalence, dtype=float)
+    except (TypeError, ValueError):
+        param_error(
+            "plan",
+            "prevalence",
+            "a rate in (0, 1), or a sequence of category rates",
+            prevalence,
+            exc=TypeError,
+            fix="For three categories pass e.g. prevalence=(0.2, 0.5, 0.3).",
+        )
     if coefficient == "cohen":
         if props.shape != (2,):
             param_error("plan", "prevalence", "one rate or (rate1, rate2) for 'cohen'", prevalence)
@@ -157,7 +169,7 @@ def design(
         count("sides", sides, 1, 2),
         missing,
         count("simulations", simulations, 10),
-        seed,
+        None if seed is None else count("seed", seed, 0),
     )
     _reachable(d)
     return d

@@ -78,9 +78,10 @@ def _affordable(d: Design, n: float) -> None:
             "Lower {missing}, move {null} further from {expected}, or lower {simulations} "
             f"(the search simulates at most {BUDGET:.0e} ratings a step)."
         )
+        name = "simulations" if d.simulations > 1000 else "missing" if d.missing else "null"
         param_error(
             "plan",
-            "missing" if d.missing else "null",
+            name,
             "a design whose simulation runs in minutes",
             f"{d.simulations:,} simulated studies of about {n:,.0f} items × {d.raters} raters "
             "per search step",
@@ -152,6 +153,7 @@ def _icc(d: Design) -> _Answer:
 
 def _alpha(d: Design) -> _Answer:
     null = float(d.null)  # type: ignore[arg-type]
+    _affordable(d, 50)  # the pilots: simulations / 4 studies of 200 items
     spread = ps.alpha_spread(d.expected, d.raters, d.props, d.missing, d.simulations, d.seed)
     if not math.isfinite(spread):
         name, given = (
