@@ -399,3 +399,13 @@ def test_against_gold_takes_a_dict_of_columns() -> None:
         by_dict = concord.against_gold(columns, gold)
         by_frame = concord.against_gold(pd.DataFrame(columns), gold)
     assert by_dict.raters == ("r1", "r2") and by_dict.estimate == by_frame.estimate
+
+
+def test_a_nan_of_the_continuous_measures_says_why() -> None:
+    with pytest.warns(UndefinedKappaWarning, match="1 pair gives no spread"):
+        ba = concord.bland_altman([1.0], [2.0])
+    assert ba.bias == -1 and np.isnan(ba.sd) and np.isnan(ba.lower_limit)
+    # Lin's CCC of two equal constants is 0/0
+    with pytest.warns(UndefinedKappaWarning, match="both constant and equal"):
+        ccc = concord.concordance_correlation([2.0] * 4, [2.0] * 4)
+    assert np.isnan(ccc.statistic)
