@@ -41,22 +41,31 @@ NOT_COEFFICIENTS = {
     "BlandAltmanResult": "result class of bland_altman",
     "CategoryCounts": "input: an items x categories count table",
     "CccResult": "result class of concordance_correlation",
+    "CochranQResult": "result class of cochran_q",
     "ComparisonResult": "result class of compare",
     "ConfidenceInterval": "result class",
+    "CronbachResult": "result class of cronbach_alpha",
     "CrossValidatedKappa": "result class of cross_validated_kappa",
+    "DiagnosticResult": "result class of diagnostic_accuracy",
     "EvaluationResult": "result class of evaluate",
     "FleissResult": "result class",
     "GoldResult": "result class of against_gold",
     "GroupedKappaResult": "result class of grouped_kappa",
     "HomogeneityResult": "result class of homogeneity",
     "IccResult": "result class of icc",
+    "IntraRaterResult": "result class of intra_rater",
     "KappaResult": "result class",
+    "KendallResult": "result class of kendall_w",
     "KrippendorffResult": "result class",
     "LightResult": "result class",
     "MarginalHomogeneityResult": "result class of marginal_homogeneity",
-    "RaterDiagnostics": "result class of rater_diagnostics",
+    "MeanCorrelationResult": "result class of mean_correlation",
+    "OverallConcordanceResult": "result class of overall_concordance",
+    "MeanKappaResult": "result class of mean_kappa",
     "PlanResult": "result class of plan",
+    "RaterDiagnostics": "result class of rater_diagnostics",
     "SpecificAgreementResult": "result class of specific_agreement",
+    "SymmetryResult": "result class of symmetry_test",
     "ThresholdClassifier": "scikit-learn estimator for cut points",
     "ThresholdResult": "result class of optimize_thresholds",
     "UndefinedKappaWarning": "warning class",
@@ -66,17 +75,25 @@ NOT_COEFFICIENTS = {
     "agree": "runs the coefficients of many raters on one panel (an AgreementTable)",
     "alt_test": "a test of a candidate annotator against humans, not a coefficient",
     "bangdiwala_b": "the agreement chart's statistic, not chance-corrected; no accumulator",
+    "cochran_q": "a test of equal proportions across raters, not a coefficient",
     "compare": "takes a coefficient and compares it on two sets of ratings",
+    "cronbach_alpha": "reliability of a sum of scores; no accumulator yet",
+    "diagnostic_accuracy": "sensitivity, specificity and the rest against gold labels",
     "cross_validated_kappa": "cut points: cross-validated κ of optimize_thresholds",
     "evaluate": "many metrics of a scoring model against humans (RSMTool's rsmeval)",
     "grouped_kappa": "combines κ of several groups",
     "homogeneity": "tests that several coefficients are equal",
+    "intra_rater": "a coefficient across each rater's repeated trials",
+    "kendall_w": "a rank statistic; no accumulator yet",
     "marginal_homogeneity": "a test of the raters' marginals, not an agreement coefficient",
+    "mean_correlation": "mean of pairwise correlations; no accumulator yet",
     "mean_kappa": "averages κ values (Fisher z)",
     "optimize_thresholds": "cut points for a continuous score",
-    "rater_diagnostics": "leaves each rater out of a coefficient of many raters",
+    "overall_concordance": "OCCC of many raters; no accumulator yet",
     "plan": "sample sizes for a planned study; reads no ratings",
+    "rater_diagnostics": "leaves each rater out of a coefficient of many raters",
     "specific_agreement": "per-category agreement, one value per category",
+    "symmetry_test": "a test of a square table, not a coefficient",
     "weight_matrix": "the disagreement weights of a scale",
 }
 
@@ -192,8 +209,10 @@ def _variants(c: Coefficient) -> list[Variant]:
         declared = {**ordered.options, "labels": [6, *reversed(INTS)]}
         out.append(Variant(c, declared, INTS, ordered.relabel, missing))
     if "nan_policy" in c.options:
-        pool = INTS if c.table == "sums" else WORDS  # continuous ratings are numbers
-        relabel = ordered.relabel if c.table == "sums" else "any"
+        # continuous ratings are numbers, and quadratic weighted kappa reads their values
+        numeric = c.table == "sums" or scale is None
+        pool = INTS if numeric else WORDS
+        relabel = ordered.relabel if numeric else "any"
         out.append(Variant(c, {"nan_policy": "omit"}, pool, relabel, missing=True))
     if "min_rating" in c.options and "max_rating" in c.options:
         bounds = {"min_rating": 0, "max_rating": 6}

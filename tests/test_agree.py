@@ -155,14 +155,15 @@ def test_to_frame_to_dict_and_the_cli_json() -> None:
     assert round(table["fleiss_kappa"].statistic, 4) == 0.4302  # Fleiss (1971): 0.430
     df = table.to_frame()
     assert list(df.index) == [r.name for r in table]
-    assert list(df.columns[:9]) == [
+    assert list(df.columns[:10]) == [  # the tidy columns first, as every result's (issue 25)
         "statistic",
         "standard_error",
-        "confidence_level",
-        "ci_method",
         "ci_low",
         "ci_high",
         "pvalue",
+        "n",
+        "confidence_level",
+        "ci_method",
         "interpretation",
         "interpretation_scale",
     ]

@@ -27,6 +27,11 @@ ALLOWED = {
     "concord._results.sentence": "summary()'s sentence with the interval the table printed",
     "concord._common.errors": "problem_of(): a library error's parts, said in the CLI's words",
     "concord._data.long": "first_repeat: the long form's repeated-pair rule, the library's",
+    "concord._common.extras": "a missing optional package: the one line naming its extra",
+    "concord._data.form": "long_roles: a long file read as wide, the library's rule",
+    "concord._studies.judges.study": "judge_study: the judge study the command prints",
+    "concord._common.text": "neutral_bidi: bidirectional controls shown as escapes",
+    "concord._results.protocol": "named(): a streamed result takes its columns' names",
 }
 
 

@@ -59,12 +59,15 @@ def agree_json(*args):
 # --- one test per class of fault ------------------------------------------------------------
 
 
-def test_na_like_words_are_categories_and_na_values_adds_markers(tmp_path):
+def test_na_like_words_need_a_choice_and_na_values_adds_markers(tmp_path):
     words = ["NA", "N/A", "None", "null", "nan", "#N/A"]
     rows = "".join(f"{w},{w}\n" for w in words)
     path = write(tmp_path, "na.csv", "a,b\n" + rows + ",NA\n")
-    data = agree_json(path)["data"]
-    # six words, each a category rated twice; the one empty cell is the only missing rating
+    # neither a category nor a missing rating silently (issue 24): the first one is named
+    out = one_line_error(run("agree", path))
+    assert "row 2 of column 'a' holds 'NA', which looks like a missing-value marker" in out
+    data = agree_json(path, "--labels", ",".join(words))["data"]
+    # declared: six words, each a category rated twice; the one empty cell is the only missing
     assert sorted(data["labels"]) == sorted(words)
     assert data["missing_ratings"] == 1 and data["ratings"] == 13
     data = agree_json(path, "--na-values", "NA,nan")["data"]

@@ -115,7 +115,8 @@ def test_the_library_keeps_its_own_words():
     assert type(caught.value) is ValueError
     assert str(caught.value) == (
         "The 'nan_policy' parameter of cohen_kappa must be 'omit' when ratings are missing. "
-        "Got 'raise' and 1 pairs with a missing rating (NaN, None or pd.NA) instead. "
+        "Got 'raise' and 1 pairs with a missing rating (NaN, None or pd.NA; the first at "
+        "position 2 of 'rater1') instead. "
         "Pass nan_policy='omit' to drop those pairs."
     )
 

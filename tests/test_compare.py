@@ -46,7 +46,8 @@ def test_pairedcac_readme_example() -> None:
     assert round(r.second.statistic, 7) == 0.7248495
     assert round(r.difference, 6) == 0.339184
     assert round(r.standard_error, 7) == 0.1574322
-    assert round(r.statistic, 6) == 2.154477
+    assert round(r.t_statistic, 6) == 2.154477
+    assert r.statistic == r.difference  # the headline (issue 25)
     assert round(r.pvalue, 8) == 0.04910569
     assert r.df == 14
 
@@ -65,7 +66,7 @@ def test_against_pairedcac(case: dict) -> None:
     assert r.second.statistic == pytest.approx(case["coeff2"], rel=1e-12, abs=1e-14)
     assert r.difference == pytest.approx(case["difference"], rel=1e-11, abs=1e-14)
     assert r.standard_error == pytest.approx(case["standard_error"], rel=1e-11)
-    assert r.statistic == pytest.approx(case["statistic"], rel=1e-10)
+    assert r.t_statistic == pytest.approx(case["statistic"], rel=1e-10)
     assert r.pvalue == pytest.approx(case["pvalue"], rel=1e-9)
 
 

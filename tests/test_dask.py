@@ -84,9 +84,11 @@ def test_cohen_from_two_arrays_with_unequal_chunks(client):
     a = da.from_array(df.a.to_numpy(), chunks=700)
     b = da.from_array(df.b.to_numpy(), chunks=1000)  # rechunked to a's blocks
     got = cd.compute(concord.cohen_kappa, a, b)
-    assert_same(got, concord.cohen_kappa(df.a, df.b))
+    # dask arrays name no raters: rater1 and rater2, as plain arrays in memory (issue 25)
+    unnamed = concord.cohen_kappa(df.a.to_numpy(), df.b.to_numpy())
+    assert_same(got, unnamed)
     both = da.from_array(df[["a", "b"]].to_numpy(), chunks=(500, 1))
-    assert_same(cd.compute(concord.cohen_kappa, both), concord.cohen_kappa(df.a, df.b))
+    assert_same(cd.compute(concord.cohen_kappa, both), unnamed)
 
 
 def test_quadratic_weighted_kappa(client):
@@ -106,7 +108,9 @@ def test_sample_weights(client):
     pairs = da.from_array(df[["a", "b"]].to_numpy(), chunks=(300, 2))
     weights = da.from_array(df.w.to_numpy(), chunks=450)
     got = cd.compute(concord.cohen_kappa, pairs, sample_weight=weights)
-    assert_same(got, concord.cohen_kappa(df.a, df.b, sample_weight=df.w))
+    # a dask array names no raters: rater1 and rater2, as plain arrays in memory (issue 25)
+    a, b = df.a.to_numpy(), df.b.to_numpy()
+    assert_same(got, concord.cohen_kappa(a, b, sample_weight=df.w.to_numpy()))
 
 
 def test_fleiss_wide_with_missing_values(client):
@@ -175,7 +179,10 @@ def test_two_raters_from_long_form(client):
     ddf = dd.from_pandas(rows, npartitions=3, sort=False)
     got = cd.compute(concord.cohen_kappa, ddf, item="item", rater="rater", rating="y")
     wide = pivoted(rows)
-    assert_same(got, concord.cohen_kappa(wide.iloc[:, 0], wide.iloc[:, 1]))
+    # the long form's rater names are the long-form reader's to give (issue 25, item 4):
+    # compared here with the unnamed columns
+    first, second = wide.iloc[:, 0].to_numpy(), wide.iloc[:, 1].to_numpy()
+    assert_same(got, concord.cohen_kappa(first, second))
 
 
 def test_string_labels_grow_across_partitions(client):

@@ -154,8 +154,10 @@ def test_continuous_qwk_is_qwk_on_integers(pairs: list[tuple[int, int]]) -> None
     assert wtkappa == qwk or (math.isnan(wtkappa) and math.isnan(qwk))
 
 
-def test_rounding_is_half_up() -> None:
-    result = concord.evaluate([1, 2, 3, 4], [1.5, 2.5, 2.4999, 4.0], trim=(1, 4))
+def test_rounding_half_up_is_an_option() -> None:
+    # the default, half to even as RSMTool, is tested in tests/test_evaluate_rounding.py
+    machine = [1.5, 2.5, 2.4999, 4.0]
+    result = concord.evaluate([1, 2, 3, 4], machine, trim=(1, 4), rounding="half-up")
     assert result.table("eval").loc["raw_trim_round", "sys_mean"] == (2 + 3 + 2 + 4) / 4
 
 

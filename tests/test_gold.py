@@ -101,7 +101,8 @@ def test_records() -> None:
     assert list(g.table().columns) == ["n_items", "statistic", "standard_error", "low", "high"]
     assert g.to_dict()["raters"][0]["rater"] == 0
     assert "kappam_gold" in g.explain()
-    assert g.summary().startswith("mean cohen_kappa")
+    assert g.summary().startswith("The 2 raters' mean Cohen's kappa with the gold labels was")
+    assert str(g).startswith("mean cohen_kappa")  # the short text table
 
 
 def test_gold_series_pairs_with_a_dataframe_by_index_label() -> None:

@@ -118,5 +118,7 @@ def test_grouped_to_dict_and_frame(grouped):
     assert d["groups"][0]["statistic"] == grouped.results[1].statistic
     assert (d["ci_low"], d["ci_high"]) == tuple(grouped.confidence_interval())
     frame = grouped.to_frame()
-    assert frame.shape == (1, len(d) - 1) and frame.at[0, "statistic"] == grouped.statistic
+    # the record's scalars, and the tidy columns "coefficient", "pvalue" (nan), "n" (issue 25)
+    assert frame.shape == (1, len(d) + 2) and frame.at[0, "statistic"] == grouped.statistic
+    assert frame.at[0, "n"] == sum(r.n for r in grouped.results.values())
     assert len(pd.DataFrame(d["groups"])) == 2

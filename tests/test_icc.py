@@ -91,7 +91,12 @@ def test_irrna_iccna(key: str) -> None:
     x = ANXIETY if key == "iccna_anxiety" else EBEL
     forms = concord.icc(x, r0=ref["rho0"]).forms().to_dict()
     assert [f["form"] for f in forms] == ref["forms"]
-    for column, name in [("icc", "icc"), ("pvalue", "p"), ("ci_low", "low"), ("ci_high", "high")]:
+    for column, name in [
+        ("statistic", "icc"),
+        ("pvalue", "p"),
+        ("ci_low", "low"),
+        ("ci_high", "high"),
+    ]:
         assert [f[column] for f in forms] == pytest.approx(ref[name], rel=1e-12, abs=1e-13)
     a = concord.icc(x)._anova
     assert float(a.k0) == pytest.approx(ref["k_0"], rel=1e-14)
@@ -118,7 +123,7 @@ def test_pingouin_wine_long_form() -> None:
     by_name = {f["form"]: f for f in forms}
     for row in ref:
         f = by_name[names.get(row["Type"], row["Type"])]
-        assert (f["icc"], f["f"], f["df1"], f["df2"]) == pytest.approx(
+        assert (f["statistic"], f["f"], f["df1"], f["df2"]) == pytest.approx(
             (row["ICC"], row["F"], row["df1"], row["df2"]), rel=1e-12
         )
         assert f["pvalue"] == pytest.approx(row["pval"], rel=1e-9)

@@ -141,7 +141,10 @@ def test_unused_interior_category_keeps_its_distance():
 
 
 def test_mixed_numbers_and_strings_are_not_conflated():
-    r = concord.cohen_kappa([1, "1"], ["1", 1])
+    # neither one category nor two silently (issue 24): 1 and "1" are refused
+    with pytest.raises(ValueError, match="numbers or text, not both for one value"):
+        concord.cohen_kappa([1, "1"], ["1", 1])
+    r = concord.cohen_kappa([1, "a"], ["a", 1])  # a number and other text: two categories
     assert len(r.labels) == 2 and r.observed_agreement == 0.0
 
 

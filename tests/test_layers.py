@@ -2,7 +2,8 @@
 
 Layers, lowest first (docs/development.md, "Layers"):
 ``_common → _data → _tables → _inference → _results → _coefficients →
-(_thresholds, _streaming) → (_render, _ml, plot, report, dask, ml, the package) → _cli``.
+(_thresholds, _streaming) → _studies → (_render, _ml, plot, report, dask, ml, the package)
+→ _cli``.
 A module may import from its own layer or a lower one; every import counts,
 including those inside functions and under ``TYPE_CHECKING``.
 """
@@ -24,6 +25,7 @@ LAYERS = [
     ("_results",),
     ("_coefficients",),
     ("_thresholds", "_streaming"),
+    ("_studies",),
     ("_render", "_ml", "plot", "report", "dask", "ml", ""),  # "": the package's __init__
     ("_cli",),
 ]

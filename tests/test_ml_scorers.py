@@ -17,6 +17,8 @@ from sklearn.metrics import cohen_kappa_score, make_scorer  # noqa: E402
 from sklearn.model_selection import (  # noqa: E402
     GridSearchCV,
     KFold,
+    StratifiedKFold,
+    cross_val_predict,
     cross_val_score,
     cross_validate,
 )
@@ -145,9 +147,11 @@ def test_threshold_scorer_fits_cut_points_on_the_training_fold_only() -> None:
     for (train, test), fitted, score in zip(
         cv.split(x), out["estimator"], out["test_score"], strict=True
     ):
-        # the reference: optimize_thresholds on the training fold's in-sample predictions
+        # the reference: optimize_thresholds on the training fold's out-of-fold predictions
+        # (ThresholdClassifier's cv=5: stratified, unshuffled), the regressor refitted on it
+        held = cross_val_predict(Ridge(), x[train], y[train], cv=StratifiedKFold(5))
+        cuts = concord.optimize_thresholds(y[train], held)
         regressor = Ridge().fit(x[train], y[train])
-        cuts = concord.optimize_thresholds(y[train], regressor.predict(x[train]))
         np.testing.assert_array_equal(fitted.thresholds_, cuts.thresholds)
         held_out = cuts.apply(regressor.predict(x[test]))
         assert score == concord.quadratic_weighted_kappa(y[test], held_out)

@@ -136,7 +136,8 @@ def test_records_and_refusals() -> None:
     record = d.to_dict()
     assert record["coefficient"] == "krippendorff_alpha" and len(record["raters"]) == 4
     assert "Leaving out 2" in d.explain()
-    assert d.summary().splitlines()[0] == "krippendorff_alpha of the panel: 0.743"
+    assert str(d).splitlines()[0] == "krippendorff_alpha of the panel: 0.743"  # the table
+    assert d.summary().startswith("Krippendorff's alpha of the 4 raters was 0.74; leaving out")
     assert d.pairwise_frame().shape == (4, 4)
     with pytest.raises(TypeError, match="many raters"):
         concord.rater_diagnostics(KRIPPENDORFF, function=concord.cohen_kappa)
@@ -168,7 +169,8 @@ def test_a_rater_who_overuses_a_category_is_flagged_for_marginals() -> None:
     # the shifted rater also tilts the others' references, a little: p ≈ 0.2 for them here
     assert d.homogeneity[3].pvalue < 1e-4 and d.marginals_flagged == (3,)
     assert d.table()["marginals_flagged"].tolist() == [False, False, False, True, False]
-    assert "†" in d.summary() and "Stuart–Maxwell" in d.explain()
+    assert "†" in str(d) and "Stuart–Maxwell" in d.explain()
+    assert d.summary().endswith("categories unlike the panel's: 3.")
 
 
 def test_marginal_homogeneity_is_against_the_majority_with_weights_too() -> None:

@@ -46,13 +46,16 @@ def test_entry_matches_the_function(c):
     assert entry(c.function) is c and by_name(c.name) is c
     params = inspect.signature(c.function).parameters.values()
     keyword = inspect.Parameter.KEYWORD_ONLY
-    kw = tuple(p.name for p in params if p.kind is keyword and p.name != "groups")  # data
+    # groups= and bland_altman's subject= label the items, as the data do
+    kw = tuple(p.name for p in params if p.kind is keyword and p.name not in ("groups", "subject"))
     positional = [p for p in params if p.kind is inspect.Parameter.POSITIONAL_ONLY]
     # every multi-rater function takes the long form (issue 14): item=, rater=, rating=,
     # which say how the ratings are laid out and are not options of the coefficient
     long = ("item", "rater", "rating")
-    assert (c.arity == 1) == (set(long) <= set(kw))
-    assert c.options == tuple(k for k in kw if k not in long)
+    assert set(long) <= set(kw)  # and now every function (issue 25): two raters by raters=
+    # form= (is the table wide?) and raters= (which two raters) say how the data are laid out
+    layout = (*long, "form", "raters")
+    assert c.options == tuple(k for k in kw if k not in layout)
     assert c.arity == len(positional)
     assert c.table == "sums" or c.arity == (2 if c.table == "pairs" else 1)
     assert c.table in {"pairs", "items", "raters", "coincidences", "sums"}

@@ -64,7 +64,12 @@ def test_to_dict_and_to_frame_of_every_coefficient(variant):
     assert (d["ci_low"], d["ci_high"]) == tuple(result.confidence_interval())
     frame = result.to_frame()
     scalars = [k for k in d if not isinstance(d[k], list)]
-    assert frame.shape == (1, len(scalars)) and list(frame.columns) == scalars
+    tidy = ["coefficient", "statistic", "standard_error", "ci_low", "ci_high", "pvalue", "n"]
+    assert list(frame.columns[:7]) == tidy  # every result's frame starts so (issue 25)
+    named = {"rater1", "rater2"} if two_raters else set()  # the raters' names (issue 25)
+    assert frame.shape[0] == 1 and set(frame.columns) == {*scalars, "n", *named}
+    n = result.n if two_raters else result.n_items
+    assert frame.at[0, "n"] == n
     assert all(same(frame.at[0, k], d[k]) for k in scalars)
     weights = result.weights_frame()
     assert list(weights.index) == list(result.labels) == list(weights.columns)

@@ -15,6 +15,7 @@ from concord._coefficients.categories import (
     marginal_homogeneity,
     specific_agreement,
 )
+from concord._coefficients.categories_square import cochran_q, symmetry_test
 from concord._coefficients.cohen import cohen_kappa, scott_pi
 from concord._coefficients.compare import compare, homogeneity
 from concord._coefficients.concordance import concordance_correlation
@@ -28,6 +29,10 @@ from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_k
 from concord._coefficients.panel import agree
 from concord._coefficients.plan import plan
 from concord._coefficients.qwk import quadratic_weighted_kappa
+from concord._coefficients.ranks.correlation import mean_correlation
+from concord._coefficients.ranks.cronbach import cronbach_alpha
+from concord._coefficients.ranks.kendall import kendall_w
+from concord._coefficients.ranks.overall import overall_concordance
 from concord._coefficients.raters import conger_kappa, light_kappa
 from concord._common.errors import UndefinedKappaWarning
 from concord._data.matrix import CategoryCounts
@@ -48,13 +53,21 @@ from concord._results.categories import (
 )
 from concord._results.comparison import ComparisonResult, HomogeneityResult
 from concord._results.continuous import IccResult
+from concord._results.diagnostic import DiagnosticResult
 from concord._results.evaluation import EvaluationResult
 from concord._results.gold import GoldResult
+from concord._results.intra_rater import IntraRaterResult
 from concord._results.kappa import KappaResult
+from concord._results.mean import MeanKappaResult
 from concord._results.panel import AgreementTable
 from concord._results.plan import PlanResult
+from concord._results.ranks import KendallResult, MeanCorrelationResult
 from concord._results.raters import RaterDiagnostics
+from concord._results.reliability import CronbachResult, OverallConcordanceResult
+from concord._results.square import CochranQResult, SymmetryResult
 from concord._streaming.accumulator import Accumulator, accumulate
+from concord._studies.judges.accuracy import diagnostic_accuracy
+from concord._studies.judges.intra_rater import intra_rater
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
     CrossValidatedKappa,
@@ -75,22 +88,31 @@ __all__ = [
     "BlandAltmanResult",
     "CategoryCounts",
     "CccResult",
+    "CochranQResult",
     "ComparisonResult",
     "ConfidenceInterval",
+    "CronbachResult",
     "CrossValidatedKappa",
+    "DiagnosticResult",
     "EvaluationResult",
     "FleissResult",
     "GoldResult",
     "GroupedKappaResult",
     "HomogeneityResult",
     "IccResult",
+    "IntraRaterResult",
     "KappaResult",
+    "KendallResult",
     "KrippendorffResult",
     "LightResult",
     "MarginalHomogeneityResult",
+    "MeanCorrelationResult",
+    "MeanKappaResult",
+    "OverallConcordanceResult",
     "PlanResult",
     "RaterDiagnostics",
     "SpecificAgreementResult",
+    "SymmetryResult",
     "ThresholdClassifier",
     "ThresholdResult",
     "UndefinedKappaWarning",
@@ -102,28 +124,36 @@ __all__ = [
     "bangdiwala_b",
     "bland_altman",
     "brennan_prediger",
+    "cochran_q",
     "cohen_kappa",
     "compare",
     "concordance_correlation",
     "conger_kappa",
+    "cronbach_alpha",
     "cross_validated_kappa",
+    "diagnostic_accuracy",
     "evaluate",
     "fleiss_kappa",
     "grouped_kappa",
     "gwet_ac",
     "homogeneity",
     "icc",
+    "intra_rater",
+    "kendall_w",
     "krippendorff_alpha",
     "light_kappa",
     "marginal_homogeneity",
+    "mean_correlation",
     "mean_kappa",
     "optimize_thresholds",
+    "overall_concordance",
     "percent_agreement",
     "plan",
     "quadratic_weighted_kappa",
     "rater_diagnostics",
     "scott_pi",
     "specific_agreement",
+    "symmetry_test",
     "weight_matrix",
 ]
 

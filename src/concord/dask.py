@@ -18,6 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from concord._common.extras import require
+
+require("dask.array", "dask", "concord.dask")  # without dask: one line naming the extra
+
 import dask.array as da
 import numpy as np
 from dask.base import compute as _compute
@@ -172,7 +176,19 @@ def compute(
         **options,
     )
     (acc,) = _compute(merged)  # type: ignore[no-untyped-call]
-    return acc.result()
+    return _named(acc.result(), data)
+
+
+def _named(result: Any, data: tuple[Any, ...]) -> Any:
+    """Name a two-rater result after its two Series or its frame's two columns (as in memory)."""
+    from concord._results.protocol import with_names
+
+    if len(data) == 2:
+        return with_names(result, data[0], data[1])
+    columns = list(getattr(data[0], "columns", ())) if len(data) == 1 else []
+    if len(columns) == 2:
+        return with_names(result, str(columns[0]), str(columns[1]))
+    return result
 
 
 def accumulator(
@@ -335,9 +351,8 @@ def _pairs(name: str, data: tuple[Any, ...], sample_weight: Any) -> list[Any]:
         )
     if len(parts) == 1:
         return parts
-    import dask.dataframe as dd
-
-    return [dd.concat(parts, axis=1)]  # type: ignore[no-untyped-call]
+    dd = require("dask.dataframe", "dask", "concord.dask of DataFrames")
+    return [dd.concat(parts, axis=1)]
 
 
 def _aligned(arrays: list[Any]) -> list[Any]:
@@ -479,10 +494,9 @@ def _comparison(data: tuple[Any, ...], split_every: int, options: dict[str, Any]
     if all(isinstance(x, da.Array) for x in data):
         joined = da.concatenate(_aligned_rows(first, second), axis=1)  # type: ignore[no-untyped-call]
     else:
-        import dask.dataframe as dd
-
+        dd = require("dask.dataframe", "dask", "concord.dask of DataFrames")
         parts = [x.rename(columns=lambda c, s=s: (s, c)) for s, x in enumerate(data)]
-        joined = dd.concat(parts, axis=1)  # type: ignore[no-untyped-call]
+        joined = dd.concat(parts, axis=1)
     spec = _Spec(compare, dict(options), None, False, split=int(first.shape[1]))
     blocks = _blocks([_whole_rows(joined)])
     token = tokenize("compare", options, split_every, joined)

@@ -57,6 +57,14 @@ __all__ = [
 
 _M = TypeVar("_M", bound="_MatrixDisplay")
 _OBSERVED = {None: "Observed matrix O", "row": "O, share of each row", "all": "O, share of all"}
+
+
+def _rater_axes(result: Any) -> tuple[str, str]:
+    """Return a two-rater matrix's axis names: (x: the second rater, y: the first)."""
+    first, second = getattr(result, "raters", ("rater1", "rater2"))
+    return (str(second), str(first))
+
+
 _SHARE_OF = {
     "loss": "Kappa lost to each confusion (sums to 1 − κ)",
     "observed": "Share of the weighted disagreement",
@@ -136,7 +144,13 @@ class ObservedMatrixDisplay(_MatrixDisplay):
         totals = {None: None, "row": observed.sum(axis=1, keepdims=True), "all": observed.sum()}
         with np.errstate(invalid="ignore", divide="ignore"):
             matrix = observed if normalize is None else observed / totals[normalize]
-        return cls(matrix, tuple(result.labels), _OBSERVED[normalize], normalize is not None)
+        return cls(
+            matrix,
+            tuple(result.labels),
+            _OBSERVED[normalize],
+            normalize is not None,
+            _rater_axes(result),
+        )
 
 
 class ExpectedMatrixDisplay(_MatrixDisplay):
@@ -148,7 +162,8 @@ class ExpectedMatrixDisplay(_MatrixDisplay):
         expected = _plotting.need(
             result, "expected", "a KappaResult", "ExpectedMatrixDisplay.from_result"
         )
-        return cls(expected, tuple(result.labels), "Expected matrix E (independent raters)")
+        title = "Expected matrix E (independent raters)"
+        return cls(expected, tuple(result.labels), title, False, _rater_axes(result))
 
 
 class WeightMatrixDisplay(_MatrixDisplay):
@@ -172,7 +187,7 @@ class WeightMatrixDisplay(_MatrixDisplay):
         """Build the display from a KappaResult, AgreementResult or KrippendorffResult."""
         func = "WeightMatrixDisplay.from_result"
         weights = _plotting.need(result, "weights", "a result with weights", func)
-        names = ("rater2", "rater1") if hasattr(result, "observed") else ("category", "category")
+        names = _rater_axes(result) if hasattr(result, "observed") else ("category", "category")
         return cls(weights, tuple(result.labels), "Disagreement weights W", False, names)
 
 
@@ -210,7 +225,13 @@ class ContributionsDisplay(_MatrixDisplay):
         func = "ContributionsDisplay.from_result"
         check_option(func, "against", against, tuple(_SHARE_OF))
         parts = _plotting.need(result, "contributions", "a KappaResult", func)()
-        display = cls(getattr(parts, against), tuple(parts.labels), _SHARE_OF[against], True)
+        display = cls(
+            getattr(parts, against),
+            tuple(parts.labels),
+            _SHARE_OF[against],
+            True,
+            _rater_axes(result),
+        )
         display.against = against
         return display
 
@@ -574,8 +595,8 @@ class BlandAltmanDisplay:
         level = f"{100 * self.result.confidence_level:g}%"
         self.ax_.set(
             title=f"Bland–Altman plot (shaded: {level} confidence intervals)",
-            xlabel="mean of the two ratings (x + y) / 2",
-            ylabel="difference x − y",
+            xlabel=_continuous.mean_label(self.result),
+            ylabel=f"difference {self.result.difference}",
         )
         if legend:
             self.ax_.legend(loc="best", fontsize="small")
@@ -643,8 +664,8 @@ class ConcordanceDisplay:
         band = _continuous.interval_text(r.interval)
         self.ax_.set(
             title=f"Lin's concordance ρ_c = {number(r.statistic, 3)}{band}",
-            xlabel="x",
-            ylabel="y",
+            xlabel=str(getattr(r, "names", ("x", "y"))[0]),
+            ylabel=str(getattr(r, "names", ("x", "y"))[1]),
         )
         if legend:
             self.ax_.legend(loc="best", fontsize="small")
@@ -703,7 +724,7 @@ class AgreementChartDisplay:
             from concord._coefficients.categories_core import bangdiwala
 
             statistic = bangdiwala(observed, np.asarray(partial))[0]
-        return cls(observed, tuple(result.labels), partial, statistic)
+        return cls(observed, tuple(result.labels), partial, statistic, _rater_axes(result))
 
     @classmethod
     def from_data(

@@ -25,15 +25,14 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.errors import check_bool, param_error
+from concord._common.errors import check_bool
+from concord._common.extras import require
 from concord._render import answers as ask
 from concord._render import continuous as _continuous
 from concord._render import evaluation as _evaluation
 from concord._render import records as rec
+from concord._render import results as _results
 from concord._render import sections as part
-from concord._results.comparison import ComparisonResult
-from concord._results.described import Described
-from concord._results.evaluation import EvaluationResult
 from concord._results.sentence import write as _sentence
 from concord._version import __version__
 
@@ -48,55 +47,30 @@ def _named(results: Any) -> list[Any]:
     return [results]
 
 
-# the keyword that takes a result ``results`` cannot show
-_ELSEWHERE = {
-    "IccResult": "continuous",
-    "CccResult": "continuous",
-    "BlandAltmanResult": "continuous",
-    "ComparisonResult": "comparisons",
-    "EvaluationResult": "evaluation",
-}
-_KINDS = {
-    "results": (
-        Described,
-        "results of the agreement coefficients (KappaResult, "
-        "AgreementResult, FleissResult, KrippendorffResult, LightResult)",
-    ),
-    "comparisons": (ComparisonResult, "results of concord.compare (ComparisonResult)"),
-    "evaluation": (EvaluationResult, "results of concord.evaluate (EvaluationResult)"),
-}
-
-
-def _check_kind(given: Any, name: str) -> None:
-    """Raise a TypeError naming the type of an entry of ``given`` that ``name`` cannot show."""
-    if given is None and name != "results":
-        return
-    kind, expected = _KINDS[name]
-    for r in _named(given):
-        if isinstance(r, kind):
-            continue
-        shown = type(r).__name__
-        where = _ELSEWHERE.get(shown)
-        fix = (
-            f"Pass it as {where}=... instead."
-            if where is not None and where != name
-            else f"The report cannot show a {shown} yet; leave it out of {name}."
-        )
-        if shown == "AgreementTable":
-            fix = "Pass its results: to_html(table.results)."
-        param_error("to_html", name, expected, shown, raw=True, exc=TypeError, fix=fix)
-
-
 def _data(data: Any, results: list[Any]) -> dict[str, Any] | None:
     if data is None:
         return None
-    import pandas as pd
+    pd = require("pandas", "pandas", "concord.report's data summary (data=)")
 
     frame = pd.DataFrame(data)
-    summary = rec.data_summary(rec.frame_shape(frame), results)
+    if results:
+        summary = rec.data_summary(rec.frame_shape(frame), results)
+    else:  # no coefficient to give the categories: the data's own values
+        summary = {**rec.frame_shape(frame), "labels": _values(frame)}
     per_rater = frame.apply(lambda c: c.value_counts()).reindex(list(summary["labels"]))
     summary["per_rater"] = per_rater.fillna(0).astype(int).reset_index().to_numpy().tolist()
     return summary
+
+
+def _values(frame: Any) -> list[Any]:
+    """Return the data's distinct ratings, sorted (in order of appearance if they cannot be)."""
+    pd = require("pandas", "pandas", "concord.report")
+
+    values = list(pd.unique(frame.stack().to_numpy()))
+    try:
+        return sorted(values)
+    except TypeError:  # mixed kinds
+        return values
 
 
 def _comparisons(given: Any, level: float, plots: bool) -> list[dict[str, Any]]:
@@ -119,7 +93,7 @@ def _comparisons(given: Any, level: float, plots: bool) -> list[dict[str, Any]]:
                 "value": rec.number(c.difference),
                 "SE": rec.number(c.standard_error),
                 f"{100 * level:g}% CI": f"[{rec.number(low)}, {rec.number(high)}]",
-                "t": rec.number(c.statistic),
+                "t": rec.number(c.t_statistic),
                 "df": f"{c.df:g}",
                 "p": rec.pvalue(c.pvalue),
             }
@@ -209,8 +183,16 @@ def to_html(
     Parameters
     ----------
     results : result, sequence of results or mapping of name to result
-        :class:`~concord.KappaResult`, :class:`~concord.AgreementResult` and
-        the other result objects of the coefficient functions.
+        Any result of concord. The coefficients (:class:`~concord.KappaResult`,
+        :class:`~concord.AgreementResult` and its kinds) fill the agreement
+        table, the answers to the lead's questions and a section each; every
+        other result (:func:`~concord.agree`'s table, a comparison, an ICC,
+        Bland–Altman limits, an evaluation, the Alt-Test, a gold standard,
+        rater diagnostics, a category test, a plan, cut points, a mean…)
+        gets the compact section it provides itself (its
+        ``_report_section_()``: the sentence, a small table, its figures, the
+        step-by-step explanation), under "Results", titled by its name or
+        by its key in a mapping.
     data : DataFrame or array-like (n_items, n_raters), optional
         The ratings, for the data summary (items, raters, missing ratings,
         each rater's category counts).
@@ -266,14 +248,10 @@ def to_html(
     >>> "Evaluation of machine scores" in page and "<code>eval</code>" in page
     True
     """
-    import jinja2
-    from markupsafe import Markup
-
-    for given, name in ((results, "results"), (comparisons, "comparisons")):
-        _check_kind(given, name)
-    _check_kind(evaluation, "evaluation")
+    jinja2 = require("jinja2", "report", "concord.report")
+    Markup = require("markupsafe", "report", "concord.report").Markup
+    shown, others = _results.split(results)
     plots = check_bool("to_html", "plots", plots)
-    shown = _named(results)
     options = {"confidence_level": confidence_level, "method": method, "alone": len(shown) == 1}
     options.update(n_resamples=n_resamples, rng=rng)
     rows = [rec.summary(r, confidence_level, method, rng) for r in shown]
@@ -299,11 +277,12 @@ def to_html(
     ]
     questions = ask.answers(shown, rows, frame, confidence_level, method, plots)
     parts = {
+        "results": _results.sections(others, plots),
         "comparisons": _comparisons(comparisons, confidence_level, plots),
         "continuous": _continuous_entries(continuous),
         "evaluation": _evaluation_entries(evaluation),
     }
-    return environment.get_template("report.html").render(
+    page: str = environment.get_template("report.html").render(
         title=title,
         data=_data(data, shown),
         table=rec.display_rows(rows),
@@ -323,12 +302,17 @@ def to_html(
         created=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         command=command,
     )
+    # a label holding U+202E (right-to-left override) would display reversed, and so would
+    # the text after it: every bidirectional control is shown as its escape instead
+    from concord._common.text import neutral_bidi
+
+    return neutral_bidi(page)
 
 
 def _frame(data: Any) -> Any:
     """Return the ratings as a DataFrame (columns: the raters), or None."""
     if data is None:
         return None
-    import pandas as pd
+    pd = require("pandas", "pandas", "concord.report's data (data=)")
 
     return pd.DataFrame(data)

@@ -1,16 +1,35 @@
 """The ``concord`` command line: glue over the public API.
 
-``concord._cli:main`` is the console script's entry point. Ctrl-C while its
-commands are imported ends the command with one line and exit status 130 (as
-a shell reports SIGINT), not with the import's traceback.
+``concord._cli:main`` is the console script's entry point. The command line
+needs the ``cli`` extra (click, pandas and pyarrow read the files); without
+it, ``main`` is a stand-in that says so in one line (exit status 1), since
+the commands cannot even be defined.
 """
 
-try:
-    from concord._cli.main import main
-except KeyboardInterrupt:
-    import sys
+from __future__ import annotations
 
-    sys.stderr.write("concord: interrupted while starting (Ctrl-C).\n")
-    raise SystemExit(130) from None
+from importlib.util import find_spec
+
+from concord._common.extras import missing
+
+#: What every command needs, from the cli extra: checked (not imported) when this loads.
+NEEDED = ("click", "pandas", "pyarrow")
+_ABSENT = next((m for m in NEEDED if find_spec(m) is None), None)
+
+if _ABSENT is None:
+    try:
+        from concord._cli.main import main
+    except KeyboardInterrupt:  # Ctrl-C while the commands import: one line, as a shell's 130
+        import sys
+
+        sys.stderr.write("concord: interrupted while starting (Ctrl-C).\n")
+        raise SystemExit(130) from None
+else:
+
+    def main() -> None:  # type: ignore[misc]  # the stand-in of the click group
+        """Say in one line that the command line needs the cli extra."""
+        assert _ABSENT is not None
+        raise SystemExit(f"Error: {missing(_ABSENT, 'cli', 'the concord command line')}")
+
 
 __all__ = ["main"]

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from concord._cli import agree_ranks as ranks
 from concord._cli import columns as cin
 from concord._cli import inputs as inputs
 from concord._cli import options as opt
@@ -45,7 +46,8 @@ def picked(value: str | None, option: str = "--coefficients") -> tuple[str, ...]
     names = [n.strip().lower().replace("-", "_") for n in value.split(",") if n.strip()]
     unknown = [n for n in names if n not in _NAMES]
     if unknown or not names:
-        valid = ", ".join(f"{short} ({name})" for short, name in SHORT.items())
+        listed = {**SHORT, **(ranks.SHORT if option.endswith("s") else {})}
+        valid = ", ".join(f"{short} ({name})" for short, name in listed.items())
         got = ", ".join(map(repr, unknown)) or "nothing"
         what = "comma-separated names" if option.endswith("s") else "one name"
         raise click.BadParameter(
@@ -59,7 +61,8 @@ coefficients_option = click.option(
     "--coefficients",
     metavar="A,B",
     help="Which coefficients, comma-separated (default: all): percent, fleiss, conger, "
-    "light, gwet, brennan, alpha, or their function names.",
+    "light, gwet, brennan, alpha, or their function names; and, on numeric ratings, "
+    "kendall-w, cronbach-alpha, mean-correlation, overall-concordance.",
 )
 
 
@@ -90,6 +93,7 @@ def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
         weights=opt.weights(o),
         level=opt.alpha_level(o),
         labels=labels,
+        form="wide",  # the file was read as wide on purpose (read.wide_columns checked it)
     )
     return list(table.results)
 
@@ -139,6 +143,7 @@ Examples:
   concord agree data/fleiss1971_diagnoses.csv
   concord agree data/essays.csv --raters rater1,rater2,rater3 --weights quadratic
   concord agree data/fleiss1971_diagnoses.csv --coefficients fleiss,alpha
+  concord agree scores.csv --coefficients kendall-w,cronbach-alpha
   concord agree annotations.csv --item doc --rater annotator --rating label --format json
 """
 )
@@ -158,8 +163,17 @@ def agree(file: str, **o: Any) -> None:
     Brennan-Prediger and Krippendorff's alpha, one row each (--coefficients
     picks some). Missing ratings (empty cells) are allowed.
     """
-    picked(o["coefficients"])  # a misspelt name fails before the file is read
+    ranked, others = ranks.chosen(o["coefficients"]), ranks.rest(o["coefficients"])
+    if others != "":
+        picked(others)  # a misspelt name fails before the file is read
     chunk = stream.chunk_rows(file, o)
+    if ranked:
+        if chunk:
+            raise click.UsageError(
+                f"{', '.join(ranked)} read the whole file: leave out --chunk-rows."
+            )
+        _with_ranks(file, o, ranked, None if others == "" else others)
+        return
     if chunk:
         results, tally = streamed(file, o, chunk)
         shape = tally.shape()
@@ -173,3 +187,30 @@ def agree(file: str, **o: Any) -> None:
         terminal.echo(out.agree_text(file, shape, results, rows))
     else:
         terminal.echo(out.table(rows, o["fmt"]))
+
+
+def _with_ranks(file: str, o: dict[str, Any], ranked: tuple[str, ...], others: str | None) -> None:
+    """``concord agree`` with rank statistics: their rows after the coefficients' table."""
+    level = o["confidence_level"]
+    found = ranks.results(inputs.ratings(file, o, numbers=True), ranked, level)
+    extra = ranks.rows(found, level)
+    results: list[Any] = []
+    rows: list[dict[str, Any]] = []
+    shape: dict[str, Any] = {}
+    if others is not None:
+        frame = inputs.ratings(file, o)
+        results = agreement_results(frame, {**o, "coefficients": others})
+        rows = [rec.summary(r, level, o["ci_method"], o["seed"]) for r in results]
+        shape = rec.frame_shape(frame)
+    if o["fmt"] == "json":
+        record = out.agree_record(shape, results, rows) if results else {}
+        terminal.echo(rec.dumps({**record, "rank_statistics": extra}), as_json=True)
+    elif o["fmt"] == "csv":
+        terminal.echo(out.table([*rows, *extra], "csv"))
+    else:
+        table = out.agree_text(file, shape, results, rows) if o["fmt"] == "text" else ""
+        parts = [table or out.table(rows, o["fmt"])] if results else []
+        parts.append(out.table_of(ranks.shown(extra, level), o["fmt"]))
+        if o["fmt"] == "text":
+            parts.append("\n".join(r.summary() for r in found))
+        terminal.echo("\n\n".join(parts))

@@ -22,7 +22,8 @@ from concord._render import records as rec
 def options(o: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Return bland_altman's and concordance_correlation's options from the command line's."""
     shared = {"confidence_level": o["confidence_level"], "nan_policy": o["nan_policy"]}
-    return {**shared, "limits": o["limits"], "proportional": o["proportional"]}, shared
+    ba = {"limits": o["limits"], "proportional": o["proportional"], "scale": o["scale"]}
+    return {**shared, **ba}, shared
 
 
 def results(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
@@ -32,6 +33,13 @@ def results(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
     wanted = {"--x": o["x"], "--y": o["y"]}
     ba_options, ccc_options = options(o)
     chunk = stream.chunk_rows(file, o)
+    if o["subject"]:
+        if chunk:
+            raise click.UsageError("--subject reads the whole file: leave out --chunk-rows.")
+        frame = read.score_columns(file, o, {"--x": [o["x"]], "--y": [o["y"]]}, [o["subject"]])
+        x, y = frame[o["x"]], frame[o["y"]]
+        ba = concord.bland_altman(x, y, subject=frame[o["subject"]], **ba_options)
+        return ba, concord.concordance_correlation(x, y, **ccc_options)
     if chunk:  # the exact sums of each chunk, added: the same results
         src, read_as = read.column_groups(file, o, wanted, chunk, numbers=True)
         made = [
@@ -40,7 +48,10 @@ def results(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
         ]
         pair = [o["x"], o["y"]]
         stream.feed(src, pair, o, lambda _: [(acc, pair) for acc in made], read_as)
-        return made[0].result(), made[1].result()
+        from concord._results.protocol import named
+
+        names = (str(o["x"]), str(o["y"]))  # the columns name the two, as in memory
+        return tuple(named(acc.result(), names, "names") for acc in made)
     frame = read.columns(file, o, wanted, numbers=True)
     x, y = frame[o["x"]], frame[o["y"]]
     ba = concord.bland_altman(x, y, **ba_options)
@@ -70,6 +81,7 @@ Examples:
   concord bland-altman data/pefr.csv --x wright --y mini_wright
   concord bland-altman data/pefr.csv --x wright --y mini_wright --proportional --format json
   concord bland-altman big.parquet --x lab --y device --chunk-rows 1000000
+  concord bland-altman cardiac.csv --x rv --y ic --subject patient --scale ratio
 """,
 )
 @click.argument("file", metavar="FILE")
@@ -85,6 +97,19 @@ Examples:
 )
 @click.option(
     "--proportional", is_flag=True, help="Also regress x - y on the mean (a proportional bias)."
+)
+@click.option(
+    "--scale",
+    type=click.Choice(["difference", "ratio", "percent"]),
+    default="difference",
+    show_default=True,
+    help="Analyse x - y, ln x - ln y (limits as ratios x / y), or 100 (x - y) / mean.",
+)
+@click.option(
+    "--subject",
+    metavar="COL",
+    default=None,
+    help="Repeated measurements: the column of each pair's subject (Bland & Altman 2007).",
 )
 @click.option(
     "--confidence-level",

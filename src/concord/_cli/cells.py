@@ -22,6 +22,17 @@ from concord._cli.source import NO_RATINGS, Options, Source, _fail, _Fault
 
 # --- the conversion: raw cells → rating columns, the same for every chunk ---------------------
 
+# Text cells (compared trimmed and lower-cased) that some tool writes for a missing value: R
+# (NA), pandas (nan, NaN, <NA>, NaT, None), Excel (#N/A, #NULL!), SQL (NULL), SPSS and SAS (.),
+# Weka (?), and the hand-written ones. Each stops the read until --na-values or --labels says
+# whether it is a missing rating or a category.
+MARKERS = frozenset(
+    [
+        *("na", "n/a", "n.a.", "#n/a", "#na", "<na>", "null", "#null!", "none", "nil"),
+        *("nan", "-nan", "nat", "-", "--", ".", "?", "missing", "''", '""'),
+    ]
+)
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -44,6 +55,7 @@ class Group:
     numbers: bool = False  # scores (the ICC): a text cell is an error, whatever comes first
     kind: str | None = None
     first: Cell | None = None
+    markers: bool = True  # a text cell like "NA" stops the read unless the user chose
 
 
 @dataclass
@@ -74,12 +86,80 @@ class Converter:
             except _Fault as clash:
                 clashes.append(clash)
                 continue
+            clashes += self._inexact(cells)
             for c, (kind, values) in cells.items():
                 out[c] = _to_pandas(kind, values)
         if clashes:
             raise min(clashes, key=lambda f: f.row)
+        marker = self._marker(decoded)
+        if marker is not None:
+            raise marker
         self.offset += table.num_rows
         return pd.DataFrame(out, copy=False)  # no copy into one 2-D block
+
+    def _inexact(self, cells: dict[str, tuple[str | None, Any]]) -> list[_Fault]:
+        """Faults for number cells beyond 2**53 that float64 would round (1.0000000000000001e16).
+
+        Whole numbers written as digits stay exact (Python ints); a cell such
+        as 9007199254740993.5 or 1.0000000000000001e16 would silently become
+        another number, merging two ratings: an error naming the cell.
+        """
+        faults = []
+        for name, (kind, values) in cells.items():
+            if kind != "number" or not isinstance(values, coded.Coded):
+                continue
+            row = values.first(coded.inexact(values.cells))
+            if row >= 0:
+                cell = self._cell(name, row, values)
+                faults.append(
+                    _Fault(
+                        self.path,
+                        f"{cell}, a number float64 cannot hold exactly (it would read as "
+                        f"{float(cell.value)!r}). Write a whole number as plain digits to keep "
+                        "it exact, or round the cell.",
+                        rank=2,
+                        row=cell.row,
+                    )
+                )
+        return faults
+
+    def _marker(self, decoded: dict[str, Any]) -> _Fault | None:
+        """Return the fault for the first text rating that looks like a missing-value marker.
+
+        Only when the user declared neither ``--na-values`` nor ``--labels``:
+        "NA" (R's ``write.csv``), "N/A", "null" … are a missing rating to one
+        file and a category to another, and neither reading is right silently.
+        """
+        if not self.opts.markers_unsettled:
+            return None
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        markers = pa.array(sorted(MARKERS), pa.string())
+        found: list[tuple[int, int, str]] = []
+        texts = [g for g in self.groups if g.markers and g.kind in ("text", None)]
+        names = [c for g in texts for c in g.columns]
+        for pos, name in enumerate(names):
+            values = decoded[name]
+            if not isinstance(values, coded.Coded):
+                continue  # numbers, bools, Parquet categoricals: not free text
+            looks = pc.is_in(pc.utf8_lower(values.cells), value_set=markers)
+            mask = looks.fill_null(False).to_numpy(zero_copy_only=False)
+            row = values.first(mask) if mask.any() else -1
+            if row >= 0:
+                found.append((row, pos, name))
+        if not found:
+            return None
+        row, _, name = min(found)
+        cell = self._cell(name, row, decoded[name])
+        return _Fault(
+            self.path,
+            f"{cell}, which looks like a missing-value marker. Declare --na-values "
+            f"{cell.value} to read it as a missing rating, or --labels listing every category "
+            "to keep it one.",
+            rank=3,
+            row=cell.row,
+        )
 
     def decode(self, table: Any) -> dict[str, Any]:
         """Return the groups' columns, text as :class:`Coded` cells; fail at the first bad cell."""
@@ -299,6 +379,8 @@ def _outranked(fault: _Fault, rest: Iterator[Any], convert: Converter) -> click.
     """
     try:
         for table in rest:
+            if fault.rank == 3 and _converted(convert, table):
+                continue  # converted: the offset moved on
             if fault.rank == 2:
                 convert.decode(table)
             convert.offset += table.num_rows
@@ -307,6 +389,21 @@ def _outranked(fault: _Fault, rest: Iterator[Any], convert: Converter) -> click.
     except click.ClickException as shape:  # a row of the wrong shape, found while parsing
         return shape
     return fault
+
+
+def _converted(convert: Converter, table: Any) -> bool:
+    """Convert a chunk after a marker fault: a fault that outranks it propagates.
+
+    Return True when the chunk converted (the offset moved on), False after a
+    later marker, which a marker found earlier in the file outranks.
+    """
+    try:
+        convert(table)
+    except _Fault as later:
+        if later.rank < 3:
+            raise
+        return False
+    return True
 
 
 def whole(source: Source, groups: list[Group]) -> Any:

@@ -163,6 +163,46 @@ def plain_integers(values: Any) -> Any:
     return integers
 
 
+def inexact(cells: Any) -> Any:
+    """Per cell (numpy bool): a number of 2**53 or more that float64 would change.
+
+    Cells that :func:`exact` keeps as Python ints (plain digits) are exact.
+    Any other number at or beyond 2**53 must be what the float64 it becomes
+    prints as, to as many significant digits as the cell has: ``1e16`` and a
+    program's ``1.0000000000000002e+17`` are that float; ``1.0000000000000001e16``
+    (10000000000000001, read as 10000000000000000) and ``9007199254740993.5``
+    are not. Only such large cells are looked at one by one.
+    """
+    import decimal
+
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    out = np.zeros(len(cells), dtype=bool)
+    try:
+        floats = pc.cast(cells, pa.float64()).to_numpy(zero_copy_only=False)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return out
+    with np.errstate(invalid="ignore"):
+        large = np.isfinite(floats) & (np.abs(floats) >= 2.0**53)
+    if not large.any():
+        return out
+    digits = pc.match_substring_regex(cells, _LONG_INTEGER).fill_null(False)
+    large &= ~digits.to_numpy(zero_copy_only=False)
+    texts = cells.to_pylist()
+    for i in np.flatnonzero(large):
+        try:
+            written = decimal.Decimal(texts[i].strip())
+        except decimal.InvalidOperation:  # not a decimal after all: the reader's rules decide
+            continue
+        printed = decimal.Context(prec=len(written.as_tuple().digits)).create_decimal(
+            decimal.Decimal(float(floats[i]))
+        )
+        out[i] = printed != written
+    return out
+
+
 def exact(values: Any) -> Any:
     """Numeric cells as float64, or as exact Python numbers when an integer is too long.
 

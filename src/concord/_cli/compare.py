@@ -134,7 +134,7 @@ def record(
         "difference": {
             "estimate": result.difference,
             "standard_error": result.standard_error,
-            "statistic": result.statistic,
+            "statistic": result.t_statistic,
             "df": result.df,
             "pvalue": result.pvalue,
             "confidence_level": result.confidence_level,
@@ -157,7 +157,7 @@ def interpretation(result: Any, a: str, b: str, truth: bool) -> str:
     verdict = "significant" if result.pvalue < 1 - result.confidence_level else "not significant"
     return (
         f"{more} {what} more than {less} by {abs(d):.2f} ({level} CI {low:.2f} to {high:.2f} "
-        f"for {b} − {a}); t = {result.statistic:.2f} on {result.df:g} df, "
+        f"for {b} − {a}); t = {result.t_statistic:.2f} on {result.df:g} df, "
         f"p = {result.pvalue:.3g} ({verdict} at {alpha})."
     )
 

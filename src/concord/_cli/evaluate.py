@@ -16,6 +16,7 @@ from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import read as read
 from concord._cli import terminal as terminal
+from concord._common.options import ROUNDINGS
 from concord._render import evaluation as ev
 from concord._render import records as rec
 
@@ -54,6 +55,7 @@ def result(file: str, o: dict[str, Any]) -> Any:
         trim_tolerance=o["trim_tolerance"],
         scale=o["scale"],
         exclude_zero=o["exclude_zero"],
+        rounding=o["rounding"],
     )
 
 
@@ -138,6 +140,13 @@ Examples:
 )
 @click.option("--scale", is_flag=True, help="Also the machine scores scaled to the human mean/SD.")
 @click.option("--exclude-zero", is_flag=True, help="Leave out responses with a human score of 0.")
+@click.option(
+    "--rounding",
+    type=click.Choice(ROUNDINGS),
+    default="half-even",
+    show_default=True,
+    help="How scores become score points: half to even as RSMTool (2.5 -> 2), or half up.",
+)
 @click.option("--table", metavar="NAME", help="Only this table (RSMTool's name, e.g. eval).")
 @click.option("-o", "--output", type=click.Path(), help="Write the output to a file.")
 @click.option("--overwrite", is_flag=True, help="Replace the -o file if it exists.")
@@ -146,7 +155,7 @@ Examples:
 def evaluate(file: str, **o: Any) -> None:
     """Evaluate machine scores in FILE against human scores, as RSMTool's rsmeval.
 
-    Per score type (raw, trimmed, trimmed and rounded half up): N, means,
+    Per score type (raw, trimmed, trimmed and rounded): N, means,
     SDs, exact and adjacent agreement, kappa, QWK, Pearson r, R², RMSE and
     SMD under RSMTool's names, with concord's SEs and intervals of kappa
     and QWK; with --human2 the human-human row, the degradation, the

@@ -27,7 +27,8 @@ def form_rows(forms: Any, confidence_level: float) -> list[dict[str, Any]]:
         defined = math.isfinite(result.statistic)
         rows.append(
             {
-                **row,
+                # the command line keeps its key "icc" where the record now says "statistic"
+                **{("icc" if k == "statistic" else k): v for k, v in row.items()},
                 "confidence_level": confidence_level,
                 "interpretation": result.interpret() if defined else None,
                 "interpretation_scale": "koo-li",
@@ -94,7 +95,8 @@ def whole(file: str, o: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     if frame.shape[1] < 2:
         raise click.ClickException(f"{file}: {_one_rater(o)} The ICC needs two raters or more.")
     options = {"confidence_level": o["confidence_level"], "r0": o["r0"]}
-    return concord.icc(frame, **options), rec.frame_shape(frame)
+    # wide on purpose: read.wide_columns refused a long-looking file, or the long form pivoted it
+    return concord.icc(frame, form="wide", **options), rec.frame_shape(frame)
 
 
 def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[Any, dict[str, Any]]:

@@ -45,7 +45,10 @@ def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[Any, tuple[str, s
         return [(made[0], pair)]
 
     stream.feed(src, pair, o, start)
-    return made[0].result(), (pair[0], pair[1])
+    from concord._results.protocol import named
+
+    # the columns name the raters, as they do in memory
+    return named(made[0].result(), (str(pair[0]), str(pair[1]))), (pair[0], pair[1])
 
 
 @click.command(

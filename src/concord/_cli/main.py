@@ -26,12 +26,14 @@ from concord._cli.bland_altman import bland_altman
 from concord._cli.compare import compare
 from concord._cli.evaluate import evaluate
 from concord._cli.icc import icc
+from concord._cli.judge import judge
 from concord._cli.kappa import kappa
 from concord._cli.plan import plan
 from concord._cli.raters import raters
 from concord._cli.report import report
 from concord._cli.terminal import encoding, fitted
 from concord._cli.thresholds import thresholds
+from concord._common.extras import MissingExtraError
 from concord._version import __version__
 
 EXAMPLES = """
@@ -46,6 +48,7 @@ Examples:
   concord bland-altman data/pefr.csv --x wright --y mini_wright
   concord plan cohen --expected 0.7 --null 0.85 --prevalence 0.5
   concord evaluate scores.csv --human h1 --machine score --human2 h2 --trim 1,6
+  concord judge labels.csv --humans ann,bo,cy --candidate gpt --gold adjudicated
   concord report data/essays.csv --raters rater1,rater2,rater3 -o report.html
 """
 
@@ -53,9 +56,10 @@ Examples:
 class _Group(click.Group):
     """The ``concord`` group: an error the commands did not foresee is still one line.
 
-    Every command turns bad input into a one-line error of its own; an
-    exception that escapes them is a defect of concord's, and is reported as
-    one line too (``CONCORD_DEBUG=1`` shows the traceback), never as a
+    Every command turns bad input into a one-line error of its own; a
+    missing optional package is the one line that names the extra to
+    install; any other exception that escapes them is a defect of concord's,
+    and is reported as one line too (``CONCORD_DEBUG=1`` shows the traceback), never as a
     traceback. Click's own exits, Ctrl-C and a closed pipe keep click's
     handling. Every error line is in symbols standard error can encode.
     """
@@ -69,6 +73,8 @@ class _Group(click.Group):
             raise
         except (click.exceptions.Exit, click.Abort):
             raise
+        except MissingExtraError as exc:  # an optional package: the line names its extra
+            raise click.ClickException(fitted(str(exc), encoding(err=True))) from None
         except Exception as exc:
             if os.environ.get("CONCORD_DEBUG") or (
                 isinstance(exc, OSError) and exc.errno == errno.EPIPE
@@ -108,6 +114,7 @@ def _register() -> None:
         report,
         bland_altman,
         evaluate,
+        judge,
         plan,
     ):
         main.add_command(command)

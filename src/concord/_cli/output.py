@@ -110,9 +110,14 @@ def thresholds_text(path: str, best: Any, cv: Any, folds: int) -> str:
         "",
         f"kappa ({best.kappa.weighting}), in-sample:      {best.statistic:.6f}"
         f"   (optimal: Dinkelbach gap {best.gap:.2g})",
-        f"kappa, {folds}-fold cross-validated: {cv.statistic:.6f}   (report this one)",
+        f"kappa, {folds}-fold cross-validated: {cv.statistic:.6f}"
+        "   (cut points fitted out of fold)",
         f"in-sample optimism:              {cv.optimism:+.6f}",
         "fold kappas: " + ", ".join(f"{k:.4f}" for k in cv.fold_kappas),
+        "",
+        "The cross-validated kappa holds for new data only if --score is out of sample:",
+        "a model's predictions for items it was not trained on (e.g. cross_val_predict).",
+        "Scores of a model on its own training data overstate kappa, whatever the cut points.",
     ]
     return "\n".join(lines)
 

@@ -145,7 +145,11 @@ def raters(file: str, **o: Any) -> None:
     if labels is not None:
         options["labels"] = labels
     d = concord.rater_diagnostics(
-        frame, function=function, confidence_level=o["confidence_level"], **options
+        frame,
+        function=function,
+        confidence_level=o["confidence_level"],
+        form="wide",  # read as wide on purpose (read.wide_columns), or pivoted from long
+        **options,
     )
     if o["fmt"] == "json":
         terminal.echo(rec.dumps(d.to_dict()), as_json=True)

@@ -13,8 +13,11 @@ converts them into typed columns; this module chooses the columns to read.
 The rules (docs/guide/command-line.md, "Reading files"):
 
 * a missing rating is an empty cell (blank after trimming spaces), or a
-  cell equal to one of the ``--na-values``; ``NA``, ``None`` or ``nan`` are
-  categories like any other word;
+  cell equal to one of the ``--na-values``. A text rating that looks like a
+  missing-value marker (``NA``, ``N/A``, ``null``, ``None``, ``nan``, ``-``,
+  ...; :data:`concord._cli.cells.MARKERS`) is an error naming its cell
+  unless ``--na-values`` or ``--labels`` says what it is: neither dropping
+  it nor counting it as a category is right silently;
 * the rating columns have one type for the whole file: numbers, or text. A
   number among text, or text among numbers, is an error that names both
   cells. With ``--labels`` that are not all numbers, every rating is text;
@@ -134,6 +137,7 @@ def wide_columns(source: Source, o: dict[str, Any]) -> list[str]:
         return [n for n in names if n != o["id_column"]]
     if len(names) < 2:
         raise _fail(source.name, _one_column(names[0] if names else "", source.opts.delimiter))
+    _not_long(source, names)
     ids = id_candidates(source, names)
     if not ids:
         return names
@@ -149,6 +153,49 @@ def wide_columns(source: Source, o: dict[str, Any]) -> list[str]:
         err=True,
     )
     return [n for n in names if n != ids[0]]
+
+
+def _not_long(source: Source, names: list[str]) -> None:
+    """Refuse a file that looks long (item, rater, rating columns) read as one column per rater.
+
+    The first rows decide (:func:`concord._data.form.long_roles`), and the
+    whole file where a column holds one value there (a file sorted by rater
+    shows one rater in its first rows); ``--raters`` or ``--id`` say the file
+    is wide and skip this.
+    """
+    from concord._data.form import MAX_COLUMNS, long_roles
+
+    if not 3 <= len(names) <= MAX_COLUMNS:
+        return
+    values = _cells(source.sample(names), names)
+    roles = long_roles(names, values)
+    if roles is None and any(len(set(v.tolist()) - {None}) == 1 for v in values):
+        import pyarrow as pa
+
+        roles = long_roles(names, _cells(pa.concat_tables(source.tables(names)), names))
+    if roles is None:
+        return
+    item, rater, rating = roles
+    raise click.UsageError(
+        f"{source.name} looks like a long table, one row per rating: column {item!r} repeats "
+        f"its values (items), column {rater!r} holds names found in no other column (raters), "
+        f"and column {rating!r} the ratings. Read as one column per rater it would make each "
+        f"column a rater. Pass --item {item} --rater {rater} --rating {rating}; if each "
+        "column really is a rater, name them with --raters (or the id column with --id)."
+    )
+
+
+def _cells(table: Any, names: list[str]) -> list[Any]:
+    """Return the raw cells of each column as an object array, None for an empty cell."""
+    import numpy as np
+
+    out = []
+    for n in names:
+        cells = [None if v in (b"", "") else v for v in table.column(n).to_pylist()]
+        column = np.empty(len(cells), dtype=object)
+        column[:] = cells
+        out.append(column)
+    return out
 
 
 def pair_columns(path: str, names: list[str], o: dict[str, Any]) -> list[str]:
@@ -282,4 +329,5 @@ def score_columns(
     chosen = [c for option, cols in scores.items() for c in select(names, cols, file, option)]
     groups = [Group([c], numbers=True) for c in dict.fromkeys(chosen)]
     rest = [c for c in select(names, labels, file, "--group") if c not in chosen]
-    return whole(source, groups + [Group([c]) for c in rest])
+    # group labels are names, not ratings: "NA" there is a group's name (evaluate has no --labels)
+    return whole(source, groups + [Group([c], markers=False) for c in rest])

@@ -26,6 +26,7 @@ from typing import Any
 import click
 
 from concord._cli import columns as cin
+from concord._common.extras import install_line
 from concord._inference.intervals import show_progress
 
 SAMPLE_ROWS = 1_000
@@ -47,6 +48,13 @@ class Options:
     delimiter: str
     encoding: str
     na_values: tuple[str, ...] = ()
+    # --na-values or --labels given: the user chose what a cell such as "NA" means
+    chosen: bool = False
+
+    @property
+    def markers_unsettled(self) -> bool:
+        """Whether a text cell that looks like a missing-value marker must stop the read."""
+        return not (self.chosen or self.na_values)
 
 
 def options(file: str, o: dict[str, Any]) -> Options:
@@ -69,7 +77,8 @@ def options(file: str, o: dict[str, Any]) -> Options:
             param_hint="--encoding",
         ) from None
     na = tuple(t.strip() for t in (o.get("na_values") or "").split(","))
-    return Options(fmt, delimiter, encoding, tuple(t for t in na if t))
+    chosen = o.get("na_values") is not None or o.get("labels") is not None
+    return Options(fmt, delimiter, encoding, tuple(t for t in na if t), chosen)
 
 
 def _fail(path: str, message: str) -> click.ClickException:
@@ -405,8 +414,7 @@ def _excel_strings(name: str, path: str) -> Any:
     except ImportError as exc:
         raise _fail(
             name,
-            f"reading Excel needs {exc.name or 'openpyxl'}; "
-            'install it with pip install "concord[cli]".',
+            f"reading Excel needs {exc.name or 'openpyxl'}: {install_line('cli')}.",
         ) from None
     except Exception as exc:  # openpyxl and xlrd have their own errors: report them on one line
         raise _fail(name, f"cannot read it as excel ({_first_line(exc)}).") from None

@@ -17,6 +17,8 @@ import sys
 
 import click
 
+from concord._common.text import neutral_bidi
+
 # concord's symbols spelled in ASCII. Another character the stream lacks (a
 # category's name, say) is written as its escape (\xe9), which no two share.
 ASCII = {
@@ -95,7 +97,14 @@ def fitted(text: str, encoding: str | None, *, as_json: bool = False) -> str:
     '{"label": "\\u03ba"}'
     >>> fitted("κ = 0.5", "utf-8")
     'κ = 0.5'
+
+    A bidirectional control (a label holding U+202E, the right-to-left
+    override) is written as its escape, so nothing displays reversed:
+
+    >>> fitted("a\u202eb", "utf-8")
+    'a\\u202eb'
     """
+    text = neutral_bidi(text)  # in JSON strings the escape is the same character
     try:
         codec = codecs.lookup(encoding or "utf-8").name
     except LookupError:  # a codec Python does not know: the stream itself will fail first

@@ -145,8 +145,12 @@ def thresholds(file: str, **o: Any) -> None:
     """Cut points of continuous scores in FILE that maximise kappa against the truth.
 
     Prints the cut points, the kappa they reach in-sample and the
-    cross-validated kappa (cut points fitted on the other folds), the
-    number to report. --save writes them; --apply grades new scores.
+    cross-validated kappa (cut points fitted on the other folds). The
+    cross-validated kappa holds for new data only when the scores are
+    out-of-sample predictions (a model's scores for items it was not
+    trained on); a model's scores on its own training data overstate
+    kappa however the cut points are fitted. --save writes the cut
+    points; --apply grades new scores.
     """
     _check_outputs(o)
     if o["apply"]:

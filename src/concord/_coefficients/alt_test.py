@@ -18,6 +18,8 @@ from concord._common.errors import param_error
 from concord._data.arrays import to_host
 from concord._data.columns import paired
 from concord._data.matrix import rating_matrix
+from concord._data.two import split_one, wide_values
+from concord._data.wide import Wide
 from concord._results.alt_test import AltTestResult
 
 _FUNC = "alt_test"
@@ -46,7 +48,9 @@ def _checked(epsilon: Any, alpha: Any, metric: Any) -> tuple[float, float, str]:
 def _joint(humans: Any, candidate: Any) -> tuple[np.ndarray, tuple[Any, ...]]:
     """Return humans' and the candidate's annotations as one object matrix, and the names."""
     frame = hasattr(humans, "columns") and hasattr(humans, "iloc")
-    if frame:
+    if isinstance(humans, Wide):  # long form, or a polars or pyarrow frame
+        names, matrix = wide_values(humans)
+    elif frame:
         if len(humans.columns):
             candidate = paired(humans.iloc[:, 0], candidate, _FUNC, ("humans", "candidate"))[1]
         names, matrix = tuple(humans.columns), humans.to_numpy(dtype=object)
@@ -94,6 +98,10 @@ def alt_test(
     epsilon: float = 0.1,
     alpha: float = 0.05,
     metric: str | Callable[[Any, list[Any]], float] = "accuracy",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    form: str = "auto",
 ) -> AltTestResult:
     r"""Test whether a candidate annotator (an LLM judge) can replace the humans: the Alt-Test.
 
@@ -113,9 +121,12 @@ def alt_test(
     humans : array-like or DataFrame, shape (n_items, n_humans)
         One column per human annotator (at least two), one row per item; a
         missing annotation is None, NaN or pd.NA.
-    candidate : array-like, shape (n_items,)
+    candidate : array-like, shape (n_items,), or a name
         The candidate's annotation of each item, None where missing. A pandas
-        Series beside a DataFrame pairs by index label.
+        Series beside a DataFrame pairs by index label. A column name picks
+        the candidate's column out of the ``humans`` frame (the other
+        columns are the humans); with the long form it names the candidate
+        among the raters.
     epsilon : float
         The cost-benefit margin ε in [0, 1): 0.2 for experts, 0.15 for skilled
         annotators, 0.1 for crowd workers, as the paper suggests.
@@ -125,6 +136,14 @@ def alt_test(
         How an annotation is scored against the others: the share that
         match; minus the root mean squared difference (numbers); or
         ``metric(annotation, others)``, a float, higher is better.
+    item, rater, rating : column name, optional
+        Long form: ``humans`` is a table with one row per annotation (pandas,
+        polars, pyarrow or a mapping of columns), these name its columns, and
+        ``candidate`` names the candidate among the raters.
+    form : {"auto", "wide"}
+        Without the long form, "auto" refuses a table that looks long (an
+        item column whose values repeat, a column of rater names, a column
+        of ratings); "wide" says the columns are annotators.
 
     Returns
     -------
@@ -171,6 +190,8 @@ def alt_test(
     (1.0, 0.95, True)
     """
     eps, level, name = _checked(epsilon, alpha, metric)
+    long = (item, rater, rating)
+    humans, candidate, _ = split_one(_FUNC, humans, candidate, ("humans", "candidate"), long, form)
     joint, names = _joint(humans, candidate)
     matrix = rating_matrix(joint, None, _FUNC, continuous=True)
     assert matrix is not None  # the candidate's column cannot be empty: checked below

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from concord._common.errors import param_error
+from concord._common.extras import require
 
 # The paper's rule (and the reference code's min_instances_per_human): the t test
 # needs about 30 items for its normal approximation; a human with fewer is not tested.
@@ -110,7 +111,7 @@ def tally(d: np.ndarray, present: np.ndarray) -> Outcomes:
 
 def pvalue(candidate_better: int, ties: int, human_better: int, epsilon: float) -> float:
     """One-sided p of H0: mean(d) ≥ ε, Student's t on the n − 1 df of the d's (scipy)."""
-    from scipy.stats import ttest_1samp
+    ttest_1samp = require("scipy.stats", "stats", "concord.alt_test").ttest_1samp
 
     d = np.repeat([-1.0, 0.0, 1.0], [candidate_better, ties, human_better])
     with warnings.catch_warnings():

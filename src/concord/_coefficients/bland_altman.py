@@ -19,13 +19,17 @@ from concord._coefficients.bland_altman_core import (
     limit_intervals,
     regression,
 )
+from concord._coefficients.bland_altman_repeated import check_scale, from_subjects, on_scale
 from concord._coefficients.concordance import empty_error
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, param_error
+from concord._data.names import rater_names
+from concord._data.two import two_raters
 from concord._inference.intervals import ConfidenceInterval, Deferred, Inference, _level
 from concord._results.agreement_continuous import BlandAltmanResult
+from concord._results.protocol import named
 from concord._results.spec import Spec
-from concord._tables.moments import Moments, bootstrap_pairs, counted, exact_sums, paired_ratings
+from concord._tables.moments import Moments, bootstrap_pairs, exact_sums, paired_ratings
 
 SPEC = Spec(
     "bland_altman", "Bland–Altman bias", interval="t", scale=None, bounds=(-math.inf, math.inf)
@@ -34,7 +38,7 @@ _FUNC = SPEC.name
 
 
 def checked(options: dict[str, Any]) -> dict[str, Any]:
-    """Validate ``confidence_level``, ``limits`` and ``proportional`` (the registry's hook)."""
+    """Validate the options: level, limits, proportional and scale (the registry's hook)."""
     out = dict(options)
     out["confidence_level"] = _level(options["confidence_level"], _FUNC)
     try:
@@ -46,6 +50,15 @@ def checked(options: dict[str, Any]) -> dict[str, Any]:
     out["limits"] = limits
     if not isinstance(options["proportional"], bool):
         param_error(_FUNC, "proportional", "True or False", options["proportional"], exc=TypeError)
+    out["scale"] = check_scale(options.get("scale", "difference"), _FUNC)
+    if out["scale"] == "percent" and out["proportional"]:
+        param_error(
+            _FUNC,
+            "proportional",
+            "False on the percent scale (the percentage already scales d by the mean)",
+            True,
+            fix="Use scale='ratio' or scale='difference' to regress d on the mean.",
+        )
     return out
 
 
@@ -100,13 +113,14 @@ def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> Blan
         upper_limit=d.bias + z * d.sd,
         n=d.n,
         confidence_level=level,
-        limits=limits,
+        coverage=limits,
         bias_interval=ConfidenceInterval(*inference.interval(level, "t", 2, None, _FUNC)),
         lower_interval=exact[0],
         upper_interval=exact[1],
         lower_interval_approximate=approx[0],
         upper_interval_approximate=approx[1],
         proportional=opts["proportional"],
+        scale=opts["scale"],
         _inference=deferred,
         _spec=SPEC,
         **extra,
@@ -116,6 +130,7 @@ def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> Blan
 def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> Moments | None:
     """Validate and sum one batch of a stream, as the one-shot function does."""
     x, y = paired_ratings(data[0], data[1], _FUNC, options.get("nan_policy", "raise"))
+    x, y = on_scale(x, y, options.get("scale", "difference"), _FUNC)
     return exact_sums(x, y) if x.size else None
 
 
@@ -127,13 +142,19 @@ def from_counts(sums: Moments, options: dict[str, Any]) -> BlandAltmanResult:
 @fill
 def bland_altman(
     x: Any,
-    y: Any,
+    y: Any = None,
     /,
     *,
     confidence_level: float = 0.95,
     limits: float = 0.95,
     proportional: bool = False,
     nan_policy: str = "raise",
+    subject: Any = None,
+    scale: str = "difference",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> BlandAltmanResult:
     r"""Bland–Altman limits of agreement of two raters' continuous ratings.
 
@@ -156,6 +177,16 @@ def bland_altman(
         (``limits_at(m)``).
     nan_policy : {"raise", "omit"}
         What to do with a missing rating: raise, or drop the pair.
+    subject : array-like, shape (n,), optional
+        The subject of each pair, for repeated measurements: several pairs
+        per subject, made at the same time by the two methods, while the true
+        value varies (Bland & Altman 2007). Paired by position with x and y.
+    scale : {"difference", "ratio", "percent"}
+        The differences analysed: x − y; ln x − ln y, whose bias and limits
+        back-transform to ratios x / y (``ratio_bias``, ``ratio_limits``);
+        or 100 (x − y) / ((x + y) / 2), the percentage of the mean (Bland &
+        Altman 1999, §3). The ratio and percent scales need positive values.
+    ${pair_long}
 
     Returns
     -------
@@ -173,6 +204,19 @@ def bland_altman(
     non-centrality z√n. The approximate ones are Bland & Altman's (1999):
     limit ± t_{n−1} s √(1/n + z²/(2(n − 1))).
 
+    With ``subject``, the SD of a difference is √(σ²_b + σ²_w), from the
+    one-way ANOVA of the differences by subject (Bland & Altman 2007, §3);
+    the bias is the mean of all the differences, its interval t on
+    (subjects − 1) df with the SE of that model; the limits' intervals are
+    not computed (nan), nor the regression (``proportional``), the
+    bootstrap or the accumulators. Subjects with one pair count in the
+    between-subjects term only; at least one needs two pairs.
+
+    On the ratio scale ``bias``, ``sd`` and the limits are of ln(x / y);
+    ``ratio_bias`` = exp(bias) is the geometric mean ratio and
+    ``ratio_limits`` the limits for x / y. The accumulators and
+    :mod:`concord.dask` take ``scale`` as the one-shot function does.
+
     References
     ----------
     Bland, J. M., Altman, D. G. (1986). Statistical methods for assessing
@@ -182,6 +226,10 @@ def bland_altman(
     Bland, J. M., Altman, D. G. (1999). Measuring agreement in method
     comparison studies. Statistical Methods in Medical Research 8(2),
     135-160. doi:10.1177/096228029900800204
+
+    Bland, J. M., Altman, D. G. (2007). Agreement between methods of
+    measurement with multiple observations per individual. Journal of
+    Biopharmaceutical Statistics 17(4), 571-582. doi:10.1080/10543400701329422
 
     Carkeet, A. (2015). Exact parametric confidence intervals for
     Bland-Altman limits of agreement. Optometry and Vision Science 92(3),
@@ -203,10 +251,20 @@ def bland_altman(
     >>> round(r.lower_limit, 1), round(r.upper_limit, 1)
     (-78.1, 73.9)
     """
+    x, y, _, _ = two_raters("bland_altman", x, y, (item, rater, rating), raters, None, None)
     options = checked(
-        {"confidence_level": confidence_level, "limits": limits, "proportional": proportional}
+        {
+            "confidence_level": confidence_level,
+            "limits": limits,
+            "proportional": proportional,
+            "scale": scale,
+        }
     )
-    paired = counted(x, y, _FUNC, nan_policy)
-    if paired.sums.n == 0:
+    if subject is not None:
+        return from_subjects(x, y, subject, options, nan_policy, SPEC)
+    vx, vy = on_scale(*paired_ratings(x, y, _FUNC, nan_policy), options["scale"], _FUNC)
+    sums = exact_sums(vx, vy)
+    if sums.n == 0:
         empty_error(_FUNC)
-    return ba_result(paired.sums, options, bootstrap_pairs(paired.x, paired.y))
+    result = ba_result(sums, options, bootstrap_pairs(vx, vy))
+    return named(result, rater_names(x, y, ("x", "y")), "names")

@@ -26,6 +26,7 @@ import numpy as np
 
 from concord._coefficients.concordance_core import PairSampler, sqrt_ratio
 from concord._common.exact import rounded
+from concord._common.extras import require
 from concord._inference.intervals import ConfidenceInterval, t_quantile, t_sf
 from concord._tables.moments import Moments
 
@@ -60,14 +61,8 @@ def differences(s: Moments) -> Differences:
 
 
 def _nct() -> Any:
-    try:
-        from scipy.stats import nct
-    except ImportError:  # pragma: no cover - scipy is in the stats extra
-        raise ImportError(
-            "exact intervals of the limits of agreement need scipy: "
-            "pip install 'concord-agreement[stats]'"
-        ) from None
-    return nct
+    what = "concord.bland_altman's exact interval of the limits of agreement"
+    return require("scipy.stats", "stats", what).nct
 
 
 def limit_intervals(

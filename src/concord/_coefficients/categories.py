@@ -17,12 +17,17 @@ import numpy as np
 
 from concord._coefficients import categories_core as core
 from concord._common.errors import UndefinedKappaWarning, check_option, param_error
+from concord._common.extras import require
 from concord._data.labels import Labels
+from concord._data.long import long_ratings
+from concord._data.names import rater_names
+from concord._data.two import two_raters
 from concord._results.categories import (
     BangdiwalaResult,
     MarginalHomogeneityResult,
     SpecificAgreementResult,
 )
+from concord._results.protocol import named
 from concord._tables.items import item_data
 from concord._tables.pairs import confusion_table
 
@@ -48,8 +53,7 @@ def homogeneity_of_table(
         statistic, df = core.mcnemar(t)
     else:
         statistic, df = _TESTS[method](t)
-    from scipy import stats
-
+    stats = require("scipy.stats", "stats", "concord.marginal_homogeneity")
     pvalue = float(stats.chi2.sf(statistic, df)) if df > 0 else 1.0
     rows, cols = t.sum(axis=1), t.sum(axis=0)
     return MarginalHomogeneityResult(
@@ -67,12 +71,16 @@ def homogeneity_of_table(
 
 def marginal_homogeneity(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     method: str = "stuart-maxwell",
     labels: Any = None,
     nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> MarginalHomogeneityResult:
     r"""Test whether two raters use the categories at the same rates.
 
@@ -93,6 +101,14 @@ def marginal_homogeneity(
         ``differences`` (as 0) and adds no degree of freedom.
     nan_policy : {"raise", "omit"}
         What to do with a missing rating, as for :func:`cohen_kappa`.
+    item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating
+        (pandas, polars, pyarrow or a mapping of columns) and these name its
+        item, rater and rating columns; ``raters`` picks the two raters.
+    raters : pair of names, optional
+        The two raters: of the long table (default: its only two), or two
+        columns of a DataFrame (pandas, polars, pyarrow) given as the first
+        argument; the second rater is then left out.
 
     Returns
     -------
@@ -134,11 +150,15 @@ def marginal_homogeneity(
     >>> r.df, [int(d) for d in r.differences]
     (2, [2, -1, -1])
     """
+    rater1, rater2, labels, _ = two_raters(
+        "marginal_homogeneity", rater1, rater2, (item, rater, rating), raters, labels, None
+    )
     func = "marginal_homogeneity"
     counted = confusion_table(
         rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
     )
-    return homogeneity_of_table(counted.table, counted.labels.values, method)
+    result = homogeneity_of_table(counted.table, counted.labels.values, method)
+    return named(result, rater_names(rater1, rater2))
 
 
 def specific_agreement(
@@ -148,6 +168,11 @@ def specific_agreement(
     *,
     labels: Any = None,
     nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
+    form: str = "auto",
 ) -> SpecificAgreementResult:
     r"""Each category's proportion of specific agreement, for two or more raters.
 
@@ -173,6 +198,15 @@ def specific_agreement(
         The categories, in order; one nobody used has p_s = nan.
     nan_policy : {"raise", "omit"}
         For two raters, as in :func:`cohen_kappa`; a matrix skips missing ratings.
+    item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating and
+        these name its columns; every rater counts, or the two ``raters``.
+    raters : pair of names, optional
+        Two raters: of the long table, or two columns of a wide frame.
+    form : {"auto", "wide"}
+        For a matrix, "auto" refuses a table that looks long (an item column
+        whose values repeat, a column of rater names, a column of ratings);
+        "wide" says the columns are raters.
 
     Returns
     -------
@@ -211,7 +245,11 @@ def specific_agreement(
     (0.704, 0.97)
     """
     func = "specific_agreement"
-    if rater2 is not None:
+    long = (item, rater, rating)
+    if rater2 is not None or raters is not None:
+        rater1_or_ratings, rater2, labels, _ = two_raters(
+            func, rater1_or_ratings, rater2, long, raters, labels
+        )
         counted = confusion_table(
             rater1_or_ratings,
             rater2,
@@ -224,7 +262,7 @@ def specific_agreement(
         patterns = core.pair_patterns(counted.table)
         n_raters = 2
     else:
-        items = item_data(rater1_or_ratings, labels, func)
+        items = item_data(long_ratings(rater1_or_ratings, long, func, form), labels, func)
         assert items.counts is not None
         found, patterns = items.labels, items.counts
         n_raters = items.n_raters or int(patterns.rows.sum(axis=1).max())
@@ -273,12 +311,16 @@ def _partial(weights: Any, k: int, func: str) -> tuple[str, tuple[float, ...]]:
 
 def bangdiwala_b(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     weights: Any = None,
     labels: Any = None,
     nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> BangdiwalaResult:
     r"""Bangdiwala's B, or B^w with partial credit for near misses, with its SE.
 
@@ -305,6 +347,14 @@ def bangdiwala_b(
         The ordered categories.
     nan_policy : {"raise", "omit"}
         What to do with a missing rating.
+    item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating
+        (pandas, polars, pyarrow or a mapping of columns) and these name its
+        item, rater and rating columns; ``raters`` picks the two raters.
+    raters : pair of names, optional
+        The two raters: of the long table (default: its only two), or two
+        columns of a DataFrame (pandas, polars, pyarrow) given as the first
+        argument; the second rater is then left out.
 
     Returns
     -------
@@ -332,12 +382,17 @@ def bangdiwala_b(
     >>> round(r.statistic, 7), round(r.standard_error, 7)
     (0.8059604, 0.0544947)
     """
+    rater1, rater2, labels, _ = two_raters(
+        "bangdiwala_b", rater1, rater2, (item, rater, rating), raters, labels, None
+    )
     func = "bangdiwala_b"
     counted = confusion_table(
         rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
     )
     table = counted.table
     weighting, partial = _partial(weights, table.shape[0], func)
+    if weighting != "unweighted" and not counted.labels.ordered:
+        counted.labels.scores(func, weighting)  # raises: text is never sorted alphabetically
     statistic, se = core.bangdiwala(table, np.asarray(partial))
     if weighting == "unweighted":  # Σ n_ii² / Σ r_i c_i of integers, correctly rounded
         rows, cols = table.sum(axis=1), table.sum(axis=0)
@@ -351,4 +406,5 @@ def bangdiwala_b(
         observed=table,
         labels=counted.labels.values,
         n=table.sum().item(),
+        raters=rater_names(rater1, rater2),
     )

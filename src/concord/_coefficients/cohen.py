@@ -28,9 +28,12 @@ from concord._coefficients.cohen_core import (
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
 from concord._data.labels import Labels
+from concord._data.names import rater_names
+from concord._data.two import two_raters
 from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._results.kappa import KappaResult
+from concord._results.protocol import named
 from concord._results.spec import Spec
 from concord._tables.item_rows import pair_codes
 from concord._tables.pair_table import PairTable
@@ -197,6 +200,7 @@ def _one_shot(
     result = kappa_result(
         counted.table, counted.labels, weighting, pair, population=population, units=counted.units
     )
+    result = named(result, rater_names(rater1, rater2))
     if groups is None:
         return result
     if sample_weight is not None:
@@ -216,7 +220,7 @@ def _cells(rater1: Any, rater2: Any, labels: tuple[Any, ...], func: str) -> np.n
 @fill
 def cohen_kappa(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     weights: Any = None,
@@ -225,6 +229,10 @@ def cohen_kappa(
     nan_policy: str = "raise",
     population_size: float | None = None,
     groups: Any = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> KappaResult:
     r"""Cohen's kappa of two raters, unweighted or weighted.
 
@@ -259,7 +267,8 @@ def cohen_kappa(
         concord never sorts them alphabetically. An ordered pandas
         Categorical supplies its own order.
     sample_weight : array-like, shape (n,), optional
-        A non-negative finite weight for each pair.
+        A non-negative finite weight for each pair. With the long form, the
+        name of a column of the table (the same weight on each item's rows).
     nan_policy : {"raise", "omit"}
         What to do with a missing rating (NaN, None, pd.NA): raise, or drop
         the pairs in which either rating is missing. Without ``labels`` the
@@ -269,6 +278,7 @@ def cohen_kappa(
         with the missing ratings.
     ${population_size}
     ${groups}
+    ${pair_long}
 
     Returns
     -------
@@ -340,6 +350,17 @@ def cohen_kappa(
     >>> float(concord.cohen_kappa(gold, model, weights="quadratic", labels=order))
     0.47368421052631576
     """
+    rater1, rater2, labels, per = two_raters(
+        "cohen_kappa",
+        rater1,
+        rater2,
+        (item, rater, rating),
+        raters,
+        labels,
+        {"sample_weight": sample_weight, "groups": groups},
+    )
+    sample_weight = per["sample_weight"]
+    groups = per["groups"]
     return _one_shot(
         COHEN, rater1, rater2, weights, labels, sample_weight, nan_policy, population_size, groups
     )
@@ -348,7 +369,7 @@ def cohen_kappa(
 @fill
 def scott_pi(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     weights: Any = None,
@@ -356,6 +377,10 @@ def scott_pi(
     nan_policy: str = "raise",
     population_size: float | None = None,
     groups: Any = None,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> KappaResult:
     r"""Scott's pi of two raters: kappa with chance from the raters' pooled shares.
 
@@ -381,6 +406,7 @@ def scott_pi(
         As in :func:`cohen_kappa`.
     ${population_size}
     ${groups}
+    ${pair_long}
 
     Returns
     -------
@@ -409,6 +435,10 @@ def scott_pi(
     >>> concord.cohen_kappa([1, 1, 2, 2], [1, 2, 2, 2]).statistic
     0.5
     """
+    rater1, rater2, labels, per = two_raters(
+        "scott_pi", rater1, rater2, (item, rater, rating), raters, labels, {"groups": groups}
+    )
+    groups = per["groups"]
     return _one_shot(
         SCOTT, rater1, rater2, weights, labels, None, nan_policy, population_size, groups
     )

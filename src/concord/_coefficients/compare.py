@@ -27,6 +27,7 @@ from concord._coefficients.cohen_core import fce
 from concord._coefficients.compare_boot import independent_sampler, paired_sampler
 from concord._coefficients.registry import Coefficient, entry
 from concord._common.errors import UndefinedKappaWarning, check_bool, param_error
+from concord._common.extras import require
 from concord._inference.clusters import cluster_variance, singletons, t_df
 from concord._inference.intervals import Inference, check_level, normal_pvalue, t_sf
 from concord._results.comparison import ComparisonResult, HomogeneityResult, check_method
@@ -420,8 +421,7 @@ def homogeneity(*results: Any) -> HomogeneityResult:
     parts = w * (k - pooled) ** 2
     chi2 = float(parts.sum())
     df = len(results) - 1
-    from scipy import stats
-
+    stats = require("scipy.stats", "stats", "concord.homogeneity")
     p = float(stats.chi2.sf(chi2, df))
     shares = tuple(float(x) for x in (parts / chi2 if chi2 > 0 else np.zeros_like(parts)))
     return HomogeneityResult(tuple(results), pooled, chi2, df, p, shares)

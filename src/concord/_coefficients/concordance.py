@@ -15,8 +15,11 @@ from typing import Any
 from concord._coefficients.concordance_core import PairSampler, ccc_core, z_variance
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning
+from concord._data.names import rater_names
+from concord._data.two import two_raters
 from concord._inference.intervals import Deferred, Inference, _level
 from concord._results.agreement_continuous import CccResult
+from concord._results.protocol import named
 from concord._results.spec import Spec
 from concord._tables.moments import Moments, bootstrap_pairs, counted, exact_sums, paired_ratings
 
@@ -104,7 +107,16 @@ def empty_error(func: str) -> None:
 
 @fill
 def concordance_correlation(
-    x: Any, y: Any, /, *, confidence_level: float = 0.95, nan_policy: str = "raise"
+    x: Any,
+    y: Any = None,
+    /,
+    *,
+    confidence_level: float = 0.95,
+    nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> CccResult:
     r"""Lin's concordance correlation coefficient of two raters' continuous ratings.
 
@@ -128,6 +140,7 @@ def concordance_correlation(
         The level of the result's ``interval``; default 0.95.
     nan_policy : {"raise", "omit"}
         What to do with a missing rating: raise, or drop the pair.
+    ${pair_long}
 
     Returns
     -------
@@ -170,7 +183,11 @@ def concordance_correlation(
     >>> concord.quadratic_weighted_kappa(wright, mini) == r.statistic
     True
     """
+    x, y, _, _ = two_raters(
+        "concordance_correlation", x, y, (item, rater, rating), raters, None, None
+    )
     paired = counted(x, y, _FUNC, nan_policy)
     if paired.sums.n == 0:
         empty_error(_FUNC)
-    return ccc_result(paired.sums, confidence_level, bootstrap_pairs(paired.x, paired.y))
+    result = ccc_result(paired.sums, confidence_level, bootstrap_pairs(paired.x, paired.y))
+    return named(result, rater_names(x, y, ("x", "y")), "names")

@@ -162,6 +162,7 @@ def rater_diagnostics(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    form: str = "auto",
     **options: Any,
 ) -> RaterDiagnostics:
     """Which rater drifts: each rater left out, against the panel and against each other rater.
@@ -183,6 +184,11 @@ def rater_diagnostics(
         p-value is below 1 − ``confidence_level``.
     item, rater, rating : str, optional
         The long form's columns.
+    form : {"auto", "wide"}
+        Without the long form, "auto" refuses a table that looks long (an
+        item column whose values repeat, a column of rater names, a column
+        of ratings), naming its columns and the long-form call; "wide" says
+        the columns are raters.
     **options
         The function's own options (``weights``, ``level``, ``labels``, ...).
         Every coefficient uses the whole panel's labels.
@@ -242,7 +248,7 @@ def rater_diagnostics(
             exc=TypeError,
             fix="Two-rater coefficients have no panel to leave a rater out of.",
         )
-    wide, groups = long_groups(ratings, (item, rater, rating), groups, _FUNC)
+    wide, groups = long_groups(ratings, (item, rater, rating), groups, _FUNC, form)
     matrix = _matrix(wide, options.get("labels"))
     opts = _options(
         c, (wide,), {**options, "labels": list(matrix.labels.values)}, "rater_diagnostics"

@@ -10,10 +10,11 @@ import numpy as np
 from concord._coefficients import evaluate_inputs as _in
 from concord._coefficients.evaluate_fairness import fairness
 from concord._coefficients.evaluate_groups import by_group
-from concord._coefficients.evaluate_metrics import pair_metrics, round_half_up
+from concord._coefficients.evaluate_metrics import pair_metrics, round_scores
 from concord._coefficients.evaluate_metrics import trim as _trim
 from concord._coefficients.evaluate_truescore import true_score
-from concord._common.errors import check_bool, param_error
+from concord._common.errors import check_bool, check_option, param_error
+from concord._common.options import ROUNDINGS
 from concord._results.evaluation import EvaluationResult
 from concord._results.evaluation_parts import DEGRADATION_COLUMNS, Flag, Metrics, breaks
 from concord._results.evaluation_tables import disattenuated
@@ -32,6 +33,7 @@ def _score_types(
     trim: tuple[float, float],
     tolerance: float,
     scale: bool,
+    rounding: str,
 ) -> dict[str, np.ndarray]:
     """raw, raw_trim, raw_trim_round (and scale_*): RSMTool's ``process_predictions``."""
     bases = {"raw": machine}
@@ -52,7 +54,7 @@ def _score_types(
         # nothing clipped: the same array, so that its metrics are computed once (by_group
         # and the eval table key their work on the array)
         out[f"{prefix}_trim"] = base if np.array_equal(trimmed, base) else trimmed
-        out[f"{prefix}_trim_round"] = round_half_up(trimmed)
+        out[f"{prefix}_trim_round"] = round_scores(trimmed, rounding)
     return out
 
 
@@ -115,11 +117,12 @@ def evaluate(
     trim_tolerance: float = 0.4998,
     scale: bool = False,
     exclude_zero: bool = False,
+    rounding: str = "half-even",
 ) -> EvaluationResult:
     r"""Evaluate continuous machine scores against human scores, as RSMTool's ``rsmeval``.
 
     Per score type (the raw machine score; trimmed to ``trim`` ± ``trim_tolerance``;
-    trimmed and rounded half up) the metrics of Williamson, Xi & Breyer (2012)
+    trimmed and rounded to a score point) the metrics of Williamson, Xi & Breyer (2012)
     under RSMTool's names: N, means, SDs, minima and maxima, Pearson's r
     (``corr``), QWK for continuous scores (``wtkappa``; Haberman 2019:
     2 s_hm / (s_h² + s_m² + (h̄ − m̄)²), population moments, which is Lin's ρ_c),
@@ -155,6 +158,10 @@ def evaluate(
     exclude_zero : bool
         Leave out responses with a human score of 0 (RSMTool's
         ``exclude_zero_scores``).
+    rounding : {"half-even", "half-up"}
+        How a score becomes a score point, for ``*_trim_round`` and for the
+        unweighted κ: ``"half-even"`` (default) as ``numpy.rint``, RSMTool's
+        rule (2.5 → 2, 3.5 → 4); ``"half-up"`` rounds every half up (2.5 → 3).
 
     Returns
     -------
@@ -166,10 +173,12 @@ def evaluate(
     Means, SDs, SMD, DSM, R², RMSE, agreements and the true-score table
     repeat RSMTool's arithmetic (rsmtool 12) and give its values bit for bit;
     κ, QWK and r are concord's correctly rounded values, within 2 units in the
-    last place of RSMTool's. Rounding is half up (2.5 → 3); RSMTool 12 rounds
-    with ``numpy.rint`` (half to even), which differs only for a trimmed score
-    exactly halfway between two points. A NaN human or machine score is an
-    error (RSMTool drops the response).
+    last place of RSMTool's. Rounding is RSMTool's by default: its
+    ``process_predictions`` rounds the trimmed scores with ``numpy.rint`` and
+    skll's ``kappa`` rounds both scores with ``numpy.round``, half to even;
+    ``rounding="half-up"`` differs from it only for a score exactly halfway
+    between two points. A NaN human or machine score is an error (RSMTool
+    drops the response).
 
     References
     ----------
@@ -197,6 +206,7 @@ def evaluate(
     """
     scale = check_bool(_in.FUNC, "scale", scale)
     exclude_zero = check_bool(_in.FUNC, "exclude_zero", exclude_zero)
+    rounding = check_option(_in.FUNC, "rounding", rounding, ROUNDINGS)
     h = _in.scores(human, "human")
     m = _in.scores(machine, "machine", len(h), like=human)
     h2 = None if human2 is None else _in.second_humans(human2, len(h), like=human)
@@ -209,10 +219,10 @@ def evaluate(
     h2 = None if h2 is None else h2[keep]
     labels = {k: v[keep] for k, v in labels.items()}
     low_high = _in.trim_range(trim, h, trim_tolerance)
-    types = _score_types(h, m, low_high, trim_tolerance, scale)
+    types = _score_types(h, m, low_high, trim_tolerance, scale, rounding)
     parts: dict[str, Any] = {
         "primary": "scale_trim" if scale else "raw_trim",
-        "eval": _once({t: s for t, s in types.items()}, lambda s: pair_metrics(h, s)),
+        "eval": _once(types, lambda s: pair_metrics(h, s, rounding=rounding)),
         "consistency": None,
         "degradation": {},
         "disattenuated": {},
@@ -221,7 +231,7 @@ def evaluate(
     if h2 is not None:
         double = ~np.isnan(h2[:, 0])
         if double.any():
-            hh = pair_metrics(h[double], h2[double, 0], pooled=True)
+            hh = pair_metrics(h[double], h2[double, 0], pooled=True, rounding=rounding)
             parts["consistency"] = hh
             for t, hm in parts["eval"].items():
                 parts["degradation"][t] = _degradation(hm, hh)
@@ -230,7 +240,9 @@ def evaluate(
         parts["true_score"] = {t: true_score(s, humans) for t, s in types.items()}
     first2 = None if h2 is None else h2[:, 0]
     whole = (parts["eval"], parts["consistency"])
-    parts["by_group"] = {k: by_group(h, types, first2, v, whole) for k, v in labels.items()}
+    parts["by_group"] = {
+        k: by_group(h, types, first2, v, whole, rounding) for k, v in labels.items()
+    }
     primary = types[parts["primary"]]
     parts["fairness"] = {k: fairness(h, primary, v) for k, v in labels.items() if _fair(v)}
     return EvaluationResult(
@@ -240,5 +252,6 @@ def evaluate(
         trim=low_high,
         trim_tolerance=float(trim_tolerance),
         flags=_flags(parts),
+        rounding=rounding,
         **parts,
     )

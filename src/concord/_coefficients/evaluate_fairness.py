@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.evaluate_inputs import label_codes
+from concord._common.extras import require
 from concord._inference.intervals import t_quantile, t_sf
 from concord._results.evaluation_parts import Fairness
 
@@ -72,9 +73,8 @@ class _Ols:
         dfn = df0 - self.df_resid
         with np.errstate(divide="ignore", invalid="ignore"):
             f = ((rss0 - self.rss) / dfn) / (self.rss / self.df_resid)
-        import scipy.special
-
-        return float(scipy.special.fdtrc(dfn, self.df_resid, f))
+        special = require("scipy.special", "stats", "concord.evaluate's fairness models (groups=)")
+        return float(special.fdtrc(dfn, self.df_resid, f))
 
     def estimates(self, names: list[str], base: str) -> list[tuple[str, dict[str, float]]]:
         """RSMTool's ``get_coefficients``: the intercept (the base group) and the group terms."""

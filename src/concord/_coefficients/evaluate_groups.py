@@ -28,11 +28,13 @@ def by_group(
     human2: np.ndarray | None,
     labels: np.ndarray,
     whole: tuple[dict[str, Metrics], Metrics | None],
+    rounding: str = "half-even",
 ) -> dict[str, GroupRows]:
     """Each group's rows (``"All data"`` first, then the groups in sorted order).
 
     ``whole`` is the evaluation of the whole data (the eval rows, the
     human-human row): "All data" takes its metrics and adds the DSM.
+    ``rounding`` is how κ's scores become score points (see :func:`concord.evaluate`).
     """
     h_mean, h_sd = _mean_sd(human)
     populations = {}
@@ -50,14 +52,20 @@ def by_group(
         done: dict[int, Metrics] = {}  # raw_trim is raw when nothing was clipped
         for name, machine in scores.items():
             if id(machine) not in done:
-                done[id(machine)] = pair_metrics(h, machine[mask], population=populations[name])
+                done[id(machine)] = pair_metrics(
+                    h, machine[mask], population=populations[name], rounding=rounding
+                )
         rows = {name: done[id(machine)] for name, machine in scores.items()}
         consistency = None
         if second is not None and human2 is not None:
             double = mask & ~np.isnan(human2)
             if double.any():
                 consistency = pair_metrics(
-                    human[double], human2[double], pooled=True, population=second
+                    human[double],
+                    human2[double],
+                    pooled=True,
+                    population=second,
+                    rounding=rounding,
                 )
         out[key] = GroupRows(int(mask.sum()), rows, consistency)
     return out

@@ -33,13 +33,19 @@ class Population:
     machine_sd: float
 
 
-def round_half_up(x: np.ndarray) -> np.ndarray:
-    """Round halves up (2.5 → 3), not to even as :func:`numpy.rint` does (2.5 → 2).
+def round_scores(x: np.ndarray, rounding: str = "half-even") -> np.ndarray:
+    """Round to score points: half to even as :func:`numpy.rint` (RSMTool's), or half up.
 
-    >>> round_half_up(np.array([0.5, 1.5, 2.5, 2.4999]))
+    RSMTool's ``process_predictions`` rounds the trimmed scores with
+    ``numpy.rint`` and skll's ``kappa`` rounds with ``numpy.round``, both half
+    to even (2.5 → 2); ``rounding="half-up"`` rounds 2.5 to 3.
+
+    >>> round_scores(np.array([0.5, 1.5, 2.5, 2.4999]))
+    array([0., 2., 2., 2.])
+    >>> round_scores(np.array([0.5, 1.5, 2.5, 2.4999]), "half-up")
     array([1., 2., 3., 2.])
     """
-    out: np.ndarray = np.floor(x + 0.5)
+    out: np.ndarray = np.rint(x) if rounding == "half-even" else np.floor(x + 0.5)
     return out
 
 
@@ -97,6 +103,7 @@ def pair_metrics(
     *,
     pooled: bool = False,
     population: Population | None = None,
+    rounding: str = "half-even",
 ) -> Metrics:
     """All of RSMTool's metrics of ``machine`` against ``human`` (same length, no NaN).
 
@@ -106,7 +113,7 @@ def pair_metrics(
     """
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)  # UndefinedKappaWarning is one
-        return _pair_metrics(human, machine, pooled, population)
+        return _pair_metrics(human, machine, pooled, population, rounding)
 
 
 def _pair_metrics(
@@ -114,9 +121,10 @@ def _pair_metrics(
     machine: np.ndarray,
     pooled: bool,
     population: Population | None,
+    rounding: str,
 ) -> Metrics:
-    # κ on the rounded scores (skll's ``kappa`` rounds both before counting)
-    kappa = cohen_kappa(round_half_up(human), round_half_up(machine))
+    # κ on the rounded scores (skll's ``kappa`` rounds both, half to even, before counting)
+    kappa = cohen_kappa(round_scores(human, rounding), round_scores(machine, rounding))
     wtkappa = concordance_correlation(human, machine)
     values = {
         "N": len(human),

@@ -20,9 +20,12 @@ from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.compare import _options
 from concord._coefficients.registry import entry
 from concord._common.errors import UndefinedKappaWarning, describe, param_error
+from concord._common.extras import require
 from concord._data.columns import paired
 from concord._data.labels import Labels
 from concord._data.matrix import rating_matrix
+from concord._data.two import split_one, wide_values
+from concord._data.wide import Wide
 from concord._inference.intervals import _level
 from concord._results.gold import GoldResult
 from concord._tables.pair_table import PairTable
@@ -61,10 +64,17 @@ def _table(ratings: Any) -> Any:
 
 def _codes(ratings: Any, gold: Any, labels: Any) -> tuple[np.ndarray, Labels, tuple[Any, ...]]:
     """Label codes of the gold (column 0) and the raters, under one set of labels."""
-    import pandas as pd
+    pd = require("pandas", "pandas", "concord.against_gold")
 
-    frame = _table(ratings)
-    if hasattr(ratings, "columns") and hasattr(gold, "iloc"):  # DataFrame, Series: by label
+    if isinstance(ratings, Wide):  # long form, or a polars or pyarrow frame
+        names, values = wide_values(ratings)
+        frame = pd.DataFrame(values, columns=pd.Index(list(names), dtype=object))
+    elif hasattr(ratings, "columns"):
+        frame = pd.DataFrame(ratings).copy()
+    else:
+        frame = _table(ratings)
+    pandas_frame = hasattr(ratings, "columns") and not isinstance(ratings, Wide)
+    if pandas_frame and hasattr(gold, "iloc"):  # DataFrame, Series: by label
         gold = paired(pd.Series(0, index=frame.index), gold, _FUNC, ("ratings", "gold"))[1]
     gold_values = np.asarray(gold, dtype=object)
     if gold_values.shape != (frame.shape[0],):
@@ -113,6 +123,10 @@ def against_gold(
     *,
     function: Any = cohen_kappa,
     confidence_level: float = 0.95,
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    form: str = "auto",
     **options: Any,
 ) -> GoldResult:
     """Each rater's agreement with gold labels, and the panel's mean with a jackknife SE.
@@ -121,12 +135,23 @@ def against_gold(
     ----------
     ratings : array-like or DataFrame
         Items × raters; missing ratings as NaN or None.
-    gold : array-like
-        The gold label of each item; items without one are left out.
+    gold : array-like or a name
+        The gold label of each item; items without one are left out. A
+        column name picks the gold column out of the ``ratings`` frame (the
+        other columns are the raters); with the long form it names the gold
+        among the raters.
     function : callable, default concord.cohen_kappa
         A two-rater coefficient, computed with the gold labels as rater1.
     confidence_level : float, default 0.95
         The level of the mean's normal interval around the bias-corrected estimate.
+    item, rater, rating : column name, optional
+        Long form: ``ratings`` is a table with one row per rating (pandas,
+        polars, pyarrow or a mapping of columns), these name its columns, and
+        ``gold`` names the gold standard among the raters.
+    form : {"auto", "wide"}
+        Without the long form, "auto" refuses a table that looks long (an
+        item column whose values repeat, a column of rater names, a column
+        of ratings); "wide" says the columns are raters.
     **options
         The function's own options (``weights``, ``labels``, ...).
 
@@ -173,6 +198,10 @@ def against_gold(
             fix='For quadratic weighted kappa pass weights="quadratic" to cohen_kappa.',
         )
     level = _level(confidence_level, _FUNC)
+    long = (item, rater, rating)
+    ratings, gold, order = split_one(_FUNC, ratings, gold, ("ratings", "gold"), long, form)
+    if order is not None and options.get("labels") is None:  # the gold's declared order
+        options = {**options, "labels": list(order)}
     codes, labels, raters = _codes(ratings, gold, options.get("labels"))
     if codes.shape[0] == 0:
         param_error(

@@ -94,11 +94,12 @@ def _gwet_family(
     population_size: Any,
     long: tuple[Any, Any, Any],
     groups: Any = None,
+    form: str = "auto",
 ) -> AgreementResult:
     """Validate the ratings and compute a coefficient of the family (see :func:`from_items`)."""
     func = member.spec.name
     population = check_population(population_size, func)
-    ratings, groups = long_groups(ratings, long, groups, func)
+    ratings, groups = long_groups(ratings, long, groups, func, form)
     items = item_data(ratings, labels, func)
     result = from_items(member, items, resolve(weights, items.labels, func), population)
     options = {"weights": weights, "labels": labels, "population_size": population_size}
@@ -248,6 +249,7 @@ def percent_agreement(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    form: str = "auto",
     groups: Any = None,
 ) -> AgreementResult:
     r"""Percent agreement among any number of raters, with missing ratings.
@@ -298,7 +300,7 @@ def percent_agreement(
     0.7777777777777778
     """
     return _gwet_family(
-        PERCENT, ratings, weights, labels, population_size, (item, rater, rating), groups
+        PERCENT, ratings, weights, labels, population_size, (item, rater, rating), groups, form
     )
 
 
@@ -313,6 +315,7 @@ def fleiss_kappa(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    form: str = "auto",
     groups: Any = None,
 ) -> FleissResult:
     r"""Fleiss' kappa for any number of raters, with missing ratings.
@@ -379,7 +382,7 @@ def fleiss_kappa(
     0.3856655290102389
     """
     result = _gwet_family(
-        FLEISS, ratings, weights, labels, population_size, (item, rater, rating), groups
+        FLEISS, ratings, weights, labels, population_size, (item, rater, rating), groups, form
     )
     assert isinstance(result, FleissResult)
     return result
@@ -396,6 +399,7 @@ def gwet_ac(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    form: str = "auto",
     groups: Any = None,
 ) -> AgreementResult:
     r"""Gwet's AC1 (unweighted) or AC2 (weighted) for any number of raters.
@@ -443,7 +447,7 @@ def gwet_ac(
     ("Gwet's AC1", 0.5)
     """
     return _gwet_family(
-        GWET, ratings, weights, labels, population_size, (item, rater, rating), groups
+        GWET, ratings, weights, labels, population_size, (item, rater, rating), groups, form
     )
 
 
@@ -458,6 +462,7 @@ def brennan_prediger(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    form: str = "auto",
     groups: Any = None,
 ) -> AgreementResult:
     r"""Brennan & Prediger's coefficient (Randolph's free-marginal kappa), any number of raters.
@@ -517,7 +522,14 @@ def brennan_prediger(
     0.6667
     """
     return _gwet_family(
-        BRENNAN_PREDIGER, ratings, weights, labels, population_size, (item, rater, rating), groups
+        BRENNAN_PREDIGER,
+        ratings,
+        weights,
+        labels,
+        population_size,
+        (item, rater, rating),
+        groups,
+        form,
     )
 
 

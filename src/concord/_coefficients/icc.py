@@ -45,6 +45,7 @@ def icc(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    form: str = "auto",
 ) -> IccResult:
     r"""Return the intraclass correlation of continuous or long ordinal ratings, complete or not.
 
@@ -81,6 +82,11 @@ def icc(
         The ICC under the null hypothesis of the F test.
     item, rater, rating : optional
         Long form: the columns of a table with one row per rating.
+    form : {"auto", "wide"}
+        Without the long form, "auto" refuses a table that looks long (an
+        item column whose values repeat, a column of rater names, a column
+        of ratings), naming its columns and the long-form call; "wide" says
+        the columns are raters.
 
     Returns
     -------
@@ -147,12 +153,13 @@ def icc(
     11.03
     """
     func = ICC.name
-    form = _form(model, type, unit, func)
+    chosen = _form(model, type, unit, func)
     level = _level(confidence_level, func)
     r0 = _r0(r0, func)
-    x, names, integral = ratings_matrix(long_ratings(ratings, (item, rater, rating), func), func)
+    wide = long_ratings(ratings, (item, rater, rating), func, form)
+    x, names, integral = ratings_matrix(wide, func)
     sums = sums_of(x, names, integral)
-    return icc_result(sums, form, level, r0, ItemSampler(x, form))
+    return icc_result(sums, chosen, level, r0, ItemSampler(x, chosen))
 
 
 def _form(model: str, type: str, unit: str, func: str) -> tuple[str, str, str]:

@@ -112,6 +112,7 @@ def krippendorff_alpha(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    form: str = "auto",
     groups: Any = None,
 ) -> KrippendorffResult:
     r"""Krippendorff's alpha for any number of raters, missing ratings and any metric.
@@ -210,7 +211,7 @@ def krippendorff_alpha(
     """
     func = ALPHA.name
     population = check_population(population_size, func)
-    ratings, groups = long_groups(ratings, (item, rater, rating), groups, func)
+    ratings, groups = long_groups(ratings, (item, rater, rating), groups, func, form)
     items = item_data(
         ratings, labels, func, dense_limit=_DENSE_MAX, continuous=is_continuous(level)
     )

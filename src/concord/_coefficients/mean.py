@@ -10,15 +10,17 @@ import numpy as np
 
 from concord._coefficients.cohen import cohen_kappa
 from concord._common.errors import UndefinedKappaWarning, describe, param_error
+from concord._data.frames import is_foreign, to_pandas
 from concord._results.grouped import GroupedKappaResult, fisher_z, z_errors
 from concord._results.kappa import KappaResult
+from concord._results.mean import MeanKappaResult
 
-__all__ = ["GroupedKappaResult", "grouped_kappa", "mean_kappa"]
+__all__ = ["GroupedKappaResult", "MeanKappaResult", "grouped_kappa", "mean_kappa"]
 
 _INVERSE_VARIANCE = "inverse-variance"
 
 
-def mean_kappa(kappas: Any, /, *, weights: Any = None) -> float:
+def mean_kappa(kappas: Any, /, *, weights: Any = None) -> MeanKappaResult:
     r"""Return the Fisher-z mean of several kappas, as Hamner's ``mean_quadratic_weighted_kappa``.
 
     .. math::
@@ -45,9 +47,11 @@ def mean_kappa(kappas: Any, /, *, weights: Any = None) -> float:
 
     Returns
     -------
-    float
-        The mean; nan with an :class:`~concord.UndefinedKappaWarning` if any
-        κ is nan.
+    MeanKappaResult
+        The mean, a ``float`` (as before) that also carries the standard
+        error and Fisher-z interval of the mean (from the results' SEs, the
+        kappas taken as independent; nan for bare floats). nan with an
+        :class:`~concord.UndefinedKappaWarning` if any κ is nan.
 
     Examples
     --------
@@ -56,7 +60,7 @@ def mean_kappa(kappas: Any, /, *, weights: Any = None) -> float:
     0.714286
     >>> round(concord.mean_kappa([0.6, 0.8], weights=[3, 1]), 6)
     0.660958
-    >>> concord.mean_kappa([1.0, 1.0])  # clipped: a perfect kappa counts as 0.999
+    >>> float(concord.mean_kappa([1.0, 1.0]))  # clipped: a perfect kappa counts as 0.999
     0.999
 
     Two studies' kappas (0.619 on 8 items, 0.95 on 60), weighed equally and by 1 / SE(z)²:
@@ -67,6 +71,8 @@ def mean_kappa(kappas: Any, /, *, weights: Any = None) -> float:
     >>> precise = concord.mean_kappa([a, b], weights="inverse-variance")
     >>> round(equal, 4), round(precise, 4)
     (0.8558, 0.8692)
+    >>> round(precise.standard_error, 4)  # 1 / √Σ(1 / SE(z)²), times 1 − κ̄²
+    0.0645
     """
     func = "mean_kappa"
     k = _kappas(kappas, func)
@@ -79,11 +85,20 @@ def mean_kappa(kappas: Any, /, *, weights: Any = None) -> float:
             UndefinedKappaWarning,
             stacklevel=2,
         )
-        return float("nan")
-    if w is None:
-        w = _inverse_variance(kappas, k, func)
-    z = fisher_z(k)
-    return float(np.tanh(np.sum(w * z) / np.sum(w)))
+        mean = float("nan")
+    else:
+        if w is None:
+            w = _inverse_variance(kappas, k, func)
+        z = fisher_z(k)
+        mean = float(np.tanh(np.sum(w * z) / np.sum(w)))
+    kind = "inverse-variance" if inverse else "equal" if weights is None else "given"
+    return MeanKappaResult(mean, k, np.ones(k.size) if w is None else w, _errors(kappas), kind)
+
+
+def _errors(kappas: Any) -> np.ndarray:
+    """Return each kappa's standard error: a result's, nan for a bare number."""
+    items = list(np.atleast_1d(np.asarray(kappas, dtype=object)))
+    return np.array([float(getattr(v, "standard_error", np.nan)) for v in items])
 
 
 def _kappas(kappas: Any, func: str) -> np.ndarray:
@@ -178,8 +193,9 @@ def grouped_kappa(
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        One row per rated item.
+    data : DataFrame
+        One row per rated item: pandas, or polars (eager, lazy) and pyarrow,
+        which are grouped as pandas frames.
     by : str
         The column that defines the groups (ASAP: ``essay_set``).
     rater1, rater2 : str
@@ -213,6 +229,7 @@ def grouped_kappa(
     names = {"by": by, "rater1": rater1, "rater2": rater2}
     if isinstance(group_weights, str):
         names["group_weights"] = group_weights
+    data = to_pandas(data, func) if is_foreign(data) else data  # polars, pyarrow: grouped
     _require_columns(data, names, func)
     _check_keys(data[by], by, func)
     results: dict[Any, KappaResult] = {}

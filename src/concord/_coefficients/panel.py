@@ -67,11 +67,11 @@ def chosen(coefficients: Any, counts: bool) -> list[Coefficient]:
 
 
 def _long(long_form: dict[str, Any]) -> tuple[Any, Any, Any]:
-    stray = sorted(set(long_form) - set(LONG))
+    stray = sorted(set(long_form) - {*LONG, "form"})
     if stray:
         raise TypeError(
             f"agree() got an unexpected keyword argument {stray[0]!r}; besides its own "
-            "options it takes item=, rater= and rating= (the long form's columns)."
+            "options it takes item=, rater= and rating= (the long form's columns) and form=."
         )
     return long_form.get("item"), long_form.get("rater"), long_form.get("rating")
 
@@ -189,7 +189,7 @@ def agree(
     (0.1608, 'slight')
     """
     level_ = _level(confidence_level, _FUNC)
-    ratings = long_ratings(ratings, _long(long_form), _FUNC)
+    ratings = long_ratings(ratings, _long(long_form), _FUNC, long_form.get("form", "auto"))
     picked = chosen(coefficients, isinstance(ratings, CategoryCounts))
     options = {"weights": weights, "labels": labels, "population_size": None, "level": level}
     kappas = [c for c in picked if c.table != "coincidences"]

@@ -16,6 +16,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from concord._common.extras import require
+
 _Z = NormalDist()
 
 
@@ -94,8 +96,9 @@ def separation(at: float, against: float, props: np.ndarray, raters: int) -> flo
 
 def noncentrality(alpha: float, power: float, sides: int) -> float:
     """Return λ with P(χ²₁(λ) > the critical value) = power (1 − 2α one-sided, as kappaSize)."""
-    from scipy.optimize import brentq
-    from scipy.stats import chi2, ncx2
+    brentq = require("scipy.optimize", "stats", "concord.plan").brentq
+    stats = require("scipy.stats", "stats", "concord.plan")
+    chi2, ncx2 = stats.chi2, stats.ncx2
 
     crit = float(chi2.ppf(1 - alpha * (3 - sides), 1))
 
@@ -124,8 +127,7 @@ def width_n(expected: float, props: np.ndarray, raters: int, alpha: float, width
     As kappaSize, the smallest n above 10 whose χ² distance from each bound
     exceeds the critical value (by its 0.001 margin).
     """
-    from scipy.stats import chi2
-
+    chi2 = require("scipy.stats", "stats", "concord.plan").chi2
     crit = float(chi2.ppf(1 - alpha, 1)) + 0.001
     bounds = (expected - width / 2, expected + width / 2)
     needed = [math.ceil(crit / separation(expected, b, props, raters)) for b in bounds]

@@ -18,6 +18,7 @@ from statistics import NormalDist
 import numpy as np
 
 from concord._common.errors import UndefinedKappaWarning
+from concord._common.extras import require
 
 _Z = NormalDist()
 
@@ -30,8 +31,7 @@ def icc_power(
     n: int, raters: int, null: float, expected: float, alpha: float, sides: int
 ) -> float:
     """Return the exact power of the one-way F test of ICC = null at n items, ICC = expected."""
-    from scipy.stats import f
-
+    f = require("scipy.stats", "stats", "concord.plan").f
     k = raters
     df1, df2 = n - 1, n * (k - 1)
     crit = float(f.ppf(1 - alpha / sides, df1, df2))
@@ -119,9 +119,9 @@ def rejection_rate(
 
 def icc_test(null: float, alpha: float, sides: int) -> Test:
     """Return the one-way F test of ICC = null (concord.icc, McGraw & Wong), at level α."""
-    from scipy.stats import f
-
     from concord._coefficients.icc import icc
+
+    f = require("scipy.stats", "stats", "concord.plan").f
 
     def rejects(x: np.ndarray) -> bool:
         r = icc(x, model="oneway", r0=null)

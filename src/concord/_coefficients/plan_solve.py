@@ -14,6 +14,7 @@ from concord._coefficients import plan_kappa as pk
 from concord._coefficients import plan_sim as ps
 from concord._coefficients.plan_check import Design, goal, unit
 from concord._common.errors import ForCli, fail, param_error
+from concord._common.extras import require
 
 _Z = NormalDist()
 _NAN = float("nan")
@@ -48,8 +49,8 @@ def _fleiss(d: Design) -> _Answer:
     if d.width is not None:
         n = pk.width_n(d.expected, d.props, d.raters, d.alpha, d.width)
         return _Answer("donner-rotondi", n)
-    from scipy.stats import chi2, ncx2
-
+    stats = require("scipy.stats", "stats", "concord.plan")
+    chi2, ncx2 = stats.chi2, stats.ncx2
     null = float(d.null)  # type: ignore[arg-type]
     exact = pk.power_n(null, d.expected, d.props, d.raters, d.alpha, d.power, d.sides)
     n = math.ceil(exact)

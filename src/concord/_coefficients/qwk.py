@@ -10,9 +10,11 @@ import numpy as np
 from concord._coefficients.cohen_core import weighted_kappa_core
 from concord._common import exact as _exact
 from concord._common.errors import UndefinedKappaWarning, param_error
+from concord._common.options import check_nan_policy
 from concord._data.arrays import Fallback, check_numeric, counted_on_device, namespace, to_host
-from concord._data.columns import check_pair, column, paired
+from concord._data.columns import check_pair, column, omit_missing, paired
 from concord._data.labels import Labels
+from concord._data.two import two_raters
 from concord._results.spec import Spec
 from concord._tables import engines as _count
 from concord._tables.pair_table import PairTable
@@ -48,12 +50,17 @@ def bounds(min_rating: Any, max_rating: Any) -> tuple[int | None, int | None]:
 
 def quadratic_weighted_kappa(
     rater1: Any,
-    rater2: Any,
+    rater2: Any = None,
     /,
     *,
     min_rating: int | None = None,
     max_rating: int | None = None,
     labels: Any = None,
+    nan_policy: str = "raise",
+    item: Any = None,
+    rater: Any = None,
+    rating: Any = None,
+    raters: Any = None,
 ) -> float:
     r"""Quadratic weighted kappa, fast, with the signature of Ben Hamner's Metrics.
 
@@ -83,6 +90,18 @@ def quadratic_weighted_kappa(
         differences of the ratings.
     labels : sequence, optional
         The ordered categories, as in :func:`cohen_kappa`.
+    nan_policy : {"raise", "omit"}, default "raise"
+        A missing rating (NaN, None or pd.NA, in a list, an object array or
+        a nullable pandas column) is an error, or with ``"omit"`` its pair
+        is dropped, as in :func:`cohen_kappa`.
+    item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating
+        (pandas, polars, pyarrow or a mapping of columns) and these name its
+        item, rater and rating columns; ``raters`` picks the two raters.
+    raters : pair of names, optional
+        The two raters: of the long table (default: its only two), or two
+        columns of a DataFrame (pandas, polars, pyarrow) given as the first
+        argument; the second rater is then left out.
 
     Returns
     -------
@@ -101,17 +120,29 @@ def quadratic_weighted_kappa(
     -0.13924050632911392
     >>> concord.quadratic_weighted_kappa(actual, pred, min_rating=1, max_rating=5)
     -0.13924050632911392
+
+    A missing rating is an error unless its pair is dropped; the three
+    complete pairs agree perfectly:
+
+    >>> concord.quadratic_weighted_kappa([1, 2, None, 3], [1, 2, 2, 3], nan_policy="omit")
+    1.0
     """
+    rater1, rater2, labels, _ = two_raters(
+        "quadratic_weighted_kappa", rater1, rater2, (item, rater, rating), raters, labels, None
+    )
     func = "quadratic_weighted_kappa"
+    check_nan_policy(nan_policy, func)
     lo_bound, hi_bound = bounds(min_rating, max_rating)
     rater1, rater2 = paired(rater1, rater2, func)
     if counted_on_device(rater1) or counted_on_device(rater2):
-        on_device = _on_device(rater1, rater2, lo_bound, hi_bound, labels)
+        on_device = _on_device(rater1, rater2, lo_bound, hi_bound, labels, nan_policy)
         if on_device is not None:
             return on_device
         rater1, rater2 = to_host(rater1), to_host(rater2)
     c1, c2 = column(rater1, func, "rater1"), column(rater2, func, "rater2")
     check_pair(c1, c2, func)
+    # a missing rating: the error, or the pair dropped (never its placeholder value counted)
+    (c1, c2), _ = omit_missing([c1, c2], None, nan_policy, func)
     a, b = c1.values, c2.values
     if labels is None and _int64_exact(a) and _int64_exact(b):
         bounded = lo_bound is not None or hi_bound is not None
@@ -121,7 +152,7 @@ def quadratic_weighted_kappa(
             if bounded:
                 check_range(lo, hi, lo_bound, hi_bound)  # type: ignore[arg-type]
             return _from_sums(a.shape[0], sums)
-    return _via_cohen(rater1, rater2, lo_bound, hi_bound, labels)
+    return _via_cohen(rater1, rater2, lo_bound, hi_bound, labels, nan_policy)
 
 
 def _int64_exact(x: np.ndarray) -> bool:
@@ -132,14 +163,19 @@ def _int64_exact(x: np.ndarray) -> bool:
 
 
 def _via_cohen(
-    rater1: Any, rater2: Any, lo_bound: int | None, hi_bound: int | None, labels: Any
+    rater1: Any,
+    rater2: Any,
+    lo_bound: int | None,
+    hi_bound: int | None,
+    labels: Any,
+    nan_policy: str = "raise",
 ) -> float:
     """κ of ratings that are not integer arrays: the statistic of :func:`cohen_kappa`."""
     if labels is None and lo_bound is not None and hi_bound is not None:
         labels = range(lo_bound, hi_bound + 1)
     func = "quadratic_weighted_kappa"  # errors and warnings name the function the user called
     counted = confusion_table(
-        rater1, rater2, labels=labels, nan_policy="raise", sample_weight=None, func=func
+        rater1, rater2, labels=labels, nan_policy=nan_policy, sample_weight=None, func=func
     )
     if labels is None:  # numeric ratings: the labels are the values seen
         check_range(min(counted.labels.values), max(counted.labels.values), lo_bound, hi_bound)
@@ -147,7 +183,12 @@ def _via_cohen(
 
 
 def _on_device(
-    rater1: Any, rater2: Any, lo_bound: int | None, hi_bound: int | None, labels: Any
+    rater1: Any,
+    rater2: Any,
+    lo_bound: int | None,
+    hi_bound: int | None,
+    labels: Any,
+    nan_policy: str,
 ) -> float | None:
     """κ of PyTorch, CuPy or JAX arrays, counted on their device; None: take the host path.
 
@@ -162,10 +203,10 @@ def _on_device(
     if rater1.shape != rater2.shape:
         return None  # numpy's error names this function
     if labels is not None or not kinds <= set("iub"):
-        return _via_cohen(rater1, rater2, lo_bound, hi_bound, labels)
+        return _via_cohen(rater1, rater2, lo_bound, hi_bound, labels, nan_policy)
     func = "quadratic_weighted_kappa"
     counted = confusion_table(
-        rater1, rater2, labels=None, nan_policy="raise", sample_weight=None, func=func
+        rater1, rater2, labels=None, nan_policy=nan_policy, sample_weight=None, func=func
     )
     if lo_bound is not None or hi_bound is not None:
         values = counted.labels.values
@@ -225,7 +266,7 @@ def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) ->
     counted = batch_table(
         *data,
         labels=options["labels"],
-        nan_policy="raise",
+        nan_policy=options.get("nan_policy", "raise"),
         sample_weight=sample_weight,
         func=SPEC.name,
     )

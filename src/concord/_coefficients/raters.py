@@ -80,6 +80,7 @@ def conger_kappa(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    form: str = "auto",
     groups: Any = None,
 ) -> AgreementResult:
     r"""Conger's kappa: Cohen's kappa generalised to any number of raters.
@@ -139,7 +140,7 @@ def conger_kappa(
     """
     func = CONGER.name
     population = check_population(population_size, func)
-    ratings, groups = long_groups(ratings, (item, rater, rating), groups, func)
+    ratings, groups = long_groups(ratings, (item, rater, rating), groups, func, form)
     items = item_data(ratings, labels, func, need_raters=True, codes_only=True)
     result = conger_result(items, resolve(weights, items.labels, func), population)
     options = {"weights": weights, "labels": labels, "population_size": population_size}
@@ -270,6 +271,7 @@ def light_kappa(
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
+    form: str = "auto",
     groups: Any = None,
 ) -> LightResult:
     r"""Light's kappa: the mean of Cohen's kappa over every pair of raters.
@@ -327,7 +329,7 @@ def light_kappa(
     """
     func = LIGHT.name
     population = check_population(population_size, func)
-    ratings, groups = long_groups(ratings, (item, rater, rating), groups, func)
+    ratings, groups = long_groups(ratings, (item, rater, rating), groups, func, form)
     items = item_data(ratings, labels, func, need_raters=True)
     result = light_result(items, resolve(weights, items.labels, func), population)
     rows = partial(item_codes, ratings, items.labels.values, func)

@@ -111,8 +111,8 @@ class Coefficient:
     def __post_init__(self) -> None:
         params = inspect.signature(self.function).parameters.values()
         # item=, rater=, rating= say how the ratings are laid out (long form) and groups=
-        # labels items, as the data do: not options an accumulator or the CLI carries
-        data = (*LONG, "groups")
+        # (subject=) labels items, as the data do: not options an accumulator or the CLI carries
+        data = (*LONG, "groups", "form", "raters", "subject")
         keyword = tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY and p.name not in data)
         object.__setattr__(self, "options", keyword)
 

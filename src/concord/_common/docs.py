@@ -40,7 +40,27 @@ item, rater, rating : column name, optional
         three or none. It is pivoted to one column per rater (raters in order
         of first appearance). A missing item or rater, or a second rating of
         an item by one rater, is an error naming its row; a missing rating
-        is missing.""",
+        is missing. A DataFrame of pandas, polars (eager or lazy) or pyarrow
+        keeps its column names and its categories' order (an ordered
+        Categorical, a ``pl.Enum``, an ordered dictionary).
+    ${form}""",
+    "form": """\
+form : {"auto", "wide"}
+        Without ``item=``, ``rater=`` and ``rating=`` a table is read as one
+        column per rater; "auto" first refuses a table that looks long (an
+        item column whose values repeat, a column of rater names found in no
+        other column, a column of ratings), naming its columns and the
+        long-form call; "wide" says the columns are raters and skips that
+        check.""",
+    "pair_long": """\
+item, rater, rating : column name, optional
+        Long form: the first argument is a table with one row per rating
+        (pandas, polars, pyarrow or a mapping of columns) and these name its
+        item, rater and rating columns; ``raters`` picks the two raters.
+    raters : pair of names, optional
+        The two raters: of the long table (default: its only two), or two
+        columns of a DataFrame (pandas, polars, pyarrow) given as the first
+        argument; the second rater is then left out.""",
     "groups": """\
 groups : array-like, optional
         One cluster label per item (row), such as the patient of each
@@ -67,7 +87,8 @@ groups : array-like, optional
 
 
 def fill(func: F) -> F:
-    """Substitute the ``${name}`` fragments of ``func.__doc__``."""
+    """Substitute the ``${name}`` fragments of ``func.__doc__`` (fragments may hold fragments)."""
     if func.__doc__:
-        func.__doc__ = Template(func.__doc__).substitute(_FRAGMENTS)
+        text = Template(func.__doc__).substitute(_FRAGMENTS)
+        func.__doc__ = Template(text).substitute(_FRAGMENTS) if "${" in text else text
     return func

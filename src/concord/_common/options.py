@@ -17,6 +17,7 @@ WeightName = Literal["linear", "quadratic", "ordinal", "radical", "ratio", "circ
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 NanPolicy = Literal["raise", "omit"]
 IntervalMethod = Literal["wald", "t", "fisher-z", "bootstrap-percentile", "bootstrap-bca"]
+Rounding = Literal["half-even", "half-up"]
 
 #: The named families of disagreement weights (``weights=None`` is unweighted).
 WEIGHTS: tuple[str, ...] = get_args(WeightName)
@@ -26,6 +27,9 @@ LEVELS: tuple[str, ...] = get_args(Level)
 NAN_POLICIES: tuple[str, ...] = get_args(NanPolicy)
 #: The confidence-interval methods of every result.
 INTERVAL_METHODS: tuple[str, ...] = get_args(IntervalMethod)
+#: How a continuous score becomes a score point: half to even (``numpy.rint``, RSMTool's and
+#: skll's rule: 2.5 → 2) or half up (2.5 → 3).
+ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 #: Krippendorff's alpha adds Hayes & Krippendorff's (2007) bootstrap of pairable values.
 ALPHA_INTERVAL_METHODS: tuple[str, ...] = (*INTERVAL_METHODS, "kalpha")
 #: Krippendorff's level that says what these weights say (Krippendorff 2011: nominal δ² is

@@ -7,6 +7,28 @@ from typing import Any
 
 import numpy as np
 
+# Unicode's bidirectional controls (ALM, LRM, RLM, the embeddings and overrides U+202A–U+202E,
+# the isolates U+2066–U+2069): invisible, they reorder the text around them, so a label
+# holding U+202E (right-to-left override) would display reversed, and so would what follows.
+_BIDI = {c: f"\\u{c:04x}" for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F))}
+_BIDI.update({c: f"\\u{c:04x}" for c in range(0x2066, 0x206A)})
+
+
+def neutral_bidi(text: str) -> str:
+    r"""Return ``text`` with each bidirectional control written as its escape (``\u202e``).
+
+    The label stays recognisable and nothing around it is reordered. In a
+    JSON string the escape is the same character, so JSON keeps its values.
+
+    Examples
+    --------
+    >>> neutral_bidi("good\u202eevil")
+    'good\\u202eevil'
+    >>> neutral_bidi("κ = 0.5")
+    'κ = 0.5'
+    """
+    return text.translate(_BIDI)
+
 
 def number(x: float, digits: int = 6) -> str:
     """Format a number compactly: integers as integers, others to ``digits`` significant digits."""

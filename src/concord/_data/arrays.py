@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
+
 # integer ratings within a range this wide are coded by offset from the smallest: dense
 # tables up to MAX_RANGE × MAX_RANGE cells (wider ranges are looked up among distinct values)
 MAX_RANGE = 1024
@@ -122,9 +124,7 @@ def namespace(*arrays: Any) -> Any:
 
 def device_of(x: Any) -> Any:
     """Return the device that holds ``x``."""
-    import array_api_compat
-
-    return array_api_compat.device(x)
+    return require("array_api_compat", "array", "counting on the device").device(x)
 
 
 def kind(xp: Any, x: Any) -> str:
@@ -266,9 +266,8 @@ def bincount(x: Any, length: int) -> np.ndarray:
     try:
         return np.asarray(to_host(device_bincount(x, length)), dtype=np.int64)
     except Fallback:
-        import array_api_compat
-
-        xp = array_api_compat.array_namespace(x)
+        compat = require("array_api_compat", "array", "counting on the device")
+        xp = compat.array_namespace(x)
         values, freq = xp.unique_counts(x)
         out = np.zeros(length, dtype=np.int64)
         np.add.at(out, to_host(values).astype(np.int64), to_host(freq).astype(np.int64))

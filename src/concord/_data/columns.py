@@ -25,6 +25,8 @@ from concord._data.convert import (
     object_missing,
     pandas_strings,
 )
+from concord._data.frames import as_series, is_foreign, series_parts
+from concord._data.sets import has_label_sets, read_sets
 
 _NUMERIC_KINDS = "biuf"
 _EXACT_FLOAT = 2**53
@@ -102,6 +104,8 @@ def column(x: Any, func: str, name: str, *, coded: bool = False) -> Column:
     if isinstance(x, str | bytes) or np.isscalar(x) or x is None:
         param_error(func, name, "a 1-D array-like of ratings", x, exc=TypeError)
     x = to_host(x)  # PyTorch, CuPy or JAX arrays that take the numpy path
+    if is_foreign(x):  # polars, pyarrow, ...: read through narwhals
+        return _foreign(x, func, name, coded)
     if type(x).__module__.startswith("pandas"):
         raw = _from_pandas(x, coded)
         if isinstance(raw, Column):
@@ -110,10 +114,38 @@ def column(x: Any, func: str, name: str, *, coded: bool = False) -> Column:
         raw = _from_sequence(x, func, name)
     if raw.ndim != 1:
         fix = "Pass one rater's ratings, e.g. data[:, 0]." if raw.ndim == 2 else ""
+        if raw.ndim == 2 and type(x) in (list, tuple):
+            fix += " If each element is one item's set of labels, pass sets (frozenset)."
         param_error(func, name, "1-D", f"an array of shape {raw.shape}", fix=fix, raw=True)
     if raw.dtype.kind == "c":
         param_error(func, name, "real or categorical ratings", raw.dtype, exc=TypeError)
-    return _with_missing(raw, coded)
+    return _with_missing(raw, coded, func, name)
+
+
+def _foreign(x: Any, func: str, name: str, coded: bool) -> Column:
+    """One column of polars, pyarrow or another library narwhals reads (see :mod:`.frames`)."""
+    s = as_series(x, func)
+    if s is None:
+        param_error(
+            func,
+            name,
+            "a 1-D array-like of ratings",
+            f"a {type(x).__name__}",
+            fix="Pass one rater's ratings, e.g. one column of the frame.",
+            raw=True,
+            exc=TypeError,
+        )
+    return series_column(s, coded)
+
+
+def series_column(s: Any, coded: bool = False) -> Column:
+    """Return a narwhals Series as a :class:`Column` (categories kept, integers exact)."""
+    values, missing, categories, ordered = series_parts(s)
+    if categories is not None:
+        return Column(values, missing, categories, ordered)
+    if missing is not None and values.dtype.kind in "iub":  # exact integers and a mask
+        return Column(values, missing)
+    return _with_missing(values, coded)
 
 
 def _from_sequence(x: Any, func: str, name: str) -> np.ndarray:
@@ -129,7 +161,7 @@ def _from_sequence(x: Any, func: str, name: str) -> np.ndarray:
         param_error(func, name, "a 1-D array-like of ratings", x, exc=ValueError)
 
 
-def _with_missing(raw: np.ndarray, coded: bool) -> Column:
+def _with_missing(raw: np.ndarray, coded: bool, func: str = "", name: str = "ratings") -> Column:
     if raw.dtype.kind == "f":
         mask = np.isnan(raw)
         return Column(raw, mask if mask.any() else None)
@@ -141,6 +173,9 @@ def _with_missing(raw: np.ndarray, coded: bool) -> Column:
             codes, mask, labels = strings
             return Column(codes, mask if mask.any() else None, labels)
     mask, kinds = object_missing(raw)
+    if has_label_sets(kinds):  # sets, lists, tuples: one frozenset per item, empty = missing
+        sets, mask = read_sets(raw, mask, func, name)
+        return Column(sets, mask if mask.any() else None)
     some = mask if mask.any() else None
     if coded and kinds and all(issubclass(t, str) for t in kinds):
         encoded = factorized(raw, mask)
@@ -291,11 +326,15 @@ def omit_missing(
         return cols, weight
     missing = np.logical_or.reduce(masks)
     if nan_policy == "raise":
+        first = int(np.argmax(missing))
+        where = next(i for i, c in enumerate(cols) if c.missing is not None and c.missing[first])
+        name = f"rater{where + 1}"
         param_error(
             func,
             "nan_policy",
             "'omit' when ratings are missing",
-            f"'raise' and {int(missing.sum())} pairs with a missing rating (NaN, None or pd.NA)",
+            f"'raise' and {int(missing.sum())} pairs with a missing rating (NaN, None or pd.NA; "
+            f"the first at position {first} of {name!r})",
             fix="Pass nan_policy='omit' to drop those pairs.",
             raw=True,
             cli=ForCli(

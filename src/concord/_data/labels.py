@@ -24,6 +24,8 @@ import numpy as np
 
 from concord._common.errors import ForCli, describe, param_error
 from concord._data.columns import label_array, listing
+from concord._data.kinds import check_text_numbers
+from concord._data.sets import declared_sets, is_label_set, sorted_sets
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,16 @@ def _numeric_scores(values: tuple[Any, ...], func: str, weights: str) -> np.ndar
     shift = len(ints) == len(values) and weights in ("linear", "quadratic")
     if shift and max(values) - lo < 2**53:
         return np.array([v - lo for v in values], dtype=np.float64)
+    if shift:  # the weights are right; the ratings' span is what float64 cannot hold
+        param_error(
+            func,
+            "weights",
+            "None (unweighted) for integer ratings spanning 2**53 or more",
+            weights,
+            fix=f"The ratings run from {lo} to {max(values)}: their distances would be "
+            "rounded in floating point. Shift or rescale the ratings, or rate them unweighted.",
+            cli=ForCli(expected="none for integer ratings spanning 2^53 or more"),
+        )
     param_error(
         func,
         "weights",
@@ -127,7 +139,11 @@ def check_labels(labels: Any, func: str) -> tuple[Any, ...] | None:
             exc=TypeError,
             fix="For example labels=[1, 2, 3, 4, 5, 6].",
         )
-    arr = np.asarray(labels, dtype=object)
+    if type(labels) in (list, tuple) and any(map(is_label_set, labels)):
+        arr = np.empty(len(labels), dtype=object)  # label sets: one element each, not a row
+        arr[:] = declared_sets(tuple(labels), func)
+    else:
+        arr = np.asarray(labels, dtype=object)
     if arr.ndim != 1 or arr.shape[0] == 0:
         param_error(func, "labels", "a non-empty 1-D list of categories", labels)
     values = tuple(v.item() if isinstance(v, np.generic) else v for v in arr)
@@ -166,7 +182,7 @@ def positions(values: np.ndarray, labels: tuple[Any, ...]) -> tuple[np.ndarray, 
     keys = label_array(labels)
     numeric = keys.dtype.kind in "biuf" and values.dtype.kind in "biuf"
     text = keys.dtype.kind == "U" and values.dtype.kind == "U"
-    if (numeric or text) and _exactly_joined([keys, values]):
+    if (numeric or text) and exactly_joined([keys, values]):
         order = np.argsort(keys, kind="stable")
         ranked = keys[order]
         pos = np.clip(np.searchsorted(ranked, values), 0, len(ranked) - 1)
@@ -199,7 +215,7 @@ def unknown(counts: Counter[Any], labels: tuple[Any, ...], func: str, name: str)
     )
 
 
-def _exactly_joined(arrays: Sequence[np.ndarray]) -> bool:
+def exactly_joined(arrays: Sequence[np.ndarray]) -> bool:
     """Whether numpy's common dtype of ``arrays`` keeps every value distinct and exact.
 
     Numbers beside strings would turn 1 into '1'; int64 beside uint64 or
@@ -218,38 +234,53 @@ def _small(a: np.ndarray) -> bool:
     return a.size == 0 or max(-int(a.min()), int(a.max())) < 2**53
 
 
-def infer(arrays: Sequence[np.ndarray]) -> tuple[Labels, list[np.ndarray]]:
-    """Infer nominal or numeric labels from the ratings and return them with the codes."""
-    if not _exactly_joined(arrays):  # compare the values as Python objects instead
+def infer(arrays: Sequence[np.ndarray], func: str = "") -> tuple[Labels, list[np.ndarray]]:
+    """Infer nominal or numeric labels from the ratings and return them with the codes.
+
+    ``func`` names the function in the error for label sets beside single labels.
+    """
+    if not exactly_joined(arrays):  # compare the values as Python objects instead
         arrays = [a.astype(object) for a in arrays]
     joined = np.concatenate(arrays)
     try:
-        values, inverse = _sorted_distinct(joined)
+        values, inverse = _sorted_distinct(joined, func)
     except TypeError:  # incomparable objects: keep the order of first appearance
         index: dict[Any, int] = {}
         inverse = np.fromiter(
             (index.setdefault(v, len(index)) for v in joined.tolist()), np.intp, len(joined)
         )
         values = tuple(index)
+    check_text_numbers(values, func)
     return _split(values, inverse, arrays)
 
 
-def infer_sorted(arrays: Sequence[np.ndarray]) -> tuple[Labels, list[np.ndarray]] | None:
+def infer_sorted(
+    arrays: Sequence[np.ndarray], func: str = ""
+) -> tuple[Labels, list[np.ndarray]] | None:
     """:func:`infer` for values that sort; None for incomparable ones.
 
     Their labels depend on the order of the values alone, not on the order
     of their appearance, so the distinct values of each array give them.
     """
-    if not _exactly_joined(arrays):
+    if not exactly_joined(arrays):
         arrays = [a.astype(object) for a in arrays]
     try:
-        values, inverse = _sorted_distinct(np.concatenate(arrays))
+        values, inverse = _sorted_distinct(np.concatenate(arrays), func)
     except TypeError:
         return None
+    check_text_numbers(values, func)
     return _split(values, inverse, arrays)
 
 
-def _sorted_distinct(joined: np.ndarray) -> tuple[tuple[Any, ...], np.ndarray]:
+def _sorted_distinct(joined: np.ndarray, func: str) -> tuple[tuple[Any, ...], np.ndarray]:
+    if joined.dtype.kind == "O" and any(isinstance(v, frozenset) for v in joined.tolist()):
+        # label sets: numpy would sort them by inclusion, a partial order that splits
+        # equal sets; they are distinct by hash and laid out by size, then labels
+        index = dict.fromkeys(joined.tolist())
+        values = sorted_sets(index, func)
+        rank = {v: i for i, v in enumerate(values)}
+        inverse = np.fromiter(map(rank.__getitem__, joined.tolist()), np.intp, len(joined))
+        return values, inverse
     uniq, inverse = np.unique(joined, return_inverse=True)
     return tuple(v.item() if isinstance(v, np.generic) else v for v in uniq), inverse
 
@@ -263,7 +294,7 @@ def _split(
     return labels, codes
 
 
-def union(a: Labels, b: Labels) -> Labels:
+def union(a: Labels, b: Labels, func: str = "") -> Labels:
     """Return the labels :func:`infer` finds in two batches together, from those of each.
 
     Sorted when the values compare with each other (numbers; strings), as
@@ -271,6 +302,9 @@ def union(a: Labels, b: Labels) -> Labels:
     """
     seen = set(a.values)
     values = a.values + tuple(v for v in b.values if v not in seen)
+    check_text_numbers(values, func)
+    if any(isinstance(v, frozenset) for v in values):  # label sets: by size, then labels
+        return Labels(sorted_sets(values, func), ordered=False)
     with contextlib.suppress(TypeError):  # incomparable values: order of first appearance
         values = tuple(sorted(values))
     return Labels(values, ordered=all(isinstance(v, numbers.Real) for v in values))
@@ -285,7 +319,7 @@ def merged_labels(
     ordered Categorical, the count form) fix the categories and their order.
     """
     if not (a_declared or b_declared):
-        return union(a, b)
+        return union(a, b, where[0])
     if a_declared and b_declared:
         if a.values != b.values:
             param_error(

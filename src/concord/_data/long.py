@@ -24,48 +24,15 @@ from typing import Any
 import numpy as np
 
 from concord._common.errors import describe, param_error
-from concord._data.columns import Column, _python_scalar, column, listing
+from concord._data.columns import Column, _python_scalar, column, listing, series_column
 from concord._data.convert import int_list
+from concord._data.form import check_wide, plain
+from concord._data.frames import as_frame, is_foreign
+from concord._data.wide import Wide as Wide  # re-exported: pivot returns one
+from concord._data.wide import foreign_wide
 
 LONG = ("item", "rater", "rating")
 _EXACT_FLOAT = 2**53
-
-
-@dataclass(frozen=True)
-class Wide:
-    """Pivoted long-form ratings: one column per rater, one row per item.
-
-    ``numeric`` is the (n_items, n_raters) matrix when every rating is a
-    number that float64 holds exactly (NaN where missing; the numba pass
-    counts it); otherwise ``values`` and ``missing`` hold the ratings in
-    their own dtype (Categorical codes with their ``categories``).
-    """
-
-    raters: tuple[Any, ...]
-    items: np.ndarray
-    numeric: np.ndarray | None = None
-    values: np.ndarray | None = None
-    missing: np.ndarray | None = None
-    categories: tuple[Any, ...] | None = None
-    ordered: bool = False
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return (len(self.items), len(self.raters))
-
-    def columns(self) -> list[Column]:
-        """Return one :class:`Column` per rater, as a wide matrix gives them."""
-        if self.numeric is not None:
-            x = self.numeric
-            holes = np.isnan(x) if x.dtype.kind == "f" else None
-            return [
-                Column(x[:, j], None if holes is None else holes[:, j]) for j in range(x.shape[1])
-            ]
-        assert self.values is not None and self.missing is not None
-        return [
-            Column(self.values[:, j], self.missing[:, j], self.categories, self.ordered)
-            for j in range(self.values.shape[1])
-        ]
 
 
 def keys(func: str, item: Any, rater: Any, rating: Any) -> tuple[Any, Any, Any] | None:
@@ -90,17 +57,24 @@ def keys(func: str, item: Any, rater: Any, rating: Any) -> tuple[Any, Any, Any] 
     return given
 
 
-def long_ratings(ratings: Any, names: tuple[Any, Any, Any], func: str) -> Any:
-    """Return the ratings as the multi-rater functions take them: long form pivoted, else as given.
+def long_ratings(ratings: Any, names: tuple[Any, Any, Any], func: str, form: str = "auto") -> Any:
+    """Return the ratings as the multi-rater functions take them: long form pivoted, else wide.
 
-    ``names`` are the ``item``, ``rater`` and ``rating`` arguments: all three or none.
+    ``names`` are the ``item``, ``rater`` and ``rating`` arguments: all three or
+    none. Without them a frame of polars, pyarrow and the like is read as a
+    :class:`Wide`, and a table that looks long is refused unless ``form`` is
+    "wide" (:mod:`concord._data.form`).
     """
     given = keys(func, *names)
-    return ratings if given is None else pivot(ratings, given, func)
+    if given is not None:
+        return pivot(ratings, given, func)
+    wide = foreign_wide(ratings, func) if is_foreign(ratings) else ratings
+    check_wide(wide, func, form)
+    return wide
 
 
 def long_groups(
-    ratings: Any, names: tuple[Any, Any, Any], groups: Any, func: str
+    ratings: Any, names: tuple[Any, Any, Any], groups: Any, func: str, form: str = "auto"
 ) -> tuple[Any, Any]:
     """Return the ratings as :func:`long_ratings` does, and ``groups`` one label per item.
 
@@ -111,42 +85,72 @@ def long_groups(
     """
     given = keys(func, *names)
     if given is None:
-        return ratings, groups
+        return long_ratings(ratings, names, func, form), groups
     wide = pivot(ratings, given, func)
     if groups is None:
         return wide, None
-    if not isinstance(groups, str | int):
-        param_error(
-            func,
-            "groups",
-            "the name of a column of the long table (each item's cluster) with the long form",
-            groups,
-            fix="Add the cluster label as a column and pass its name.",
-        )
-    import pandas as pd
+    return wide, per_item(ratings, given[0], groups, "groups", wide.items, func)
 
-    (item, label), _ = table_columns(ratings, (given[0], groups), func, ("item", "groups"))
-    pairs = pd.DataFrame({"item": np.asarray(item), "group": np.asarray(label)}).drop_duplicates()
-    twice = pairs["item"].duplicated()
-    if twice.any():
-        who = pairs["item"][twice].iloc[0]
+
+def per_item(data: Any, item: Any, name: Any, key: str, items: np.ndarray, func: str) -> Any:
+    """Return column ``name`` of a long table once per item, in the order of ``items``.
+
+    Every row of an item must carry the same value (a cluster, a weight); a
+    sequence instead of a column name is refused, since the pivot's order of
+    items is not the user's.
+    """
+    if not isinstance(name, str | int):
         param_error(
             func,
-            "groups",
-            "a column with one cluster per item",
-            f"item {_python_scalar(who)!r} in two clusters",
-            raw=True,
-            fix="An item's rows must all carry its one cluster label.",
+            key,
+            f"the name of a column of the long table (one {key} value per item) with the "
+            "long form",
+            name,
+            fix=f"Add the {key} values as a column and pass its name.",
         )
-    return wide, pairs.set_index("item")["group"].reindex(list(wide.items)).to_numpy()
+    (rows_item, rows_value), _ = table_columns(data, (item, name), func, ("item", key))
+    what = "cluster" if key == "groups" else key
+    first: dict[Any, Any] = {}
+    for i, v in zip(_listed(rows_item), _listed(rows_value), strict=True):
+        seen = first.setdefault(i, v)
+        if seen != v and not (seen != seen and v != v):  # NaN twice is one value
+            param_error(
+                func,
+                key,
+                f"a column with one {what} per item",
+                f"item {describe(i)} in two {what}s ({describe(seen)} and {describe(v)})",
+                raw=True,
+                fix=f"An item's rows must all carry its one {what}.",
+            )
+    out = np.empty(len(items), dtype=object)
+    out[:] = [first.get(v) for v in _listed(items)]
+    return out
+
+
+def _listed(x: Any) -> list[Any]:
+    """Return a column's values as Python objects (None where missing)."""
+    if isinstance(x, Column):
+        x = plain(x)
+    elif hasattr(x, "iloc"):  # a pandas Series: missing values as None
+        x = x.astype(object).where(x.notna(), None).to_numpy()
+    return list(np.asarray(x, dtype=object).tolist()) if not isinstance(x, list) else x
 
 
 def table_columns(
     data: Any, names: Sequence[Any], func: str, keys: Sequence[str] = LONG
 ) -> tuple[list[Any], Any]:
-    """Return the named columns of a DataFrame, pyarrow Table or mapping, and its index."""
-    if hasattr(data, "column_names"):  # a pyarrow Table or RecordBatch
-        present: list[Any] = list(data.column_names)
+    """Return the named columns of a DataFrame, pyarrow Table or mapping, and its index.
+
+    The columns of a polars, pyarrow or other frame narwhals reads come as
+    :class:`Column` (categories and their order kept).
+    """
+    frame = as_frame(data, func) if is_foreign(data) else None
+    if frame is not None:
+        present: list[Any] = list(frame.columns)
+        _named(present, names, func, keys)
+        return [series_column(frame.get_column(name)) for name in names], None
+    if hasattr(data, "column_names"):  # a pyarrow Table without narwhals: read by pandas
+        present = list(data.column_names)
     elif hasattr(data, "columns") and not isinstance(data, np.ndarray):
         present = list(data.columns)
     elif isinstance(data, Mapping):
@@ -163,9 +167,7 @@ def table_columns(
             fix="Pass the long table, or leave out item=, rater= and rating= for a "
             "matrix with one column per rater.",
         )
-    for key, name in zip(keys, names, strict=True):
-        if name not in present:
-            param_error(func, key, f"a column of ratings: {listing(present, 10)}", name)
+    _named(present, names, func, keys)
     columns = [_host(data[name]) for name in names]
     lengths = {len(c) for c in columns}
     if len(lengths) != 1:
@@ -182,6 +184,12 @@ def _host(x: Any) -> Any:
     return x
 
 
+def _named(present: list[Any], names: Sequence[Any], func: str, keys: Sequence[str]) -> None:
+    for key, name in zip(keys, names, strict=True):
+        if name not in present:
+            param_error(func, key, f"a column of ratings: {listing(present, 10)}", name)
+
+
 def factorize(
     values: Any, func: str, name: str, appearance: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -190,6 +198,8 @@ def factorize(
     Without ``appearance`` narrow integers may come in sorted order instead (items,
     whose order changes no coefficient).
     """
+    if isinstance(values, Column) or is_foreign(values):
+        values = plain(values if isinstance(values, Column) else column(values, func, name))
     dense = _dense(values, appearance)
     if dense is not None:
         return dense
@@ -326,7 +336,8 @@ def rows(
                 raw=True,
                 fix="Keep one rating per pair, e.g. ratings.drop_duplicates([item, rater]).",
             )
-    rated = column(columns[-1], func, f"ratings[{names[-1]!r}]")
+    last = columns[-1]
+    rated = last if isinstance(last, Column) else column(last, func, f"ratings[{names[-1]!r}]")
     return Rows(item, items, rater, raters, rated)
 
 

@@ -26,8 +26,10 @@ from concord._data.columns import (
     is_integral_number,
     narrow_object,
 )
-from concord._data.labels import Labels, check_labels, infer, lookup
-from concord._data.long import Wide, rows
+from concord._data.frames import is_foreign
+from concord._data.labels import Labels, check_labels, exactly_joined, infer, lookup
+from concord._data.long import rows
+from concord._data.wide import Wide, foreign_wide
 
 
 @dataclass(frozen=True)
@@ -218,6 +220,8 @@ def _whole_objects(raw: np.ndarray, counts: Any, func: str) -> np.ndarray:
 
 def _columns(ratings: Any, func: str) -> tuple[list[Column], tuple[Any, ...]]:
     """Split a ratings matrix or DataFrame (or pivoted long form) into per-rater columns."""
+    if is_foreign(ratings):  # polars, pyarrow, ...: read through narwhals
+        ratings = foreign_wide(ratings, func)
     if isinstance(ratings, Wide):
         return ratings.columns(), ratings.raters
     if hasattr(ratings, "columns") and hasattr(ratings, "iloc"):
@@ -235,6 +239,8 @@ def _columns(ratings: Any, func: str) -> tuple[list[Column], tuple[Any, ...]]:
         param_error(func, "ratings", "a rectangular 2-D array-like (items × raters)", ratings)
     if arr.ndim != 2:
         fix = "Pass one column per rater, e.g. np.column_stack([r1, r2, r3])."
+        if arr.ndim == 3 and type(ratings) in (list, tuple):
+            fix += " If each cell is one rating's set of labels, pass sets (frozenset)."
         param_error(
             func, "ratings", "2-D (items × raters)", f"shape {arr.shape}", fix=fix, raw=True
         )
@@ -285,16 +291,40 @@ def _encode(
 ) -> tuple[np.ndarray, Labels]:
     """Return codes (n_items, n_raters), with arbitrary values where ``missing``."""
     present = ~missing
-    if all(c.numeric for c in cols):
+    numeric = all(c.numeric for c in cols)
+    if numeric and exactly_joined([c.values for c in cols]):
         values = np.column_stack([c.values for c in cols])
         ints = _as_integers(values, present, declared, func, continuous)
         if ints is not None:
             return _dense_codes(ints, present, declared, func)
         flat = values[present]
     else:
-        values = np.column_stack([_as_objects(c, missing[:, j]) for j, c in enumerate(cols)])
+        # int64 beside uint64 (2**63 in one column) would stack as float64, which rounds
+        # 2**63 + 1: such numbers are compared as Python objects, whole floats as ints
+        parts = [
+            _whole(c.values, present[:, j]) if numeric and declared is None else None
+            for j, c in enumerate(cols)
+        ]
+        values = np.column_stack(
+            [
+                _as_objects(c, missing[:, j]) if part is None else part.astype(object)
+                for j, (c, part) in enumerate(zip(cols, parts, strict=True))
+            ]
+        )
         flat = narrow_object(values[present], np.zeros(int(present.sum()), dtype=bool))
     return _lookup_codes(flat, present, declared, func)
+
+
+def _whole(values: np.ndarray, present: np.ndarray) -> np.ndarray | None:
+    """Return whole-number floats (where ``present``) as int64; None for anything else."""
+    if values.dtype.kind != "f":
+        return None
+    filled = np.where(present, values, 0.0)
+    if not np.isfinite(filled).all() or (filled != np.round(filled)).any():
+        return None
+    if np.abs(filled).max(initial=0) >= 2**63:
+        return None
+    return filled.astype(np.int64)
 
 
 def _as_objects(c: Column, missing: np.ndarray) -> np.ndarray:
@@ -311,7 +341,7 @@ def _lookup_codes(
     flat: np.ndarray, present: np.ndarray, declared: tuple[Any, ...] | None, func: str
 ) -> tuple[np.ndarray, Labels]:
     if declared is None:
-        found, (inner,) = infer([flat])
+        found, (inner,) = infer([flat], func)
     else:
         found, inner = Labels(declared, ordered=True), lookup(flat, declared, func, "ratings")
     codes = np.zeros(present.shape, dtype=np.intp)
@@ -328,6 +358,8 @@ def _as_integers(
 ) -> np.ndarray | None:
     if declared is not None and not all(is_integral_number(v) for v in declared):
         return None
+    if values.dtype == np.uint64 and values.max(initial=0) >= 2**63:
+        return None  # as int64 they would wrap to negative numbers: looked up instead
     if values.dtype.kind != "f":
         return values.astype(np.int64)
     filled = np.where(present, values, 0.0)

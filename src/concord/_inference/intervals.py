@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from concord._common.errors import param_error
+from concord._common.extras import require
 from concord._common.options import check_method
 
 _NORMAL = NormalDist()
@@ -65,13 +66,8 @@ def t_quantile(p: float, df: float) -> float:
 
 
 def _scipy_special() -> Any:
-    try:
-        from scipy import special
-    except ImportError:  # pragma: no cover - scipy is in the stats extra
-        raise ImportError(
-            "t intervals and Gwet's p-values need scipy: pip install 'concord-agreement[stats]'"
-        ) from None
-    return special
+    what = "Student's t (t intervals, Gwet's p-values, the t tests)"
+    return require("scipy.special", "stats", what)
 
 
 def normal_pvalue(z: float) -> float:

@@ -39,7 +39,7 @@ def split(
 
 
 def _rounded(y_true: np.ndarray, preds: np.ndarray, labels: Any) -> np.ndarray:
-    # half up, as RSMTool rounds (numpy's rint rounds half to even), within the grades' range
+    # half up (2.5 -> 3; RSMTool and skll round half to even), within the grades' range
     values = np.asarray(y_true if labels is None else labels, dtype=np.float64)
     return np.clip(np.floor(preds + 0.5), values.min(), values.max())
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from concord._common.errors import check_option, param_error
+from concord._common.extras import require
 from concord._data.arrays import is_device_array
 from concord._tables.weights import KINDS, weight_matrix
 
@@ -21,9 +22,8 @@ def _namespace(x: Any) -> tuple[Any, Any]:
     """Return (namespace, device) of an array: numpy for anything not a device array."""
     if not is_device_array(x):
         return np, None
-    import array_api_compat
-
-    return array_api_compat.array_namespace(x), array_api_compat.device(x)
+    compat = require("array_api_compat", "array", "concord.ml.kappa_loss of a device array")
+    return compat.array_namespace(x), compat.device(x)
 
 
 def _weights(weights: Any, k: int) -> np.ndarray:

@@ -12,6 +12,7 @@ import numpy as np
 
 from concord._coefficients.cohen import cohen_kappa
 from concord._common.errors import check_option, param_error
+from concord._common.extras import require
 from concord._tables.weights import KINDS
 
 # kinds whose disagreement is a function of the difference of the two grades' scores
@@ -61,7 +62,7 @@ def kappa_score(
     y_true: Any,
     y_pred: Any,
     *,
-    weights: Any = None,
+    weights: Any = "quadratic",
     labels: Any = None,
     tolerance: int = 0,
     sample_weight: Any = None,
@@ -70,6 +71,11 @@ def kappa_score(
     if tolerance:
         if labels is None:
             labels = np.unique(np.concatenate([np.ravel(y_true), np.ravel(y_pred)]))
+            if labels.dtype.kind not in "biuf":  # text: its order must be declared
+                from concord._data.labels import Labels
+
+                name = "unweighted" if weights is None else str(weights)
+                Labels(tuple(labels.tolist()), ordered=False).scores("kappa_scorer", name)
         weights = tolerant_weights(labels, weights, tolerance, "kappa_scorer")
     result = cohen_kappa(
         y_true, y_pred, weights=weights, labels=labels, sample_weight=sample_weight
@@ -77,11 +83,12 @@ def kappa_score(
     return float(result.statistic)
 
 
-def kappa_scorer(*, weights: Any = None, labels: Any = None, tolerance: int = 0) -> Any:
+def kappa_scorer(*, weights: Any = "quadratic", labels: Any = None, tolerance: int = 0) -> Any:
     """Return a scikit-learn scorer of weighted kappa for a classifier's grades.
 
     Pass it as ``scoring=`` to ``GridSearchCV``, ``cross_val_score`` or
-    ``cross_validate``; higher is better. With ``weights="quadratic"`` it
+    ``cross_validate``; higher is better. Quadratic weights by default, as
+    every ML helper of concord (``weights=None`` for unweighted κ). It
     equals ``make_scorer(cohen_kappa_score, weights="quadratic")`` on
     consecutive integer grades (scikit-learn weighs label positions, concord
     the label values: they differ on gapped grades such as 1, 2, 4).
@@ -95,7 +102,8 @@ def kappa_scorer(*, weights: Any = None, labels: Any = None, tolerance: int = 0)
     Parameters
     ----------
     weights : None, str or array-like (k, k)
-        As in :func:`concord.cohen_kappa`; default unweighted.
+        As in :func:`concord.cohen_kappa`; default quadratic (QWK). None
+        is unweighted κ.
     labels : sequence, optional
         The ordered grades; default the sorted distinct values of both
         the true and the predicted grades of each fold.
@@ -123,12 +131,11 @@ def kappa_scorer(*, weights: Any = None, labels: Any = None, tolerance: int = 0)
     >>> y = np.digitize(X[:, 0] + 0.3 * rng.normal(size=200), [-1, 0, 1]) + 1
     >>> scores = cross_val_score(
     ...     DecisionTreeClassifier(max_depth=3, random_state=0), X, y, cv=4,
-    ...     scoring=kappa_scorer(weights="quadratic"))
+    ...     scoring=kappa_scorer())
     >>> bool(scores.min() > 0.7)
     True
     """
-    from sklearn.metrics import make_scorer
-
+    make_scorer = require("sklearn.metrics", "ml", "concord.ml.kappa_scorer").make_scorer
     check_weights(weights, "kappa_scorer")
     tolerance = _check_tolerance(tolerance, weights, "kappa_scorer")
     return make_scorer(kappa_score, weights=weights, labels=labels, tolerance=tolerance)
@@ -147,9 +154,10 @@ def threshold_kappa_scorer(*, weights: Any = "quadratic", labels: Any = None) ->
     the cut points cannot be fitted inside it without fitting them on the
     data being scored. They are fitted where the training fold is seen, in
     ``fit``: wrap the regressor in :class:`concord.ThresholdClassifier`
-    (``ThresholdClassifier(regressor=Ridge())``), whose ``fit`` fits the
-    regressor, then :func:`concord.optimize_thresholds` on its predictions
-    for the training fold. This scorer grades the held-out predictions at
+    (``ThresholdClassifier(regressor=Ridge())``), whose ``fit`` fits
+    :func:`concord.optimize_thresholds` on the regressor's out-of-fold
+    predictions within the training fold (its ``cv``), then the regressor on
+    the whole training fold. This scorer grades the held-out predictions at
     those cut points and returns the kappa. It refuses an estimator without
     fitted cut points (a bare regressor), rather than fit them on held-out data.
 

@@ -77,6 +77,7 @@ def contents(
 
 # the optional sections' titles, by their anchor (the template's section id)
 TITLES = {
+    "results": "Results",
     "comparisons": "Comparison",
     "continuous": "Continuous ratings",
     "evaluation": "Scoring model evaluation",

@@ -24,7 +24,7 @@ def _row(quantity: str, estimate: float, band: Any, interval: str) -> dict[str, 
 
 def bland_altman_rows(r: Any) -> list[dict[str, Any]]:
     """Return the bias, SD, limits (exact and approximate intervals) and the regression."""
-    pct = f"{100 * r.limits:g}%"
+    pct = f"{100 * r.coverage:g}%"
     rows = [
         _row("bias (mean of x − y)", r.bias, r.bias_interval, "t"),
         _row("SD of the differences", r.sd, None, ""),
@@ -33,8 +33,17 @@ def bland_altman_rows(r: Any) -> list[dict[str, Any]]:
         ("lower", r.lower_limit, r.lower_interval, r.lower_interval_approximate),
         ("upper", r.upper_limit, r.upper_interval, r.upper_interval_approximate),
     ):
+        if getattr(r, "n_subjects", 0):  # repeated measurements: no interval of the limits
+            rows.append(_row(f"{pct} {side} limit", value, None, ""))
+            continue
         rows.append(_row(f"{pct} {side} limit", value, exact, "exact (Carkeet 2015)"))
         rows.append(_row(f"{pct} {side} limit", value, approx, "approximate (Bland–Altman 1999)"))
+    if getattr(r, "scale", "difference") == "ratio":
+        rows += [
+            _row("geometric mean ratio x / y", r.ratio_bias, None, ""),
+            _row(f"{pct} lower limit of x / y", r.ratio_limits[0], None, ""),
+            _row(f"{pct} upper limit of x / y", r.ratio_limits[1], None, ""),
+        ]
     if r.proportional:
         rows += [
             _row("regression of x − y on the mean: slope", r.slope, None, ""),

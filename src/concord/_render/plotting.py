@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from concord._common.errors import describe, param_error
+from concord._common.extras import require
 from concord._common.options import check_method
 from concord._common.text import number
 from concord._tables.pairs import encode_rater
@@ -31,13 +32,7 @@ DARK, LIGHT = "#111111", "#ffffff"
 
 def pyplot() -> Any:
     """Return ``matplotlib.pyplot``, or raise an ImportError that says how to install it."""
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError(
-            'concord.plot needs matplotlib: pip install "concord-agreement[plot]"'
-        ) from None
-    return plt
+    return require("matplotlib.pyplot", "plot", "concord.plot")
 
 
 def axes(ax: Axes | None, size: tuple[float, float] | None = None) -> tuple[Figure, Axes]:
@@ -81,9 +76,8 @@ def heatmap(
     if colorbar:
         bar = ax.figure.colorbar(im, ax=ax)
         if share:
-            from matplotlib.ticker import PercentFormatter
-
-            bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+            ticker = require("matplotlib.ticker", "plot", "concord.plot")
+            bar.ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0))
     return im
 
 

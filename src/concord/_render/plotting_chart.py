@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._render.plotting import CMAP, DARK
 
 if TYPE_CHECKING:
@@ -55,9 +56,8 @@ def agreement_chart(
     ax: Axes, observed: np.ndarray, labels: tuple[Any, ...], partial: tuple[float, ...]
 ) -> None:
     """Draw the chart on ``ax``: rectangles, the diagonal, category names at their centres."""
-    from matplotlib import colormaps
-    from matplotlib.patches import Rectangle
-
+    colormaps = require("matplotlib", "plot", "concord.plot").colormaps
+    Rectangle = require("matplotlib.patches", "plot", "concord.plot").Rectangle
     shade = colormaps[CMAP]
     for x, y, w, h, credit in rectangles(observed, partial):
         if credit is None:

@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 _BAND = {"alpha": 0.18, "linewidth": 0}
 
 
+def mean_label(result: Any) -> str:
+    """Return the Bland–Altman plot's x axis: the mean of the two raters, by their names."""
+    first, second = getattr(result, "names", ("x", "y"))
+    if (first, second) == ("x", "y"):
+        return "mean of the two ratings (x + y) / 2"
+    return f"mean of {first} and {second}"
+
+
 def pairs(result: Any, x: Any, y: Any, nan_policy: str, func: str) -> tuple[Any, Any]:
     """Return the validated pairs, as many as ``result.n`` (else they are not its data)."""
     n = need(result, "n", "a result of two raters' continuous ratings", func)
@@ -67,7 +75,7 @@ def interval_text(band: tuple[float, float]) -> str:
 
 def bland_altman(ax: Axes, means: np.ndarray, result: Any) -> None:
     """Draw the bias and the limits (constant, or the regression's), with their intervals."""
-    pct = f"{100 * result.limits:g}%"
+    pct = f"{100 * result.coverage:g}%"
     bias = f"bias {number(result.bias, 3)}{interval_text(result.bias_interval)}"
     if not result.proportional:
         level_line(ax, result.bias, result.bias_interval, bias, dashed=False)

@@ -57,8 +57,12 @@ def raters(frame: Any, result: Any, level: float) -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return concord.rater_diagnostics(
-                frame, function=function, confidence_level=level, **_options(result, c)
+            return concord.rater_diagnostics(  # the data the results came from: wide
+                frame,
+                function=function,
+                confidence_level=level,
+                form="wide",
+                **_options(result, c),
             )
     except (ValueError, TypeError):
         return None
@@ -105,7 +109,7 @@ def categories(frame: Any, result: Any) -> Any:
             if frame.shape[1] == 2:
                 a, b = (frame.iloc[:, j] for j in range(2))
                 return concord.specific_agreement(a, b, labels=labels, nan_policy="omit")
-            return concord.specific_agreement(frame, labels=labels)
+            return concord.specific_agreement(frame, labels=labels, form="wide")
         except (ValueError, TypeError):
             return None
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from concord._coefficients.registry import by_name
+from concord._common.extras import require
 from concord._render import records as rec
 
 _HEADER = re.compile(r"^(\w[\w ]*)\n-{3,}$", re.MULTILINE)
@@ -50,16 +51,14 @@ def docstring_parts(func: Any) -> tuple[str, list[str]]:
 
 def literals(text: str) -> Any:
     """Escape ``text`` and show its reST ``literals`` as <code>."""
-    from markupsafe import Markup, escape
-
-    return Markup(_LITERAL.sub(r"<code>\1</code>", str(escape(text))))
+    markupsafe = require("markupsafe", "report", "concord.report")
+    return markupsafe.Markup(_LITERAL.sub(r"<code>\1</code>", str(markupsafe.escape(text))))
 
 
 def svg(display: Any) -> str:
     """Draw a display and return its figure as an inline <svg> element."""
-    import matplotlib
-    from matplotlib import pyplot as plt
-
+    matplotlib = require("matplotlib", "report", "the report's plots")
+    plt = require("matplotlib.pyplot", "report", "the report's plots")
     with matplotlib.rc_context({"svg.hashsalt": "concord", "svg.fonttype": "path"}):
         display.plot()
         buffer = io.StringIO()
@@ -92,7 +91,8 @@ def _figures(
     if not plots or not math.isfinite(result.statistic):
         return []
     shown: list[tuple[str, Any]] = []
-    first = names[0] if names and len(names) == 2 else "rater 1"
+    named = getattr(result, "raters", ("rater1", "rater2"))[0]
+    first = names[0] if names and len(names) == 2 else named
     if hasattr(result, "observed"):
         shown += [
             (f"Observed matrix O (rows: {first})", plot.ObservedMatrixDisplay.from_result(result)),
@@ -117,12 +117,11 @@ def weights_figure(results: list[Any], plots: bool, names: list[str] | None) -> 
     first = first_weighted(results)
     if not plots or first is None or getattr(first, "weights", None) is None:
         return None
-    from markupsafe import Markup
-
     from concord.plot import WeightMatrixDisplay
 
     drawn = svg(_named_axes(WeightMatrixDisplay.from_result(first), names))
-    return {"name": first.weighting, "svg": Markup(drawn)}
+    markup = require("markupsafe", "report", "concord.report").Markup
+    return {"name": first.weighting, "svg": markup(drawn)}
 
 
 def section(

@@ -15,13 +15,14 @@ from concord._results.described import Described
 from concord._results.html import HTML
 from concord._results.kalpha import KalphaMixin
 from concord._results.kappa import KappaResult
+from concord._results.protocol import Reported
 from concord._results.sentence import Sentence
 from concord._results.spec import Spec
 from concord._results.tidy import Tidy
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class AgreementResult(InferenceMixin, Described, Tidy, Sentence, HTML):
+class AgreementResult(InferenceMixin, Described, Tidy, Sentence, HTML, Reported):
     """A multi-rater agreement coefficient and what it was computed from.
 
     Attributes

@@ -8,8 +8,11 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.jsonable import jsonable
 from concord._common.text import number
 from concord._inference.intervals import ConfidenceInterval, Deferred, InferenceMixin
+from concord._results.continuous_text import BlandAltmanText, CccText
+from concord._results.deprecation import deprecated
 from concord._results.spec import Spec
 
 
@@ -36,17 +39,18 @@ class _AtLevel(InferenceMixin):
         return super().confidence_interval(level, method=method, n_resamples=n_resamples, rng=rng)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the fields (not the private ones) as a dict of plain values."""
+        """Return the fields (not the private ones) as JSON-ready values (nan as None)."""
         out = {k: v for k, v in asdict(self).items() if not k.startswith("_")}  # type: ignore[call-overload]
         out["standard_error"] = self.standard_error
-        return out
+        out["names"] = list(out["names"])
+        return dict(jsonable(out))
 
     def __float__(self) -> float:
         return float(self.statistic)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class CccResult(_AtLevel):
+class CccResult(CccText, _AtLevel):
     """Lin's concordance correlation coefficient ρ_c of two raters, with its parts.
 
     Attributes
@@ -87,6 +91,7 @@ class CccResult(_AtLevel):
     var_y: float
     covariance: float
     coefficient: str = "concordance_correlation"
+    names: tuple[str, str] = ("x", "y")
     _inference: Deferred | None = field(default=None, repr=False)
     _spec: Spec | None = field(default=None, repr=False)
 
@@ -121,7 +126,7 @@ class CccResult(_AtLevel):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class BlandAltmanResult(_AtLevel):
+class BlandAltmanResult(BlandAltmanText, _AtLevel):
     """Bland–Altman limits of agreement of two raters (d = x − y).
 
     Attributes
@@ -135,8 +140,13 @@ class BlandAltmanResult(_AtLevel):
         d̄ ∓ z s, with z the normal quantile of ``limits``.
     n : int
         The number of pairs.
-    confidence_level, limits : float
-        The level of the intervals, and the share of differences the limits hold.
+    confidence_level : float
+        The level of the intervals.
+    coverage : float
+        The share of differences the limits of agreement hold (0.95); the
+        function's ``limits=`` argument. ``result.limits`` is its old,
+        deprecated name (it was not the limits: those are ``lower_limit``
+        and ``upper_limit``).
     bias_interval : ConfidenceInterval
         d̄ ± t_{n−1} s / √n.
     lower_interval, upper_interval : ConfidenceInterval
@@ -147,6 +157,12 @@ class BlandAltmanResult(_AtLevel):
         Whether the differences were regressed on the means.
     slope, intercept, slope_se, slope_pvalue, residual_sd : float
         That regression, d = intercept + slope · m (nan unless ``proportional``).
+    scale : str
+        "difference", "ratio" (d = ln x − ln y) or "percent" (d = 100 (x − y) / mean).
+    n_subjects : int
+        The subjects of repeated measurements (0 without ``subject``).
+    sd_between, sd_within : float
+        With ``subject``: σ_b and σ_w, where sd = √(σ_b² + σ_w²) (Bland & Altman 2007).
     """
 
     statistic: float
@@ -156,7 +172,7 @@ class BlandAltmanResult(_AtLevel):
     upper_limit: float
     n: int
     confidence_level: float
-    limits: float
+    coverage: float
     bias_interval: ConfidenceInterval
     lower_interval: ConfidenceInterval
     upper_interval: ConfidenceInterval
@@ -168,15 +184,27 @@ class BlandAltmanResult(_AtLevel):
     slope_se: float = math.nan
     slope_pvalue: float = math.nan
     residual_sd: float = math.nan
+    scale: str = "difference"
+    n_subjects: int = 0
+    sd_between: float = math.nan
+    sd_within: float = math.nan
     coefficient: str = "bland_altman"
+    names: tuple[str, str] = ("x", "y")
     _inference: Deferred | None = field(default=None, repr=False)
     _spec: Spec | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         return (
             f"BlandAltmanResult(bias={self.bias:.6g}, sd={self.sd:.6g}, "
-            f"limits=({self.lower_limit:.6g}, {self.upper_limit:.6g}), n={self.n})"
+            f"lower_limit={self.lower_limit:.6g}, upper_limit={self.upper_limit:.6g}, "
+            f"coverage={self.coverage:g}, n={self.n})"
         )
+
+    @property
+    def limits(self) -> float:
+        """Deprecated: the coverage of the limits of agreement, now ``coverage``."""
+        deprecated("limits", "coverage", "BlandAltmanResult")
+        return self.coverage
 
     @property
     def name(self) -> str:
@@ -200,10 +228,22 @@ class BlandAltmanResult(_AtLevel):
         half = self._z() * self.residual_sd
         return centre - half, centre + half
 
+    @property
+    def ratio_bias(self) -> float:
+        """On the ratio scale, exp(bias): the geometric mean of x / y; else nan."""
+        return math.exp(self.bias) if self.scale == "ratio" else math.nan
+
+    @property
+    def ratio_limits(self) -> tuple[float, float]:
+        """On the ratio scale, the limits of agreement of x / y, exp(d̄ ∓ z s); else nan."""
+        if self.scale != "ratio":
+            return (math.nan, math.nan)
+        return (math.exp(self.lower_limit), math.exp(self.upper_limit))
+
     def _z(self) -> float:
         from statistics import NormalDist
 
-        return NormalDist().inv_cdf((1 + self.limits) / 2)
+        return NormalDist().inv_cdf((1 + self.coverage) / 2)
 
     def explain(self) -> str:
         """Return the bias, the SD, the limits and their intervals, step by step."""
@@ -214,16 +254,20 @@ class BlandAltmanResult(_AtLevel):
             return f"[{number(c.low)}, {number(c.high)}]"
 
         lines = [
-            f"Bland–Altman agreement of {self.n} pairs, d = x − y (Bland & Altman 1986):",
+            f"Bland–Altman agreement of {self.n} pairs, d = {self.difference} "
+            "(Bland & Altman 1986):",
             f"  bias d̄ = {number(self.bias)}, {pct} CI {ci(self.bias_interval)} (t, n − 1 df)",
             f"  SD of the differences s = {number(self.sd)}",
-            f"  {100 * self.limits:g}% limits of agreement d̄ ∓ {z} s: "
+            f"  {100 * self.coverage:g}% limits of agreement d̄ ∓ {z} s: "
             f"{number(self.lower_limit)} to {number(self.upper_limit)}",
             f"  {pct} CI of the lower limit {ci(self.lower_interval)} exact (Carkeet 2015), "
             f"{ci(self.lower_interval_approximate)} approximate (Bland & Altman 1999)",
             f"  {pct} CI of the upper limit {ci(self.upper_interval)} exact, "
             f"{ci(self.upper_interval_approximate)} approximate",
         ]
+        from concord._results.bland_altman_text import extended
+
+        lines = extended(self, lines)
         if self.proportional:
             lines.append(
                 f"  d on the mean m: d = {number(self.intercept)} + {number(self.slope)} m "

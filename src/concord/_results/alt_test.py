@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
+from concord._results.studies_text import AltTestText
 
 _PER_HUMAN = (
     "pvalues",
@@ -22,13 +24,15 @@ _PER_HUMAN = (
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class AltTestResult:
+class AltTestResult(AltTestText):
     """The Alt-Test of a candidate annotator against human annotators (Calderon et al. 2025).
 
     The per-human arrays are in the order of ``humans``, the humans tested.
 
     Attributes
     ----------
+    statistic : float
+        The headline: ω, the same as ``winning_rate``.
     winning_rate : float
         ω, the share of the tested humans the candidate beats: those whose
         hypothesis H0: mean(d) ≥ ε is rejected after the BY correction.
@@ -89,11 +93,12 @@ class AltTestResult:
         out: dict[str, Any] = jsonable({f.name: getattr(self, f.name) for f in fields(self)})
         out["humans"] = [str(h) for h in self.humans]
         out["skipped"] = [str(h) for h in self.skipped]
+        out["statistic"] = self.winning_rate
         return out
 
     def table(self) -> Any:
         """Return a pandas DataFrame, one row per tested human, indexed by the human."""
-        import pandas as pd
+        pd = require("pandas", "pandas", "AltTestResult.table")
 
         columns = {
             "n_items": self.n_items,

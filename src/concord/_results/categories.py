@@ -7,11 +7,18 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._common.text import number
 from concord._inference.intervals import ConfidenceInterval, check_level
-
-_METHODS = {"stuart-maxwell": "Stuart–Maxwell", "bhapkar": "Bhapkar", "mcnemar": "McNemar"}
+from concord._results.categories_text import (
+    METHODS as _METHODS,
+)
+from concord._results.categories_text import (
+    BangdiwalaText,
+    MarginalText,
+    SpecificText,
+)
 
 
 def _z(confidence_level: float) -> float:
@@ -22,7 +29,7 @@ def _z(confidence_level: float) -> float:
 
 
 @dataclass(frozen=True, repr=False)
-class MarginalHomogeneityResult:
+class MarginalHomogeneityResult(MarginalText):
     """Whether two raters use the categories at the same rates: a χ² test.
 
     Attributes
@@ -45,6 +52,9 @@ class MarginalHomogeneityResult:
         rater1_totals − rater2_totals, shape (k,): where the marginals differ.
     n : int or float
         The number of rated pairs.
+    raters : tuple of str
+        The two raters' names: the Series' or columns' names when given,
+        else ("rater1", "rater2").
     """
 
     statistic: float
@@ -56,6 +66,7 @@ class MarginalHomogeneityResult:
     rater2_totals: np.ndarray
     differences: np.ndarray
     n: int | float
+    raters: tuple[str, str] = ("rater1", "rater2")
 
     def __post_init__(self) -> None:
         for name in ("rater1_totals", "rater2_totals", "differences"):
@@ -79,6 +90,7 @@ class MarginalHomogeneityResult:
             "rater1_totals": jsonable(self.rater1_totals),
             "rater2_totals": jsonable(self.rater2_totals),
             "differences": jsonable(self.differences),
+            "raters": [str(v) for v in self.raters],
         }
 
     def summary(self, *, digits: int = 2) -> str:
@@ -92,7 +104,7 @@ class MarginalHomogeneityResult:
         if not np.any(self.differences):
             return head + " The two raters used every category equally often."
         i = int(np.argmax(np.abs(self.differences)))
-        more = "rater1" if self.differences[i] > 0 else "rater2"
+        more = self.raters[0] if self.differences[i] > 0 else self.raters[1]
         return (
             f"{head} The largest difference is in {self.labels[i]!s}: {more} used it "
             f"{number(abs(float(self.differences[i])))} more times."
@@ -100,7 +112,7 @@ class MarginalHomogeneityResult:
 
 
 @dataclass(frozen=True, repr=False)
-class SpecificAgreementResult:
+class SpecificAgreementResult(SpecificText):
     """Each category's proportion of specific agreement, with its delta-method SE.
 
     Attributes
@@ -116,6 +128,8 @@ class SpecificAgreementResult:
         Items with at least two ratings.
     n_raters : int
         The number of raters (2 for two raters).
+    statistic : float
+        The headline: the lowest category's p_s (the category agreed on least).
     """
 
     labels: tuple[Any, ...]
@@ -172,6 +186,7 @@ class SpecificAgreementResult:
             )
         ]
         return {
+            "statistic": jsonable(self.statistic),
             "n_items": self.n_items,
             "n_raters": self.n_raters,
             "confidence_level": confidence_level,
@@ -189,7 +204,7 @@ class SpecificAgreementResult:
 
 
 @dataclass(frozen=True, repr=False)
-class BangdiwalaResult:
+class BangdiwalaResult(BangdiwalaText):
     """Bangdiwala's B (or B^w with partial credit) and its delta-method SE.
 
     Attributes
@@ -209,6 +224,9 @@ class BangdiwalaResult:
         The k categories.
     n : int or float
         The number of rated pairs.
+    raters : tuple of str
+        The two raters' names (rows: the first): the Series' names when
+        given, else ("rater1", "rater2").
     """
 
     statistic: float
@@ -218,6 +236,7 @@ class BangdiwalaResult:
     observed: np.ndarray
     labels: tuple[Any, ...]
     n: int | float
+    raters: tuple[str, str] = ("rater1", "rater2")
 
     def __post_init__(self) -> None:
         self.observed.setflags(write=False)
@@ -233,8 +252,7 @@ class BangdiwalaResult:
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Return B ± t_{n−1}·SE clipped to [0, 1], as Gwet's irrCAC (``bangdiwala.table``)."""
-        from scipy import stats
-
+        stats = require("scipy.stats", "stats", "BangdiwalaResult.confidence_interval")
         level = check_level(confidence_level, "confidence_interval")
         if self.n < 2:
             return ConfidenceInterval(float("nan"), float("nan"))
@@ -256,6 +274,7 @@ class BangdiwalaResult:
             "n": jsonable(self.n),
             "labels": jsonable(list(self.labels)),
             "observed": jsonable(self.observed),
+            "raters": [str(v) for v in self.raters],
         }
 
     def summary(self, confidence_level: float = 0.95, *, digits: int = 2) -> str:

@@ -13,12 +13,13 @@ from concord._inference.intervals import (
     _analytic,
     _level,
 )
+from concord._results.comparison_text import ComparisonText, HomogeneityText
 
 BOOTSTRAP = ("bootstrap-percentile", "bootstrap-bca")
 
 
 @dataclass(frozen=True, repr=False)
-class ComparisonResult:
+class ComparisonResult(ComparisonText):
     """The difference of two agreement coefficients, second − first, and its uncertainty.
 
     Attributes
@@ -27,11 +28,14 @@ class ComparisonResult:
         The two full results, as the coefficient function returns them.
     difference : float
         ``second.statistic − first.statistic``.
+    statistic : float
+        The headline: the difference, as every result's ``statistic`` is its
+        headline number. (Before, ``statistic`` was t; t is ``t_statistic``.)
     standard_error : float
         SE of the difference. Paired: from the per-item linearised terms of
         both coefficients, item by item (Gwet 2016), so it carries their
         covariance; unpaired: √(SE₁² + SE₂²).
-    statistic : float
+    t_statistic : float
         t = difference / standard_error.
     df : float
         Degrees of freedom of t: n − 1 paired (as R pairedCAC);
@@ -51,7 +55,7 @@ class ComparisonResult:
     second: Any
     difference: float
     standard_error: float
-    statistic: float
+    t_statistic: float
     df: float
     pvalue: float
     paired: bool
@@ -133,7 +137,8 @@ class ComparisonResult:
                 f"Difference (second − first) = {self.difference:.4f}, "
                 f"SE {self.standard_error:.4f}, {how}.",
                 f"{self.confidence_level:.0%} {self.method} interval [{low:.4f}, {high:.4f}]; "
-                f"t = {self.statistic:.3f} on {self.df:.1f} df, two-sided p = {self.pvalue:.4g}.",
+                f"t = {self.t_statistic:.3f} on {self.df:.1f} df, "
+                f"two-sided p = {self.pvalue:.4g}.",
             ]
         )
 
@@ -155,7 +160,7 @@ def check_method(method: str, func: str) -> str:
 
 
 @dataclass(frozen=True, repr=False)
-class HomogeneityResult:
+class HomogeneityResult(HomogeneityText):
     """The χ² test that several independent coefficients are equal.
 
     Attributes

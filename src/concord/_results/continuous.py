@@ -10,15 +10,18 @@ import numpy as np
 
 from concord._common import text as _explain
 from concord._common.errors import check_bool
+from concord._common.extras import require
 from concord._inference.intervals import ConfidenceInterval, Inference
 from concord._results import benchmark as _benchmark
 from concord._results import icc_anova as _f
 from concord._results import interpret as _scales
 from concord._results.benchmark import BenchmarkProbabilities
+from concord._results.continuous_text import IccText
+from concord._results.deprecation import RenamedRecord, renamed_frame
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class IccResult:
+class IccResult(IccText):
     """An intraclass correlation, its F test and the ANOVA it comes from.
 
     Attributes
@@ -227,6 +230,59 @@ class IccResult:
             _sampler=None,
         )
 
+    def sem(self) -> float:
+        """Return the standard error of measurement, SD √(1 − ICC) (Weir 2005).
+
+        SD convention: for the single-rating forms the SD of all the ratings,
+        √(SS_total / (N − 1)); for the average forms the SD of the items' mean
+        scores, √(SS_items / (k₀(n − 1))). It is in the ratings' units; nan
+        when the ICC is nan. (√MS_error, another convention, is in
+        ``mean_squares``.)
+
+        Examples
+        --------
+        >>> import concord
+        >>> x = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8],
+        ...      [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+        >>> round(concord.icc(x).sem(), 4)
+        2.2842
+        """
+        from concord._results.icc_reliability import sem
+
+        return sem(self)
+
+    def mdc(self, confidence_level: float = 0.95) -> float:
+        """Return the minimal detectable change, z_{(1+c)/2} · √2 · SEM (Weir 2005).
+
+        The smallest difference between two measurements of one item that
+        exceeds their measurement error at this confidence (MDC95 = 2.77 SEM).
+        """
+        from concord._results.icc_reliability import mdc
+
+        return mdc(self, confidence_level)
+
+    def spearman_brown(self, raters: float) -> float:
+        """Return the ICC of the mean of ``raters`` ratings (the Spearman–Brown prophecy).
+
+        ρ_m = m ρ₁ / (1 + (m − 1) ρ₁), from this form's single-rating ICC ρ₁
+        (an average form is first stepped down from its k₀ raters). The
+        D-study question "how many raters do I need for a reliability of R?"
+        is m = R (1 − ρ₁) / (ρ₁ (1 − R)): try ``spearman_brown`` at that m.
+
+        Examples
+        --------
+        >>> import concord
+        >>> x = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8],
+        ...      [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+        >>> r = concord.icc(x)
+        >>> average = r.form("twoway", "agreement", "average")
+        >>> round(r.spearman_brown(4), 4), round(average.statistic, 4)
+        (0.6201, 0.6201)
+        """
+        from concord._results.icc_reliability import spearman_brown
+
+        return spearman_brown(self, raters)
+
     def explain(self) -> str:
         """Return the ANOVA table, the form's formula and its value.
 
@@ -248,6 +304,10 @@ class IccResult:
         return explain(self)
 
 
+# the renamed keys of the forms' records: old → new
+_RENAMED = {"icc": "statistic"}
+
+
 @dataclass(frozen=True)
 class IccForms:
     """The six forms of the ICC on one data set: ``results`` in Shrout & Fleiss' order."""
@@ -255,7 +315,10 @@ class IccForms:
     results: tuple[IccResult, ...]
 
     def to_dict(self) -> list[dict[str, Any]]:
-        """One record per form: names, ICC, F test, p-value and interval."""
+        """One record per form: names, ICC (``statistic``), F test, p-value and interval.
+
+        The ICC's key was ``icc``; it still reads, with a FutureWarning.
+        """
         out = []
         for r in self.results:
             low, high = r.confidence_interval()
@@ -266,7 +329,7 @@ class IccForms:
                     "model": r.model,
                     "type": r.type,
                     "unit": r.unit,
-                    "icc": r.statistic,
+                    "statistic": r.statistic,
                     "f": r.f_statistic,
                     "df1": r.df1,
                     "df2": r.df2,
@@ -275,13 +338,18 @@ class IccForms:
                     "ci_high": high,
                 }
             )
-        return out
+        return [RenamedRecord(d, _RENAMED, "IccForms.to_dict()") for d in out]
 
     def to_frame(self) -> Any:
-        """Return the records as a pandas DataFrame, indexed by form."""
-        import pandas as pd
+        """Return the records as a pandas DataFrame, indexed by form.
 
-        return pd.DataFrame(self.to_dict()).set_index("form")
+        The ICC's column is ``statistic``, as in every result's frame; the
+        old name ``icc`` still reads, with a FutureWarning.
+        """
+        pd = require("pandas", "pandas", "IccForms.to_frame")
+
+        frame = pd.DataFrame([dict(d) for d in self.to_dict()]).set_index("form")
+        return renamed_frame(frame, _RENAMED, "IccForms.to_frame()")
 
     def __str__(self) -> str:
         level = self.results[0].confidence_level if self.results else 0.95
@@ -290,7 +358,7 @@ class IccForms:
         num = _explain.number
         for d in self.to_dict():
             lines.append(
-                f"{d['form']:<9}{d['shrout_fleiss']:<9}{d['icc']:>8.4f}{d['f']:>10.4g}"
+                f"{d['form']:<9}{d['shrout_fleiss']:<9}{d['statistic']:>8.4f}{d['f']:>10.4g}"
                 f"{d['df1']:>7.4g}{d['df2']:>9.4g}{d['pvalue']:>10.3g}   "
                 f"[{num(d['ci_low'])}, {num(d['ci_high'])}]"
             )

@@ -7,14 +7,16 @@ from typing import Any
 
 from concord._common import text as _text
 from concord._common.errors import check_bool
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._results import evaluation_tables as _t
 from concord._results import html as _html
 from concord._results.evaluation_parts import Fairness, Flag, GroupRows, Metrics, TrueScore
+from concord._results.studies_text import EvaluationText
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class EvaluationResult:
+class EvaluationResult(EvaluationText):
     """The evaluation of machine scores against human scores, as RSMTool's ``rsmeval`` does it.
 
     Attributes
@@ -52,6 +54,9 @@ class EvaluationResult:
         2019) of the primary score type.
     flags : tuple of Flag
         Each metric that breaks a Williamson, Xi & Breyer (2012) threshold.
+    rounding : str
+        How scores became score points: ``"half-even"`` (``numpy.rint``,
+        RSMTool's) or ``"half-up"``.
     """
 
     n: int
@@ -68,6 +73,7 @@ class EvaluationResult:
     by_group: dict[str, dict[str, GroupRows]]
     fairness: dict[str, Fairness]
     flags: tuple[Flag, ...]
+    rounding: str = "half-even"
 
     def __repr__(self) -> str:
         m = self.eval[self.primary]
@@ -96,7 +102,7 @@ class EvaluationResult:
             ``wtkappa`` (columns ``kappa_se``, ``kappa_ci_low``, ...) to the
             eval and consistency tables.
         """
-        import pandas as pd
+        pd = require("pandas", "pandas", "EvaluationResult.table")
 
         tables = self.tables(inference=inference)
         if name not in tables:
@@ -115,6 +121,7 @@ class EvaluationResult:
             "primary": self.primary,
             "trim": list(self.trim),
             "trim_tolerance": self.trim_tolerance,
+            "rounding": self.rounding,
             "tables": {
                 name: {label: row for label, row in rows}
                 for name, rows in self.tables(inference=True).items()

@@ -6,12 +6,14 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._inference.intervals import ConfidenceInterval, check_level
+from concord._results.studies_text import GoldText
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class GoldResult:
+class GoldResult(GoldText):
     """Agreement of each rater with gold labels, and the panel's mean agreement.
 
     Attributes
@@ -26,6 +28,9 @@ class GoldResult:
         Each rater against the gold labels (gold as rater1), with its own SE.
     n_items : int
         Items with a gold label.
+    statistic : float
+        The headline: the raters' mean coefficient with the gold labels,
+        the same as ``mean`` (kept).
     mean : float
         The raters' coefficients averaged, weighted by their numbers of items
         (kappaGold's ``value0``).
@@ -77,7 +82,7 @@ class GoldResult:
 
     def table(self) -> Any:
         """Return a pandas DataFrame, one row per rater against the gold labels."""
-        import pandas as pd
+        pd = require("pandas", "pandas", "GoldResult.table")
 
         return pd.DataFrame(self._rows()).set_index("rater")
 
@@ -88,10 +93,13 @@ class GoldResult:
             {
                 "coefficient": self.coefficient,
                 "n_items": self.n_items,
+                "statistic": self.mean,
                 "mean": self.mean,
                 "estimate": self.estimate,
                 "standard_error": self.standard_error,
                 "confidence_level": self.confidence_level,
+                "ci_low": low,
+                "ci_high": high,
                 "low": low,
                 "high": high,
                 "raters": self._rows(),
@@ -99,7 +107,31 @@ class GoldResult:
         )
         return out
 
-    def summary(self) -> str:
+    def summary(self, *, digits: int = 2) -> str:
+        """Return one sentence: the mean coefficient with its jackknife interval, raters, items.
+
+        ``str(result)`` is the short text table (the mean, then one line per rater).
+
+        Examples
+        --------
+        kappaGold's help example: three raters and a gold label on four items.
+
+        >>> import concord
+        >>> m = [["O", "G", "O"], ["G", "G", "R"], ["R", "R", "R"], ["G", "G", "O"]]
+        >>> print(concord.against_gold([row[1:] for row in m], [row[0] for row in m]).summary())
+        The 2 raters' mean Cohen's kappa with the gold labels was 0.44 (bias-corrected 0.55, 95% CI −0.13 to 1.22, jackknife; n = 4 items).
+        """  # noqa: E501
+        from concord._results.sentence import decimal, level
+
+        low, high = self.confidence_interval()
+        return (
+            f"The {len(self.raters)} raters' {self.name} was {decimal(self.mean, digits)} "
+            f"(bias-corrected {decimal(self.estimate, digits)}, {level(self.confidence_level)} "
+            f"CI {decimal(low, digits)} to {decimal(high, digits)}, jackknife; "
+            f"n = {self.n_items} items)."
+        )
+
+    def __str__(self) -> str:
         """Return a short text table: the mean, then one line per rater."""
         low, high = self.confidence_interval()
         lines = [

@@ -25,7 +25,9 @@ from concord._inference.intervals import ConfidenceInterval, _level
 from concord._results import tidy as _tidy
 from concord._results.html import GroupedHTML
 from concord._results.kappa import KappaResult
+from concord._results.protocol import tidy_frame
 from concord._results.sentence import GroupedSentence
+from concord._results.tables_text import GroupedText
 
 # artanh(±1) is infinite: a perfect kappa counts as ±0.999, as Hamner's metrics package does
 CLIP = 0.999
@@ -51,7 +53,7 @@ def mean_error(kappas: np.ndarray, weights: np.ndarray, errors: np.ndarray) -> f
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class GroupedKappaResult(GroupedSentence, GroupedHTML):
+class GroupedKappaResult(GroupedSentence, GroupedHTML, GroupedText):
     """One kappa per group and their Fisher-z mean.
 
     Attributes
@@ -173,5 +175,11 @@ class GroupedKappaResult(GroupedSentence, GroupedHTML):
     def to_frame(
         self, confidence_level: float = 0.95, *, method: str | None = None, rng: Any = None
     ) -> Any:
-        """Return a one-row DataFrame of the mean: :meth:`to_dict` without ``groups``."""
-        return _tidy.one_row(self._record(confidence_level, method, rng))
+        """Return a one-row DataFrame of the mean: :meth:`to_dict` without ``groups``.
+
+        The columns start with the tidy ones: ``coefficient``, ``statistic``,
+        ``standard_error``, ``ci_low``, ``ci_high``, ``pvalue`` and ``n`` (the
+        pairs over all groups).
+        """
+        record = self._record(confidence_level, method, rng)
+        return tidy_frame([{**record, "coefficient": self.name, "n": self.n}])

@@ -121,8 +121,9 @@ def matrix_html(values: np.ndarray, labels: Sequence[Any], caption: str) -> str:
 
 def _two_raters(result: Any) -> list[str]:
     labels = result.labels
+    first, second = getattr(result, "raters", ("rater 1", "rater 2"))
     return [
-        matrix_html(result.observed, labels, "Observed O (rows: rater 1, columns: rater 2)"),
+        matrix_html(result.observed, labels, f"Observed O (rows: {first}, columns: {second})"),
         matrix_html(result.weights, labels, "Weights W (disagreement)"),
         matrix_html(result.expected, labels, "Expected E (chance)"),
     ]

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from concord._common.extras import require
+
 FORMS = (
     ("oneway", "agreement", "single"),
     ("oneway", "agreement", "average"),
@@ -198,21 +200,15 @@ def f_ppf(q: float, df1: float, df2: float) -> float:
     return float(_f().ppf(q, df1, df2))
 
 
-def _special() -> Any:
-    _f()  # the same message when scipy is missing
-    import scipy.special
+_WHAT = "the ICC's F test (and its interval)"
 
-    return scipy.special
+
+def _special() -> Any:
+    return require("scipy.special", "stats", _WHAT)
 
 
 def _f() -> Any:
-    try:
-        from scipy.stats import f
-    except ImportError:  # pragma: no cover - scipy is in the stats extra
-        raise ImportError(
-            "the ICC's F test and interval need scipy: pip install 'concord-agreement[stats]'"
-        ) from None
-    return f
+    return require("scipy.stats", "stats", _WHAT).f
 
 
 def f_interval(

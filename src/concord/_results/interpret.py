@@ -70,6 +70,15 @@ SCALES: dict[str, tuple[tuple[str, float, bool], ...]] = {
         ("good", 0.9, True),
         ("excellent", _INF, True),
     ),
+    # McBride, G. B. (2005). A proposal for strength-of-agreement criteria for Lin's
+    # concordance correlation coefficient. NIWA Client Report HAM2005-062: below .90 poor,
+    # .90-.95 moderate, .95-.99 substantial, above .99 almost perfect.
+    "mcbride": (
+        ("poor", 0.9, False),
+        ("moderate", 0.95, False),
+        ("substantial", 0.99, True),
+        ("almost perfect", _INF, True),
+    ),
 }
 
 
@@ -92,6 +101,7 @@ SOURCES = {
     "cicchetti": "Cicchetti 1994",
     "krippendorff": "Krippendorff 2004",
     "koo-li": "Koo & Li 2016",
+    "mcbride": "McBride 2005",
 }
 
 

@@ -8,10 +8,12 @@ from typing import Any
 import numpy as np
 
 from concord._common import text as _explain
+from concord._common.extras import require
 from concord._inference.intervals import ConfidenceInterval, Deferred, InferenceMixin
 from concord._results import interpret as _scales
 from concord._results.described import Described
 from concord._results.html import HTML
+from concord._results.protocol import Reported
 from concord._results.sentence import Sentence
 from concord._results.spec import Spec
 from concord._results.tidy import Tidy
@@ -21,7 +23,7 @@ _DEFAULT = "cohen_kappa"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
+class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML, Reported):
     """Cohen's kappa of two raters, with the tables it was computed from.
 
     Attributes
@@ -52,6 +54,9 @@ class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
     standard_error, pvalue : float
         The large-sample SE (not under H0) and the two-sided p-value for
         H0: κ = 0; see :func:`cohen_kappa` and :func:`scott_pi`.
+    raters : tuple of str
+        The two raters' names: the Series' or columns' names when the data
+        has them, else ("rater1", "rater2"). O's rows are the first's.
 
     Methods
     -------
@@ -73,6 +78,7 @@ class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
     coefficient: str = _DEFAULT
     _inference: Deferred | None = field(default=None, repr=False)
     _spec: Spec | None = field(default=None, repr=False)
+    raters: tuple[str, str] = field(default=("rater1", "rater2"), repr=False)
 
     def __post_init__(self) -> None:
         for name in ("observed", "expected", "weights"):
@@ -151,8 +157,7 @@ class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
         cells = self._two_by_two()
         if cells is None or not np.issubdtype(self.observed.dtype, np.integer):
             return ConfidenceInterval(float("nan"), float("nan"))
-        from scipy.stats import binomtest
-
+        binomtest = require("scipy.stats", "stats", "KappaResult.pabak_interval").binomtest
         agree = round(cells[0] + cells[3])
         low, high = binomtest(agree, round(cells[4])).proportion_ci(confidence_level, "exact")
         return ConfidenceInterval(2 * low - 1, 2 * high - 1)
@@ -183,6 +188,7 @@ class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
         total_o, total_e = weighted_o.sum(), weighted_e.sum()
         with np.errstate(invalid="ignore", divide="ignore"):
             return Contributions(
+                raters=self.raters,
                 labels=self.labels,
                 loss=weighted_o / total_e,
                 observed=weighted_o / total_o if total_o > 0 else np.zeros_like(weighted_o),
@@ -221,7 +227,7 @@ class KappaResult(InferenceMixin, Described, Tidy, Sentence, HTML):
         lines = [
             f"{self.name}, {weighting}: n = {num(self.n)} pairs, k = {len(labels)} categories",
             "",
-            "1. Observed matrix O (rows: rater1, columns: rater2)",
+            f"1. Observed matrix O (rows: {self.raters[0]}, columns: {self.raters[1]})",
             _explain.matrix(self.observed, labels),
             "",
             "2. Weight matrix W (disagreement weights, 0 on the diagonal)",
@@ -251,7 +257,7 @@ class Contributions:
     Attributes
     ----------
     labels : tuple
-        The categories (rows: rater1, columns: rater2).
+        The categories (rows: the first rater, columns: the second).
     loss : numpy.ndarray
         (W·O)_ij / ΣW·E, shape (k, k): the kappa each confusion costs; sums to 1 − κ.
     observed : numpy.ndarray
@@ -264,11 +270,13 @@ class Contributions:
     loss: np.ndarray
     observed: np.ndarray
     expected: np.ndarray
+    raters: tuple[str, str] = ("rater1", "rater2")
 
     def ranked(self, top: int | None = None) -> list[tuple[Any, Any, float, float, float]]:
         """Return the confusions with a positive loss, costliest first.
 
-        Each is (rater1 label, rater2 label, loss, observed share, expected share).
+        Each is (first rater's label, second rater's label, loss, observed share,
+        expected share).
         """
         cells = np.argwhere(self.loss > 0)
         order = sorted(cells.tolist(), key=lambda ij: -self.loss[ij[0], ij[1]])[:top]
@@ -284,10 +292,9 @@ class Contributions:
         ]
 
     def __str__(self) -> str:
-        w = max(6, *(len(str(v)) for v in self.labels))
-        lines = [
-            f"{'rater1':>{w}} → {'rater2':<{w}}   κ lost   share of ΣW·O   share under chance"
-        ]
+        first, second = self.raters
+        w = max(6, len(first), len(second), *(len(str(v)) for v in self.labels))
+        lines = [f"{first:>{w}} → {second:<{w}}   κ lost   share of ΣW·O   share under chance"]
         for a, b, loss, obs, exp in self.ranked(10):
             lines.append(f"{a!s:>{w}} → {b!s:<{w}}   {loss:6.4f}   {obs:13.1%}   {exp:18.1%}")
         return "\n".join(lines)

@@ -6,6 +6,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from concord._common.extras import require
+
 
 class KappaResult(Protocol):
     """What κ_max reads of a two-rater result (``concord.KappaResult`` has it)."""
@@ -45,13 +47,8 @@ def _north_west(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
 
 
 def _linear_programme(w: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> float:
-    try:
-        from scipy.optimize import linprog
-    except ImportError:  # pragma: no cover - scipy is in the stats extra
-        raise ImportError(
-            "kappa_max with these weights solves a linear programme, which needs scipy: "
-            "pip install 'concord-agreement[stats]'"
-        ) from None
+    what = "kappa_max with these weights (a linear programme)"
+    linprog = require("scipy.optimize", "stats", what).linprog
     k = w.shape[0]
     eq = np.zeros((2 * k, k * k))
     for i in range(k):

@@ -13,15 +13,17 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._inference.intervals import check_level
 from concord._results import html as _html
 from concord._results.agreement import AgreementResult
+from concord._results.tables_text import TableText
 from concord._results.tidy import summary as _row
 
 
 @dataclass(frozen=True, eq=False)
-class AgreementTable:
+class AgreementTable(TableText):
     """Several agreement coefficients of one panel of raters, one row each.
 
     Returned by :func:`concord.agree`. Index it by a coefficient's function
@@ -111,23 +113,26 @@ class AgreementTable:
     ) -> Any:
         """Return a pandas DataFrame, one row per coefficient, indexed by the coefficient's name.
 
-        Columns: value (``statistic``), ``standard_error``, the interval
-        (``confidence_level``, ``ci_method``, ``ci_low``, ``ci_high``),
-        ``pvalue``, ``interpretation`` and ``interpretation_scale``, then
-        the function name, the weighting and p_a, p_e. Undefined values are nan.
+        Columns: the tidy ones every result's frame starts with (``statistic``,
+        ``standard_error``, ``ci_low``, ``ci_high``, ``pvalue``, ``n``: the
+        items), then ``confidence_level``, ``ci_method``, ``interpretation``
+        and ``interpretation_scale``, the function name, the weighting and
+        p_a, p_e. Undefined values are nan.
         """
-        import pandas as pd
+        pd = require("pandas", "pandas", "AgreementTable.to_frame")
 
         rows = self.records(confidence_level, method=method, rng=rng)
         frame = pd.DataFrame(rows).set_index("coefficient")
+        frame["n"] = self.n_items
         first = [
             "statistic",
             "standard_error",
-            "confidence_level",
-            "ci_method",
             "ci_low",
             "ci_high",
             "pvalue",
+            "n",
+            "confidence_level",
+            "ci_method",
             "interpretation",
             "interpretation_scale",
         ]

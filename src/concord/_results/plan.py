@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from concord._common.jsonable import jsonable
+from concord._results.studies_text import PlanText
 
 _METHODS = {
     "cantor": "Cantor's (1996) z test of Cohen's κ, as R irr's N.cohen.kappa",
@@ -31,7 +32,7 @@ def _n(value: float) -> str:
 
 
 @dataclass(frozen=True, repr=False)
-class PlanResult:
+class PlanResult(PlanText):
     """How many items a study of agreement needs (:func:`concord.plan`).
 
     Attributes

@@ -10,12 +10,14 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._results.comparison import ComparisonResult
+from concord._results.studies_text import RatersText
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class RaterDiagnostics:
+class RaterDiagnostics(RatersText):
     """Each rater of a panel: left out, against the others, and their categories.
 
     Attributes
@@ -99,27 +101,32 @@ class RaterDiagnostics:
         whose removal raises the coefficient most, "... agrees less: c is its
         most consistent rater" for the one whose removal lowers it most.
         """
+        flagged = [c for c, way in zip(self.changes, self.directions, strict=True) if way]
+        return [
+            f"{head} ({c.difference:+.3f}, p = {c.pvalue:.2g})."
+            for head, c in zip(self._flag_heads(), flagged, strict=True)
+        ]
+
+    def _flag_heads(self) -> list[str]:
+        """Return each significant change's direction in words, without its numbers."""
         ways = self.directions
         changes = [float(c.difference) for c in self.changes]
         up = [changes[i] for i, way in enumerate(ways) if way == "disagrees"]
         down = [changes[i] for i, way in enumerate(ways) if way == "consistent"]
-        said = []
+        heads = []
         for i, way in enumerate(ways):
-            name, change = f"{self.raters[i]!s}", self.changes[i]
+            name = f"{self.raters[i]!s}"
             if way == "disagrees":
                 what = "disagrees most" if changes[i] == max(up) else "disagrees with the others"
-                head = f"without {name} the panel agrees more: {name} {what}"
+                heads.append(f"without {name} the panel agrees more: {name} {what}")
             elif way == "consistent":
                 what = (
                     "its most consistent rater"
                     if changes[i] == min(down)
                     else "one of its consistent raters"
                 )
-                head = f"without {name} the panel agrees less: {name} is {what}"
-            else:
-                continue
-            said.append(f"{head} ({change.difference:+.3f}, p = {change.pvalue:.2g}).")
-        return said
+                heads.append(f"without {name} the panel agrees less: {name} is {what}")
+        return heads
 
     @property
     def marginals_flagged(self) -> tuple[Any, ...]:
@@ -183,13 +190,13 @@ class RaterDiagnostics:
         and ``marginals_flagged``) and ``share_<label>``, the rater's share of
         each category (the panel's is :attr:`panel_shares`).
         """
-        import pandas as pd
+        pd = require("pandas", "pandas", "RaterDiagnostics.to_frame")
 
         return pd.DataFrame(self._rows()).set_index("rater")
 
     def pairwise_frame(self) -> Any:
         """Return the pairwise kappa matrix as a DataFrame, raters on both axes."""
-        import pandas as pd
+        pd = require("pandas", "pandas", "RaterDiagnostics.pairwise_frame")
 
         return pd.DataFrame(self.pairwise, index=list(self.raters), columns=list(self.raters))
 
@@ -208,7 +215,27 @@ class RaterDiagnostics:
         )
         return out
 
-    def summary(self) -> str:
+    def summary(self, *, digits: int = 2) -> str:
+        """Return one sentence: the panel's coefficient, the rater who moves it most, the flags.
+
+        ``str(result)`` is the short text table, one line per rater.
+        """
+        from concord._results.sentence import decimal
+
+        changes = np.array([c.difference for c in self.changes])
+        top = int(np.nanargmax(np.abs(changes))) if np.isfinite(changes).any() else 0
+        at = f"{1 - self.confidence_level:g}"
+        flagged = "; ".join(self._flag_heads()) or "none"
+        marginals = ", ".join(map(str, self.marginals_flagged)) or "none"
+        return (
+            f"{self.name.split(':')[0]} of the {len(self.raters)} raters was "
+            f"{decimal(self.full.statistic, digits)}; leaving out {self.raters[top]!s} moves it "
+            f"most, by {changes[top]:+.{digits}f} (p = {self.changes[top].pvalue:.2g}). "
+            f"Significant changes at {at}: {flagged}; categories unlike the panel's: "
+            f"{marginals}."
+        )
+
+    def __str__(self) -> str:
         """Return a short text table: one line per rater."""
         lines = [f"{self.coefficient} of the panel: {self.full.statistic:.3f}"]
         lines.append(

@@ -37,6 +37,9 @@ METHODS = {
     "bootstrap-bca": "BCa bootstrap",
 }
 
+# the two raters' names when the data gives none
+_TWO = ("rater1", "rater2")
+
 # the Greek letters the literature writes for the coefficients' names
 _SYMBOLS = {"kappa": "κ", "pi": "π", "alpha": "α"}
 
@@ -85,8 +88,10 @@ def level(confidence_level: float) -> str:
 
 def sample(result: Any) -> str:
     """Return the sample: "n = 10 pairs", or "n = 5 items, 3 raters, 2 missing ratings"."""
-    if hasattr(result, "observed"):  # two raters
-        return f"n = {_text.number(result.n)} pairs"
+    if hasattr(result, "observed"):  # two raters, named when the data named them
+        raters = tuple(getattr(result, "raters", _TWO))
+        named = "" if raters == _TWO else f" of {raters[0]} and {raters[1]}"
+        return f"n = {_text.number(result.n)} pairs{named}"
     parts = [f"n = {result.n_items} items"]
     if result.n_raters is not None:
         parts.append(f"{result.n_raters} raters")

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._common.jsonable import jsonable
 
 # the two-rater tables' rows and columns; the multi-rater matrices pair categories
@@ -70,7 +71,7 @@ def kappa_fields(result: Any, top: int = 5) -> dict[str, Any]:
 
 def one_row(record: dict[str, Any]) -> Any:
     """Return a one-row DataFrame of the record's scalars (lists, arrays and dicts left out)."""
-    import pandas as pd
+    pd = require("pandas", "pandas", "to_frame()")
 
     nested = (list, tuple, dict, np.ndarray)
     return pd.DataFrame([{k: v for k, v in record.items() if not isinstance(v, nested)}])
@@ -78,7 +79,7 @@ def one_row(record: dict[str, Any]) -> Any:
 
 def labelled(matrix: np.ndarray, labels: tuple[Any, ...], names: tuple[str, str]) -> Any:
     """Return a k×k matrix as a DataFrame with the labels as its index and columns."""
-    import pandas as pd
+    pd = require("pandas", "pandas", "a result's tables as DataFrames")
 
     index = pd.Index(list(labels), name=names[0])
     columns = pd.Index(list(labels), name=names[1])
@@ -139,22 +140,37 @@ class Tidy:
         """Return a one-row pandas DataFrame of the scalars of :meth:`to_dict`.
 
         The same keys and values, without the matrices and lists (see
-        :meth:`observed_frame`); undefined values are NaN here, not None.
+        :meth:`observed_frame`); undefined values are NaN here, not None. The
+        columns start as every result's do: ``coefficient``, ``statistic``,
+        ``standard_error``, ``ci_low``, ``ci_high``, ``pvalue``, ``n`` (the
+        pairs of two raters, the items of many).
 
         Examples
         --------
         >>> import concord
         >>> r = concord.fleiss_kappa([[1, 1, 2], [2, 2, 2], [1, 1, 1], [2, 1, 2]])
-        >>> r.to_frame()[["coefficient", "statistic", "ci_method"]]
-             coefficient  statistic ci_method
-        0  Fleiss' kappa   0.333333  fisher-z
+        >>> r.to_frame()[["coefficient", "statistic", "ci_method", "n"]]
+             coefficient  statistic ci_method  n
+        0  Fleiss' kappa   0.333333  fisher-z  4
         """
-        return one_row(self._record(confidence_level, method, rng))
+        from concord._results.protocol import tidy_frame
+
+        return tidy_frame(self._rows_(confidence_level, method, rng))
+
+    def _rows_(
+        self, confidence_level: float = 0.95, method: str | None = None, rng: Any = None
+    ) -> list[dict[str, Any]]:
+        """Return the result's one tidy row: the record's scalars, with ``n``."""
+        record = self._record(confidence_level, method, rng)
+        n = record.get("n", getattr(self, "n_items", math.nan))
+        raters = getattr(self, "raters", None)
+        named = {} if raters is None else {"rater1": raters[0], "rater2": raters[1]}
+        return [{**record, "n": n, **named}]
 
     def _matrix(self, which: str) -> tuple[np.ndarray, tuple[str, str]]:
         labels = self.labels  # type: ignore[attr-defined]
         if hasattr(self, "observed"):
-            return getattr(self, which), _TWO_RATERS
+            return getattr(self, which), _two_raters(self)
         coincidences = getattr(self, "coincidences", None)
         if coincidences is not None:
             return (coincidences if which == "observed" else _expected(coincidences)), _CATEGORIES
@@ -201,8 +217,14 @@ class Tidy:
 
     def weights_frame(self) -> Any:
         """Return the disagreement weights W (0 on the diagonal) labelled by the categories."""
-        names = _TWO_RATERS if hasattr(self, "observed") else _CATEGORIES
+        names = _two_raters(self) if hasattr(self, "observed") else _CATEGORIES
         return labelled(self.weights, self.labels, names)  # type: ignore[attr-defined]
+
+
+def _two_raters(result: Any) -> tuple[str, str]:
+    """Return the names of O's rows and columns: the raters' names, "rater 1"/"rater 2" if none."""
+    raters = tuple(getattr(result, "raters", ("rater1", "rater2")))
+    return _TWO_RATERS if raters == ("rater1", "rater2") else (raters[0], raters[1])
 
 
 def _expected(coincidences: np.ndarray) -> np.ndarray:

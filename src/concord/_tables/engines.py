@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from concord._common.extras import missing
 from concord._data.arrays import MAX_RANGE
 
 Engine = Literal["auto", "numpy", "numba"]
@@ -114,7 +115,7 @@ def _engine(
             return None
     kernels = _kernels()
     if kernels is None and engine == "numba":
-        raise ImportError("engine='numba' needs numba: pip install 'concord-agreement[fast]'")
+        raise missing("numba", "fast", "engine='numba'")
     return kernels
 
 

@@ -16,8 +16,10 @@ import numpy as np
 
 from concord._common.errors import describe, param_error
 from concord._data.arrays import MAX_RANGE, Fallback, counted_on_device, to_host
+from concord._data.frames import is_foreign
 from concord._data.labels import Labels
 from concord._data.matrix import CategoryCounts, rating_matrix
+from concord._data.wide import Wide, foreign_wide
 from concord._tables import engines as _count
 from concord._tables import patterns as patterns
 from concord._tables import rater_terms
@@ -84,6 +86,8 @@ def batch_items(
             )
         except Fallback:  # numpy's path: the same result, or numpy's error
             ratings = to_host(ratings)
+    if is_foreign(ratings):  # polars, pyarrow, ...: one column per rater, read once
+        ratings = foreign_wide(ratings, func)
     fast = _one_pass(ratings, labels, dense_limit, need_raters, codes_only)
     if fast is not None:
         return fast
@@ -135,21 +139,26 @@ def _count_form(
     return Items(Labels(counts.labels, ordered=True), patterns.distinct(table), declared=True)
 
 
+def _numeric_matrix(ratings: Any) -> np.ndarray | None:
+    """Return a numeric matrix (NaN where missing) as numba counts it, else None."""
+    if isinstance(ratings, np.ndarray):
+        return ratings
+    if isinstance(ratings, Wide):  # pivoted long form, or a polars or pyarrow frame
+        return ratings.numeric
+    if hasattr(ratings, "dtypes") and all(
+        getattr(t, "kind", "O") in "iuf" for t in ratings.dtypes
+    ):
+        x: np.ndarray = ratings.to_numpy(dtype=np.float64, na_value=np.nan)
+        return x
+    return None
+
+
 def _one_pass(
     ratings: Any, labels: Any, dense_limit: int | None, need_raters: bool, codes_only: bool = False
 ) -> Items | None:
     """Return the items of a numeric matrix with inferred labels via numba, or None."""
-    if labels is not None:
-        return None
-    if isinstance(ratings, np.ndarray):
-        x = ratings
-    elif hasattr(ratings, "dtypes") and all(
-        getattr(t, "kind", "O") in "iuf" for t in ratings.dtypes
-    ):
-        x = ratings.to_numpy(dtype=np.float64, na_value=np.nan)
-    else:
-        return None
-    if x.ndim != 2 or x.dtype.kind not in "iuf":
+    x = None if labels is not None else _numeric_matrix(ratings)
+    if x is None or x.ndim != 2 or x.dtype.kind not in "iuf":
         return None
     limit = dense_limit or MAX_RANGE
     if need_raters and codes_only:
@@ -175,7 +184,7 @@ def _one_pass(
         remap[used + 1] = np.arange(1, used.size + 1)
         raters = patterns.Patterns(remap[rows.rows], rows.freq)
     labels_found = Labels(tuple(int(lo + j) for j in used), ordered=True)
-    names = tuple(ratings.columns) if hasattr(ratings, "columns") else tuple(range(r))
+    names = rater_names(ratings, r)
     return Items(labels_found, counts, raters, names)
 
 
@@ -217,7 +226,7 @@ def _kept_codes(x: np.ndarray, ratings: Any, limit: int) -> Items | None:
     remap = np.zeros(k + 1, dtype=np.uint8)
     remap[used + 1] = np.arange(1, used.size + 1)
     labels_found = Labels(tuple(int(lo + j) for j in used), ordered=True)
-    names = tuple(ratings.columns) if hasattr(ratings, "columns") else tuple(range(r))
+    names = rater_names(ratings, r)
     counts = patterns.Patterns(counts.rows[:, used], counts.freq)
     if dense:
         raters = patterns.from_codes(rows, k + 1, r)
@@ -251,3 +260,10 @@ def _wide_rows(x: np.ndarray, lo: int, k: int) -> patterns.Patterns:
     codes = np.fmax(x - (lo - 1), 0)  # fmax turns NaN (missing) into 0
     codes = codes[codes.any(axis=1)]  # an item nobody rated is no item, as on the other routes
     return patterns.distinct(codes.astype(np.uint8 if k < 255 else np.int64))
+
+
+def rater_names(ratings: Any, r: int) -> tuple[Any, ...]:
+    """Return the raters' names: a DataFrame's columns, a :class:`Wide`'s raters, else 0, 1, ..."""
+    if isinstance(ratings, Wide):
+        return ratings.raters
+    return tuple(ratings.columns) if hasattr(ratings, "columns") else tuple(range(r))

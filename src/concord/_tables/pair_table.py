@@ -56,8 +56,10 @@ def labelled_table(
     if declared is None:
         return _found(dense, lo, both_bool)
     used = (dense.sum(axis=0) + dense.sum(axis=1)) > 0
-    pos = np.array([int(v) for v in declared], dtype=np.int64) - lo
-    inside = (pos >= 0) & (pos < dense.shape[0])
+    # offsets in Python ints: a declared label beyond int64 (1e200) is simply outside the range
+    offsets = [int(v) - lo for v in declared]
+    pos = np.array([p if 0 <= p < dense.shape[0] else -1 for p in offsets], dtype=np.int64)
+    inside = pos >= 0
     covered = np.zeros(dense.shape[0], dtype=bool)
     covered[pos[inside]] = True
     stray = np.flatnonzero(used & ~covered)

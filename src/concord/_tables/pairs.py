@@ -185,7 +185,7 @@ def _coded_table(
     used = [lo + np.flatnonzero(dense.sum(axis=1)), lo + np.flatnonzero(dense.sum(axis=0))]
     seen = [label_array(c.categories)[u] for c, u in zip((c1, c2), used, strict=True)]
     if declared is None:
-        inferred = infer_sorted(seen)
+        inferred = infer_sorted(seen, func)
         if inferred is None:
             return None
         labels, places = inferred
@@ -250,7 +250,7 @@ def _lookup_table(
     c1: Column, c2: Column, declared: tuple[Any, ...] | None, func: str
 ) -> PairTable:
     if declared is None:
-        labels, (k1, k2) = infer([c1.decoded(), c2.decoded()])
+        labels, (k1, k2) = infer([c1.decoded(), c2.decoded()], func)
     else:
         labels = Labels(declared, ordered=True)
         k1, k2 = (
@@ -284,7 +284,7 @@ def encode_rater(values: Any, labels: Any, func: str, name: str) -> tuple[np.nda
         values_ = ints if ints is not None else c.values
     if declared is not None:
         return lookup(values_, declared, func, name), Labels(declared, ordered=True)
-    found, (codes,) = infer([values_])
+    found, (codes,) = infer([values_], func)
     if found.numeric and all(isinstance(v, float) and v.is_integer() for v in found.values):
         found = Labels(tuple(int(v) for v in found.values), ordered=True)
     return codes, found

@@ -7,6 +7,7 @@ Gwet (2014) are ``1 − W / max W``; they are used internally only.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,10 +102,31 @@ def _scaled(raw: np.ndarray) -> np.ndarray:
     return scaled
 
 
+# kinds whose weights, scaled to a maximum of 1, do not change when every score is multiplied
+# by one positive factor (their formulas are homogeneous in the scores)
+_SCALE_FREE = frozenset({"linear", "quadratic", "radical", "ratio", "bipolar"})
+
+
+def _in_range(scores: np.ndarray, kind: str) -> np.ndarray:
+    """Scores far from 1 (labels of 1e200, 1e-200) scaled by a power of two, exactly.
+
+    (1e200 − 0)² overflows to inf and (1e-200)² underflows to 0, which made
+    the weights nan or 0; scaling by 2^−e, e the exponent of the largest
+    score, is exact and leaves these kinds' weights unchanged.
+    """
+    if kind not in _SCALE_FREE or scores.size == 0:
+        return scores
+    top = float(np.abs(scores).max())
+    if top == 0 or 2.0**-400 <= top <= 2.0**400:
+        return scores
+    scaled: np.ndarray = np.ldexp(scores, -math.frexp(top)[1])
+    return scaled
+
+
 def _scores(labels: Labels, kind: str, func: str) -> np.ndarray:
     if kind == "unweighted":
         return np.arange(labels.k, dtype=np.float64)
-    scores = labels.scores(func, kind)
+    scores = _in_range(labels.scores(func, kind), kind)
     if kind == "ratio" and (scores < 0).any():
         param_error(
             func,

@@ -165,8 +165,22 @@ def thresholds(b: Blocks, cuts: np.ndarray) -> np.ndarray:
         elif position == b.scores.size:
             out[g] = np.inf
         else:
-            out[g] = (b.scores[position - 1] + b.scores[position]) / 2
+            out[g] = _midpoint(float(b.scores[position - 1]), float(b.scores[position]))
     return out
+
+
+def _midpoint(lo: float, hi: float) -> float:
+    """Return a cut between adjacent scores lo < hi that grades lo below, hi above it.
+
+    The rounded midpoint can equal ``hi`` (adjacent floats; 2**53 + 2 and
+    2**53 + 4, whose midpoint 2**53 + 3 rounds to even): ``hi`` would then
+    fall below the cut, and every grade collapse. ``lo`` itself is a cut
+    that separates them, since a grade counts the cuts strictly below a score.
+    """
+    mid = (lo + hi) / 2
+    if not math.isfinite(mid):  # lo + hi beyond the float range
+        mid = lo / 2 + hi / 2
+    return mid if mid < hi else lo
 
 
 def grade(scores: Any, cut_points: np.ndarray) -> np.ndarray:

@@ -8,11 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from concord._common.extras import require
+
+require("sklearn", "ml", "concord.ThresholdClassifier")  # without it: one line naming the extra
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.model_selection import check_cv, cross_val_predict
 from sklearn.utils.validation import check_is_fitted
 
 from concord._coefficients.cohen import cohen_kappa
+from concord._common.errors import param_error
 from concord._thresholds.optimize import optimize_thresholds
 
 
@@ -22,8 +28,15 @@ class ThresholdClassifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
     ``fit(X, y)`` finds the cut points of :func:`optimize_thresholds`;
     ``predict(X)`` grades new scores with them; ``score(X, y)`` is the kappa.
     X is one column of scores; or, with ``regressor``, the features of a
-    regressor that is fitted first and whose predictions are cut. It works in
-    pipelines, ``GridSearchCV`` and ``cross_val_predict``.
+    regressor whose predictions are cut. It works in pipelines,
+    ``GridSearchCV`` and ``cross_val_predict``.
+
+    With a regressor, the cut points are fitted on its *out-of-fold*
+    predictions (``cv``), as scikit-learn's ``TunedThresholdClassifierCV``
+    tunes a binary threshold: a regressor's predictions on its own training
+    data fit the truth better than its predictions on new data will, and cut
+    points fitted on them are too narrow. The regressor is then refitted on
+    all of X to grade new data.
 
     Parameters
     ----------
@@ -33,6 +46,14 @@ class ThresholdClassifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         The ordered grades; default the distinct values of y.
     regressor : estimator, optional
         A scikit-learn regressor whose predictions are the scores.
+    cv : int, splitter, iterable, "prefit" or None, default 5
+        Only with ``regressor``: the folds of the out-of-fold predictions the
+        cut points are fitted on (``sklearn.model_selection.cross_val_predict``;
+        an int or None, 5 folds, is ``StratifiedKFold`` on y, unshuffled, as in
+        ``TunedThresholdClassifierCV``). ``"prefit"``: the regressor is
+        already fitted, on other data; X is held-out data for the cut points.
+        Without ``regressor`` the scores are cut as given (make them
+        out-of-sample predictions) and ``cv`` is not used.
 
     Attributes
     ----------
@@ -56,11 +77,16 @@ class ThresholdClassifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
     """
 
     def __init__(
-        self, weights: Any = "quadratic", labels: Any = None, regressor: Any = None
+        self,
+        weights: Any = "quadratic",
+        labels: Any = None,
+        regressor: Any = None,
+        cv: Any = 5,
     ) -> None:
         self.weights = weights
         self.labels = labels
         self.regressor = regressor
+        self.cv = cv
 
     def _scores(self, x: Any) -> np.ndarray:
         if self.regressor is not None:
@@ -75,13 +101,28 @@ class ThresholdClassifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
             )
         return array
 
+    def _fit_scores(self, x: Any, y: Any) -> np.ndarray:
+        """Return the scores the cut points are fitted on, fitting the regressor (if any)."""
+        if self.regressor is None:
+            return self._scores(x)
+        if isinstance(self.cv, str):
+            if self.cv != "prefit":
+                param_error(
+                    "ThresholdClassifier", "cv", "an int, a splitter, None or 'prefit'", self.cv
+                )
+            check_is_fitted(self.regressor)
+            self.regressor_ = self.regressor
+            return self._scores(x)
+        folds = check_cv(5 if self.cv is None else self.cv, y, classifier=True)
+        held_out = cross_val_predict(clone(self.regressor), x, y, cv=folds)
+        self.regressor_ = clone(self.regressor).fit(x, y)
+        return np.asarray(held_out, dtype=np.float64).ravel()
+
     def fit(self, x: Any, y: Any, sample_weight: Any = None) -> ThresholdClassifier:
-        """Fit the regressor (if any), then the kappa-optimal cut points."""
-        if self.regressor is not None:
-            self.regressor_ = clone(self.regressor).fit(x, y)
+        """Fit the kappa-optimal cut points (on out-of-fold predictions), then the regressor."""
         self.result_ = optimize_thresholds(
             y,
-            self._scores(x),
+            self._fit_scores(x, y),
             labels=self.labels,
             weights=self.weights,
             sample_weight=sample_weight,

@@ -17,15 +17,16 @@ from concord._data.labels import Labels
 from concord._inference.intervals import progress
 from concord._results.html import FoldsHTML, ThresholdHTML
 from concord._results.kappa import KappaResult
+from concord._results.protocol import tidy_frame
 from concord._results.sentence import FoldsSentence, ThresholdSentence
-from concord._results.tidy import one_row
+from concord._results.tables_text import FoldsText, ThresholdText
 from concord._tables.pairs import encode_rater
 from concord._tables.weights import Weighting, resolve
 from concord._thresholds import dinkelbach as _thresholds
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class ThresholdResult(ThresholdSentence, ThresholdHTML):
+class ThresholdResult(ThresholdSentence, ThresholdHTML, ThresholdText):
     """The cut points of largest weighted kappa.
 
     Attributes
@@ -97,10 +98,13 @@ class ThresholdResult(ThresholdSentence, ThresholdHTML):
         }
 
     def to_frame(self) -> Any:
-        """Return a one-row DataFrame: the scalars of :meth:`to_dict`, a column per cut point."""
-        record = self.to_dict()
-        cuts = {f"threshold_{j}": float(t) for j, t in enumerate(self.thresholds, start=1)}
-        return one_row({**record, "statistic": self.statistic, "gap": self.gap, **cuts})
+        """Return a one-row DataFrame: the tidy columns, the kappa's weights, a column per cut.
+
+        ``coefficient``, ``statistic`` (the in-sample kappa), its
+        ``standard_error``, ``ci_low``, ``ci_high``, ``pvalue`` and ``n``, then
+        ``gap``, ``iterations``, ``threshold_1``, … and ``weights``.
+        """
+        return tidy_frame([{**self._rows_()[0], "weights": self.kappa.weighting}])
 
 
 def cut_value(x: float) -> float | str:
@@ -243,7 +247,7 @@ def optimize_thresholds(
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class CrossValidatedKappa(FoldsSentence, FoldsHTML):
+class CrossValidatedKappa(FoldsSentence, FoldsHTML, FoldsText):
     """Kappa measured on held-out folds, with cut points fitted on the other folds.
 
     Attributes
@@ -296,9 +300,8 @@ class CrossValidatedKappa(FoldsSentence, FoldsHTML):
         }
 
     def to_frame(self) -> Any:
-        """Return a one-row DataFrame: statistic, in_sample, optimism and the number of folds."""
-        values = {"statistic": self.statistic, "in_sample": self.in_sample}
-        return one_row({**values, "optimism": self.optimism, "n_folds": len(self.fold_kappas)})
+        """Return a one-row DataFrame: the tidy columns, in_sample, optimism and n_folds."""
+        return tidy_frame(self._rows_())
 
     def __repr__(self) -> str:
         return (

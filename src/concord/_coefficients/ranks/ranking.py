@@ -1,0 +1,130 @@
+"""Midranks and tie sums of each rater's ratings, and the warning for undefined values."""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from concord._common.errors import UndefinedKappaWarning
+from concord._common.extras import require
+
+_COUNTING = 4  # integer scores spanning at most this many times n values are counted, not sorted
+_THREADED = 1 << 20  # ratings from which the columns are ranked in threads
+
+
+def undefined(func: str, reason: str) -> None:
+    """Warn that the statistic of ``func`` is nan, and why."""
+    warnings.warn(f"{func} is undefined (nan): {reason}.", UndefinedKappaWarning, stacklevel=3)
+
+
+def midranks(column: np.ndarray) -> tuple[np.ndarray, float]:
+    """Return the midranks (1 to n; tied values share their mean rank) and Σ(t³ − t) over ties.
+
+    Whole numbers of a small range are counted (O(n)); other values are sorted.
+
+    >>> r, ties = midranks(np.array([3.0, 1.0, 3.0, 2.0]))
+    >>> r.tolist(), ties
+    ([3.5, 1.0, 3.5, 2.0], 6.0)
+    """
+    n = column.size
+    if n and _small_integers(column):
+        low = int(column.min())
+        codes = (column - low).astype(np.intp)
+        counts = np.bincount(codes)
+        mid = np.cumsum(counts) - (counts - 1) / 2.0
+        tied_counts = counts[counts > 1].astype(np.float64)
+        return mid[codes], float(np.sum(tied_counts**3 - tied_counts))
+    order = np.argsort(column)
+    ordered = column[order]
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    sizes: np.ndarray = np.diff(np.append(starts, n)).astype(np.intp)
+    ranks = np.empty(n, dtype=np.float64)
+    ranks[order] = np.repeat(starts + (sizes + 1) / 2.0, sizes)
+    tied = sizes[sizes > 1].astype(np.float64)
+    return ranks, float(np.sum(tied**3 - tied))
+
+
+def rank_sums(x: np.ndarray, integral: bool = True) -> tuple[np.ndarray, float]:
+    """Return each row's sum of its midranks over the columns, and Σ(t³ − t) over all ties.
+
+    ``integral``: whether the ratings may be whole numbers (False skips the counting
+    path). Large matrices rank their columns in threads (numpy's sorts release the GIL).
+
+    >>> sums, ties = rank_sums(np.array([[1, 2], [2, 1], [3, 3]]))
+    >>> sums.tolist(), ties
+    ([3.0, 3.0, 6.0], 0.0)
+    """
+    n, m = x.shape
+    sums = np.zeros(n, dtype=np.float64)
+    ties = 0.0
+
+    def ranked(j: int) -> tuple[np.ndarray, float]:
+        return column_ranks(np.ascontiguousarray(x[:, j]), integral)
+
+    workers = min(m, os.cpu_count() or 1)
+    if x.size < _THREADED or workers < 2:
+        found: Iterable[tuple[np.ndarray, float]] = map(ranked, range(m))
+        for ranks, t in found:
+            sums += ranks
+            ties += t
+        return sums, ties
+    with ThreadPoolExecutor(workers) as pool:
+        for ranks, t in pool.map(ranked, range(m)):
+            sums += ranks
+            ties += t
+    return sums, ties
+
+
+def column_ranks(column: np.ndarray, integral: bool) -> tuple[np.ndarray, float]:
+    """Return one column's midranks and its Σ(t³ − t): :func:`midranks`, sorting once."""
+    n = column.size
+    if n and not (integral and _small_integers(column)):
+        order = np.argsort(column)
+        ordered = column[order]
+        if np.all(ordered[1:] != ordered[:-1]):  # no ties: the ranks are 1..n
+            ranks = np.empty(n, dtype=np.float64)
+            ranks[order] = np.arange(1, n + 1, dtype=np.float64)
+            return ranks, 0.0
+    return midranks(column)
+
+
+def _small_integers(column: np.ndarray) -> bool:
+    span: float
+    if column.dtype.kind in "iu":
+        span = int(column.max()) - int(column.min())
+    elif column.dtype.kind == "f" and np.all(column == np.round(column)):
+        span = float(column.max()) - float(column.min())
+    else:
+        return False
+    return span <= _COUNTING * column.size
+
+
+def pearson(x: np.ndarray, y: np.ndarray) -> float:
+    """Return Pearson's r of two vectors; nan when either is constant."""
+    dx, dy = x - x.mean(), y - y.mean()
+    sxx, syy = float(dx @ dx), float(dy @ dy)
+    if sxx == 0 or syy == 0:
+        return float("nan")
+    return float(np.clip((dx @ dy) / np.sqrt(sxx * syy), -1.0, 1.0))
+
+
+def chi2_sf(x: float, df: float) -> float:
+    """P(χ²_df ≥ x): scipy's ``chdtrc``, which ``scipy.stats.chi2.sf`` calls, less its checks."""
+    if not (math.isfinite(x) and df > 0):
+        return math.nan if math.isnan(x) or df <= 0 else 0.0
+    chdtrc = require("scipy.special", "stats", "a chi-squared p-value").chdtrc
+
+    return float(chdtrc(df, max(x, 0.0)))
+
+
+def has_missing(x: np.ndarray) -> bool:
+    """Whether a float matrix holds NaN: one sum, no temporary array (ratings are finite)."""
+    return x.dtype.kind == "f" and bool(np.isnan(np.add.reduce(x, axis=None)))

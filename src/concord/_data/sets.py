@@ -1,0 +1,145 @@
+"""Label sets: a rating that is a set of labels (multi-label annotation) is one category.
+
+A cell holding a ``set``, ``frozenset``, ``list`` or ``tuple`` is a *label
+set*: the labels an annotator chose for the item, whatever their order.
+concord reads it as a ``frozenset``, so that ``{"a", "b"}``, ``["b", "a"]``
+and ``("a", "b")`` are one and the same category, and a list is never
+compared element by element in its order. Repeated labels in a list count
+once (a set has no multiplicity).
+
+* The empty set is a missing rating: the annotator chose nothing.
+* A rating of label sets holds sets only: a single label beside sets (``"a"``
+  and ``{"a", "b"}``) is an error rather than a guess that ``"a"`` means
+  ``{"a"}``.
+* Label sets are nominal categories: distances between sets (MASI, Jaccard)
+  are not weights here; the order of the categories is for the layout only
+  (by size, then by their sorted labels).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from concord._common.errors import describe, param_error
+
+SET_TYPES = (set, frozenset, list, tuple)
+_FIX = (
+    "A rating is one label, or one set of labels (set, frozenset, list or tuple, read as "
+    "a set); wrap single labels as sets, e.g. {'a'}, to rate with label sets."
+)
+
+
+def is_label_set(value: Any) -> bool:
+    """Whether ``value`` is read as a label set (a set, frozenset, list or tuple)."""
+    return isinstance(value, SET_TYPES)
+
+
+def has_label_sets(kinds: Iterable[type]) -> bool:
+    """Whether any of these element types is read as a label set."""
+    return any(issubclass(t, SET_TYPES) for t in kinds)
+
+
+def read_sets(
+    raw: np.ndarray, mask: np.ndarray, func: str, name: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return an object array's label sets as frozensets and the missing mask with empty sets.
+
+    ``mask`` marks the missing values (None, NaN, pd.NA) already found; a
+    single label among the sets, or a set holding an unhashable label, is an
+    error naming ``name`` and the position.
+    """
+    out = np.empty(raw.shape[0], dtype=object)
+    missing = mask.copy()
+    for i, value in enumerate(raw.tolist()):
+        if missing[i]:
+            continue
+        if not is_label_set(value):
+            param_error(
+                func,
+                name,
+                "label sets throughout, or single labels throughout",
+                f"the single label {describe(value)} at position {i} beside label sets",
+                raw=True,
+                fix=_FIX,
+            )
+        out[i] = as_set(value, func, name, i)
+        missing[i] = not out[i]
+    out[missing] = None
+    return out, missing
+
+
+def as_set(value: Any, func: str, name: str, position: int | None = None) -> frozenset[Any]:
+    """Return one label set as a frozenset; an unhashable label is an error."""
+    try:
+        return frozenset(value)
+    except TypeError:
+        where = "" if position is None else f" at position {position}"
+        param_error(
+            func,
+            name,
+            "label sets of single labels (strings, numbers)",
+            f"{describe(value)}{where}, whose labels are not hashable",
+            raw=True,
+            exc=TypeError,
+            fix="A label set holds labels, not lists: flatten it, e.g. {'a', 'b'}.",
+        )
+
+
+def declared_sets(values: tuple[Any, ...], func: str) -> tuple[Any, ...]:
+    """Return declared ``labels`` with each label set as a frozenset (mixing them is an error)."""
+    sets = [is_label_set(v) for v in values]
+    if not any(sets):
+        return values
+    if not all(sets):
+        param_error(
+            func,
+            "labels",
+            "label sets throughout, or single labels throughout",
+            f"{describe(list(values))}, mixing them",
+            raw=True,
+            fix=_FIX,
+        )
+    out = tuple(as_set(v, func, "labels", i) for i, v in enumerate(values))
+    if frozenset() in out:
+        param_error(
+            func,
+            "labels",
+            "free of missing values",
+            "the empty set, which is a missing rating",
+            raw=True,
+            fix="Remove it from labels: an item rated with no label has no category.",
+        )
+    return out
+
+
+def set_key(value: frozenset[Any]) -> tuple[int, list[tuple[int, Any, str]]]:
+    """Return the layout order of label sets: by size, then by their labels sorted."""
+    return len(value), sorted(_element_key(v) for v in value)
+
+
+def _element_key(v: Any) -> tuple[int, Any, str]:
+    if isinstance(v, numbers.Real) and v == v:
+        return 0, v, ""
+    if isinstance(v, str):
+        return 1, 0, v
+    return 2, 0, f"{type(v).__name__}:{v!r}"
+
+
+def sorted_sets(values: Iterable[Any], func: str = "") -> tuple[Any, ...]:
+    """Return distinct values that hold label sets in layout order; a single label is an error."""
+    listed = list(values)
+    if not all(isinstance(v, frozenset) for v in listed):
+        single = next(v for v in listed if not isinstance(v, frozenset))
+        param_error(
+            func,
+            "ratings",
+            "label sets throughout, or single labels throughout",
+            f"the single label {describe(single)} beside label sets",
+            raw=True,
+            fix=_FIX,
+        )
+    return tuple(sorted(listed, key=set_key))

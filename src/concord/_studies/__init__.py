@@ -1,0 +1,1 @@
+"""Studies built on the coefficients: a judge against humans and gold."""

@@ -1,0 +1,1 @@
+"""The judge study: accuracy against gold, self-consistency, the study itself."""

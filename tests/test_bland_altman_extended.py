@@ -1,0 +1,153 @@
+"""bland_altman with repeated measurements per subject, and on the ratio and percent scales.
+
+Sources: Bland & Altman (2007), J Biopharm Stat 17(4), 571-582, §3 (true value varies), on
+the cardiac output data (12 subjects, RV − IC, 60 pairs): bias 0.6022, SD 0.9906, 95% limits
+−1.339 to 2.544. The data: R MethComp's ``cardiac`` (GPL-2; from Bland & Altman 1999, Table
+4), written wide to tests/reference/ranks/methcomp_cardiac.csv (item, repl, y.RV, y.IC).
+The ratio and percent scales: Bland & Altman (1999), §3: the plain method on ln x − ln y,
+back-transformed, and on 100 (x − y) / mean.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import concord
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("scipy")
+
+CARDIAC = pd.read_csv(Path(__file__).parent / "reference" / "ranks" / "methcomp_cardiac.csv")
+RV, IC, ITEM = CARDIAC["y.RV"], CARDIAC["y.IC"], CARDIAC["item"]
+
+
+def test_repeated_measures_cardiac_output_bland_altman_2007():
+    r = concord.bland_altman(RV, IC, subject=ITEM)
+    assert round(r.bias, 4) == 0.6022 and round(r.sd, 4) == 0.9906
+    assert (round(r.lower_limit, 3), round(r.upper_limit, 3)) == (-1.339, 2.544)
+    assert r.n == 60 and r.n_subjects == 12
+    assert r.sd == pytest.approx(math.hypot(r.sd_between, r.sd_within))
+    assert math.isnan(r.lower_interval.low)  # not computed, as documented
+    assert "12 subjects" in r.explain() and "σ_b" in r.explain()
+
+
+def test_repeated_measures_variance_components_by_hand():
+    # the one-way ANOVA of d by subject, unbalanced: MS_b, MS_w and λ = (N² − Σm²)/((n − 1)N)
+    d = np.array([1.0, 2.0, 0.5, 3.0, 2.5, -1.0, 0.0])
+    s = np.array(["a", "a", "a", "b", "b", "c", "c"])
+    r = concord.bland_altman(d, np.zeros(7), subject=s)
+    groups = [d[s == g] for g in "abc"]
+    m = np.array([g.size for g in groups])
+    means = np.array([g.mean() for g in groups])
+    msb = float(m @ (means - d.mean()) ** 2) / 2
+    msw = sum(float(((g - g.mean()) ** 2).sum()) for g in groups) / 4
+    lam = (49 - float(m @ m)) / (2 * 7)
+    assert r.sd_within == pytest.approx(math.sqrt(msw))
+    assert r.sd_between == pytest.approx(math.sqrt(max((msb - msw) / lam, 0)))
+    assert r.bias == pytest.approx(d.mean())
+
+
+def test_subjects_with_one_measurement():
+    with pytest.raises(ValueError, match=r"'subject' parameter of bland_altman.*2 pairs or more"):
+        concord.bland_altman([1.0, 2.0, 3.0], [1.5, 2.0, 2.0], subject=["a", "b", "c"])
+    # one subject with a single pair among others is kept (between-subjects term only)
+    r = concord.bland_altman([1.0, 2.0, 3.0, 4.0], [1.5, 2.0, 2.0, 4.5], subject=[1, 1, 2, 3])
+    assert r.n_subjects == 3
+    with pytest.raises(ValueError, match="one label per pair"):
+        concord.bland_altman([1.0, 2.0], [1.0, 2.0], subject=[1])
+    with pytest.raises(ValueError, match="'proportional' parameter"):
+        concord.bland_altman(RV, IC, subject=ITEM, proportional=True)
+
+
+def test_repeated_measures_missing_pairs():
+    x = RV.to_numpy().copy()
+    x[3] = np.nan
+    r = concord.bland_altman(x, IC, subject=ITEM, nan_policy="omit")
+    keep = np.arange(60) != 3
+    want = concord.bland_altman(RV[keep], IC[keep], subject=ITEM[keep])
+    assert (r.bias, r.sd, r.n) == (want.bias, want.sd, 59)
+    with pytest.raises(ValueError, match="nan_policy"):
+        concord.bland_altman(x, IC, subject=ITEM)
+
+
+def test_ratio_scale_is_the_plain_method_on_logs():
+    r = concord.bland_altman(RV, IC, scale="ratio")
+    plain = concord.bland_altman(np.log(RV), np.log(IC))
+    assert r.bias == pytest.approx(plain.bias, rel=1e-15) and r.sd == pytest.approx(plain.sd)
+    assert r.ratio_bias == pytest.approx(math.exp(plain.bias))
+    assert r.ratio_limits == pytest.approx(
+        (math.exp(plain.lower_limit), math.exp(plain.upper_limit))
+    )
+    assert "as ratios x / y" in r.explain() and r.to_dict()["scale"] == "ratio"
+    assert math.isnan(concord.bland_altman(RV, IC).ratio_bias)
+
+
+def test_percent_scale_is_the_plain_method_on_percentages():
+    r = concord.bland_altman(RV, IC, scale="percent")
+    pct = 100 * (RV - IC) / ((RV + IC) / 2)
+    plain = concord.bland_altman(pct, np.zeros(60))
+    assert r.bias == pytest.approx(plain.bias, rel=1e-13) and r.sd == pytest.approx(plain.sd)
+    with pytest.raises(ValueError, match="'proportional' parameter"):
+        concord.bland_altman(RV, IC, scale="percent", proportional=True)
+
+
+@pytest.mark.parametrize("scale", ["ratio", "percent"])
+def test_zero_or_negative_values_name_the_row(scale):
+    with pytest.raises(ValueError, match=r"'x' parameter .* positive numbers .* 0\.0 in row 2"):
+        concord.bland_altman([1.0, 2.0, 0.0, 4.0], [1.0, 2.0, 3.0, 4.0], scale=scale)
+    with pytest.raises(ValueError, match=r"'y' parameter .* -3 in row 1"):
+        concord.bland_altman([1, 2, 3], [1, -3, 3], scale=scale)
+    with pytest.raises(ValueError, match="Did you mean 'ratio'"):
+        concord.bland_altman([1, 2], [1, 2], scale="ratios")
+
+
+@pytest.mark.parametrize("scale", ["ratio", "percent"])
+def test_accumulator_gives_the_one_shot_result(scale):
+    acc = concord.accumulate(concord.bland_altman, scale=scale)
+    for part in (slice(0, 25), slice(25, 60)):
+        acc.update(RV[part], IC[part])
+    got, want = acc.result(), concord.bland_altman(RV, IC, scale=scale)
+    assert (got.bias, got.sd, got.lower_limit, got.scale) == (
+        want.bias,
+        want.sd,
+        want.lower_limit,
+        scale,
+    )
+    with pytest.raises(TypeError, match="subject"):
+        concord.accumulate(concord.bland_altman, subject=ITEM)
+
+
+def test_dask_takes_the_scale():
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+
+    import concord.dask as cd
+
+    ddf = dd.from_pandas(CARDIAC[["y.RV", "y.IC"]], npartitions=3)
+    with dask.config.set(scheduler="synchronous"):
+        got = cd.compute(concord.bland_altman, ddf, scale="ratio")
+    want = concord.bland_altman(RV, IC, scale="ratio")
+    assert (got.bias, got.sd) == (want.bias, want.sd)
+
+
+def test_cli_subject_and_scale(tmp_path):
+    from click.testing import CliRunner
+
+    from concord._cli.main import main
+
+    path = Path(__file__).parent / "reference" / "ranks" / "methcomp_cardiac.csv"
+    args = ["bland-altman", str(path), "--x", "y.RV", "--y", "y.IC"]
+    run = CliRunner().invoke(main, [*args, "--subject", "item", "--format", "json"])
+    assert run.exit_code == 0, run.output
+    import json
+
+    record = json.loads(run.output)["bland_altman"]
+    assert round(record["sd"], 4) == 0.9906 and record["n_subjects"] == 12
+    ratio = CliRunner().invoke(main, [*args, "--scale", "ratio"])
+    assert ratio.exit_code == 0 and "as ratios x / y" in ratio.output
+    chunked = CliRunner().invoke(main, [*args, "--subject", "item", "--chunk-rows", "10"])
+    assert chunked.exit_code == 2 and "leave out --chunk-rows" in chunked.output
