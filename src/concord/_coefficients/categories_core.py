@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.extras import require
 from concord._tables.patterns import Patterns
 
 
@@ -55,9 +56,10 @@ def _stuart_maxwell_sparse(table: np.ndarray) -> tuple[float, int]:
     connected component the form is d's with one category grounded, a nonsingular
     sparse solve. The df is Σ (size − 1): rank S.
     """
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-    from scipy.sparse.linalg import spsolve
+    what = "marginal_homogeneity beyond 256 categories"
+    coo_matrix = require("scipy.sparse", "stats", what).coo_matrix
+    connected_components = require("scipy.sparse.csgraph", "stats", what).connected_components
+    spsolve = require("scipy.sparse.linalg", "stats", what).spsolve
 
     k = table.shape[0]
     d = (table.sum(axis=1) - table.sum(axis=0)).astype(np.float64)

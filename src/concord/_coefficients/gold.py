@@ -36,7 +36,7 @@ _GOLD = "__gold__"
 
 def _table(ratings: Any) -> Any:
     """Return the ratings as a DataFrame (items × raters), or raise naming ``ratings``."""
-    import pandas as pd
+    pd = require("pandas", "pandas", "concord.against_gold")
 
     if hasattr(ratings, "columns"):
         return pd.DataFrame(ratings).copy()

@@ -73,7 +73,7 @@ def cells(kappa: float, props: np.ndarray, raters: int) -> np.ndarray:
     """
     m = raters
     if props.size == 2:
-        from scipy.stats import binom
+        binom = require("scipy.stats", "stats", "concord.plan").binom
 
         p = float(props[1])
         out: np.ndarray = (1 - kappa) * binom.pmf(np.arange(m + 1), m, p)
