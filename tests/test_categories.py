@@ -199,8 +199,11 @@ def test_string_labels_and_unused_categories() -> None:
     r1 = ["yes", "no", "no", "maybe", "yes"]
     r2 = ["yes", "no", "yes", "maybe", "no"]
     labels = ["no", "maybe", "yes", "never"]
-    s = concord.specific_agreement(r1, r2, labels=labels)
-    # by hand: no 2·1/(2 + 2), maybe 2·1/2, yes 2·1/(2 + 2); "never" unused: nan
+    with pytest.warns(
+        concord.UndefinedKappaWarning, match="undefined \\(nan\\) for category 'never'"
+    ):
+        s = concord.specific_agreement(r1, r2, labels=labels)
+    # by hand: no 2·1/(2 + 2), maybe 2·1/2, yes 2·1/(2 + 2); "never" unused: nan, said
     assert s.agreement[:3].tolist() == [0.5, 1.0, 0.5] and np.isnan(s.agreement[3])
     m = concord.marginal_homogeneity(r1, r2, labels=labels)
     assert m.labels == tuple(labels) and m.differences.tolist() == [0, 0, 0, 0]

@@ -58,7 +58,9 @@ def _ratings(rng, n, r, k=5, missing=0.2):
     x = x.astype(np.float64)
     x[rng.random(x.shape) < missing] = np.nan
     x[: n // 50] = np.nan  # items nobody rated
-    x[:, -1] = np.nan if r > 3 else x[:, -1]  # a rater who rated nothing
+    if r > 3:  # a rater who rated one item only (one who rated none makes Conger's kappa nan)
+        x[:-1, -1] = np.nan
+        x[-1, -1] = 1.0
     return x
 
 

@@ -67,8 +67,9 @@ def test_integers_beyond_float64_stay_distinct():
     a = pd.Series([big, big + 1, None, big + 1], dtype="Int64")
     b = pd.Series([big + 1, big + 1, 1, big], dtype="Int64")
     r = concord.cohen_kappa(a, b, nan_policy="omit")
-    assert r.labels == (big, big + 1)
-    assert r.observed.tolist() == [[0, 1], [1, 1]]
+    # the categories are every rating's, 1 too (rated beside the missing one; issue 24)
+    assert r.labels == (1, big, big + 1)
+    assert r.observed.tolist() == [[0, 0, 0], [0, 0, 1], [0, 1, 1]]
     # Python ints beyond 64 bits are labels of their own
     huge = 2**70
     assert concord.cohen_kappa([huge, huge + 1], [huge, huge + 1]).labels == (huge, huge + 1)

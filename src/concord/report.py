@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.errors import check_bool
 from concord._common.extras import require
 from concord._render import answers as ask
 from concord._render import continuous as _continuous
@@ -250,6 +251,7 @@ def to_html(
     jinja2 = require("jinja2", "report", "concord.report")
     Markup = require("markupsafe", "report", "concord.report").Markup
     shown, others = _results.split(results)
+    plots = check_bool("to_html", "plots", plots)
     options = {"confidence_level": confidence_level, "method": method, "alone": len(shown) == 1}
     options.update(n_resamples=n_resamples, rng=rng)
     rows = [rec.summary(r, confidence_level, method, rng) for r in shown]

@@ -17,7 +17,13 @@ NEEDED = ("click", "pandas", "pyarrow")
 _ABSENT = next((m for m in NEEDED if find_spec(m) is None), None)
 
 if _ABSENT is None:
-    from concord._cli.main import main
+    try:
+        from concord._cli.main import main
+    except KeyboardInterrupt:  # Ctrl-C while the commands import: one line, as a shell's 130
+        import sys
+
+        sys.stderr.write("concord: interrupted while starting (Ctrl-C).\n")
+        raise SystemExit(130) from None
 else:
 
     def main() -> None:  # type: ignore[misc]  # the stand-in of the click group

@@ -87,9 +87,27 @@ def compared(file: str, o: dict[str, Any]) -> tuple[Any, list[str], list[str], i
     else:
         first, second = frame[one], frame[two]
     result = concord.compare(
-        coef.function, first, second, confidence_level=o["confidence_level"], **options
+        coef.function,
+        first,
+        second,
+        confidence_level=o["confidence_level"],
+        method=_difference_method(o["ci_method"]),
+        rng=o["seed"] if o["seed"] is not None else 0,  # the same interval on every run
+        **options,
     )
     return result, one, two, int(frame.shape[0])
+
+
+def _difference_method(method: str | None) -> str | None:
+    """Return --ci-method for the difference's interval; fisher-z has none (refused)."""
+    if method == "fisher-z":
+        raise click.BadParameter(
+            "Fisher's z has no interval of a difference of two coefficients; pick t, wald, "
+            "bootstrap-percentile or bootstrap-bca (the difference's interval, the number "
+            "this command is for).",
+            param_hint="'--ci-method'",
+        )
+    return method
 
 
 def _side(columns: list[str], truth: bool) -> str:

@@ -169,6 +169,6 @@ def evaluate(file: str, **o: Any) -> None:
     if o["output"] is None:
         terminal.echo(text, as_json=o["fmt"] == "json")
         return
-    with out.replacing(o["output"], "-o") as fh:
+    with out.replacing(o["output"], "-o", overwrite=o["overwrite"]) as fh:
         fh.write(text + "\n")
     terminal.echo(f"wrote {o['output']}", err=True)

@@ -76,7 +76,7 @@ def items(file: str, **o: Any) -> list[dict[str, Any]]:
     r = concord.item_agreement(frame, weights=opt.weights(o), labels=labels)
     if o["output"] is not None:
         text = r.disagreements().to_csv(index=False, lineterminator="\n")
-        with out.replacing(o["output"], "-o") as fh:
+        with out.replacing(o["output"], "-o", overwrite=o["overwrite"]) as fh:
             fh.write(text)
         terminal.echo(f"wrote {o['output']} ({int((~r.unanimous).sum())} items)", err=True)
     if o["fmt"] == "json":

@@ -69,7 +69,7 @@ def _write_disagreements(s: Any, o: dict[str, Any]) -> None:
     frame = pd.DataFrame(
         s.disagreement_rows(), columns=["item", "reference", *s.humans, s.candidate]
     )
-    with out.replacing(o["disagreements"], "--disagreements") as fh:
+    with out.replacing(o["disagreements"], "--disagreements", overwrite=o["overwrite"]) as fh:
         fh.write(str(frame.to_csv(index=False, lineterminator="\n")))
     terminal.echo(f"wrote {o['disagreements']} ({len(frame):,} items)", err=True)
 

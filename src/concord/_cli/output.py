@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import shutil
 import stat
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -151,14 +152,43 @@ def _mode(target: str) -> int:
         return 0o666 & ~umask
 
 
+def _publish(temp: str, target: str, path: str, option: str) -> None:
+    """Make ``temp`` the new file ``target``, failing if a file of that name exists by now.
+
+    A hard link is created exclusively (it fails if the name exists), so a file
+    that appeared at ``path`` since :func:`check_target` is never replaced; where
+    the file system has no hard links, the file is created with ``open(..., "x")``,
+    exclusive too, and the content copied.
+    """
+    try:
+        try:
+            os.link(temp, target)
+        except FileExistsError:
+            raise
+        except OSError:  # no hard links here (some network and FAT file systems)
+            with open(target, "xb") as dst, open(temp, "rb") as src:
+                try:
+                    shutil.copyfileobj(src, dst)
+                except BaseException:
+                    os.unlink(target)  # ours, created above: never left half-written
+                    raise
+    except FileExistsError:
+        raise click.ClickException(
+            f"{path} appeared while concord was working and was not replaced. Pass "
+            f"--overwrite to replace it, or pick another {option}."
+        ) from None
+
+
 @contextlib.contextmanager
-def replacing(path: str, option: str) -> Iterator[TextIO]:
-    """Write UTF-8 text to ``path`` all at once: to a temporary file, then renamed onto it.
+def replacing(path: str, option: str, *, overwrite: bool) -> Iterator[TextIO]:
+    """Write UTF-8 text to ``path`` all at once: to a temporary file, then moved onto it.
 
     On any failure, a KeyboardInterrupt included, the temporary file is
     removed and ``path`` keeps its old content; an OSError becomes a one-line
     error naming ``path`` and ``option``. A symbolic link stays a link: its
-    target is replaced.
+    target is replaced. Without ``overwrite`` the file is created
+    exclusively: one that appeared meanwhile (after :func:`check_target`) is
+    never replaced, and the error says so.
     """
     target = os.path.realpath(path)
     try:
@@ -173,7 +203,11 @@ def replacing(path: str, option: str) -> Iterator[TextIO]:
             fh.flush()
             os.fsync(fh.fileno())  # the content is on disk before the rename makes it visible
         os.chmod(temp, _mode(target))
-        os.replace(temp, target)
+        if overwrite:
+            os.replace(temp, target)
+        else:
+            _publish(temp, target, path, option)
+            os.unlink(temp)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)

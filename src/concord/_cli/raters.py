@@ -58,8 +58,12 @@ def _shown(d: Any) -> list[dict[str, str]]:
     return rows
 
 
+# the change's direction in the flags column: the sentences below the tables say it whole
+_WAY = {"disagrees": "panel agrees more without", "consistent": "panel agrees less without"}
+
+
 def _flags(row: dict[str, Any]) -> str:
-    said = ["drifts" if row["flagged"] else "", "categories" if row["marginals_flagged"] else ""]
+    said = [_WAY.get(row["direction"], ""), "categories" if row["marginals_flagged"] else ""]
     return ", ".join(s for s in said if s)
 
 

@@ -75,6 +75,6 @@ def report(file: str, **o: Any) -> None:
         rng=o["seed"] if o["seed"] is not None else 0,
         plots=not o["no_plots"],
     )
-    with out.replacing(o["output"], "-o") as fh:
+    with out.replacing(o["output"], "-o", overwrite=o["overwrite"]) as fh:
         fh.write(html)
     terminal.echo(f"wrote {o['output']} ({len(html) / 1024:.0f} KiB)", err=True)

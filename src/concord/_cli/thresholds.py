@@ -69,7 +69,7 @@ def _apply(file: str, frame: Any, o: dict[str, Any]) -> None:
     if o["output"] is None:
         terminal.echo(frame.to_csv(index=False, lineterminator="\n"), nl=False)
         return
-    with out.replacing(o["output"], "-o") as fh:
+    with out.replacing(o["output"], "-o", overwrite=o["overwrite"]) as fh:
         frame.to_csv(fh, index=False, lineterminator="\n")
 
 
@@ -88,7 +88,7 @@ def _fit(file: str, frame: Any, o: dict[str, Any]) -> None:
     )
     saved = cut_file(best, cv, o["weights"])
     if o["save"]:
-        with out.replacing(o["save"], "--save") as fh:
+        with out.replacing(o["save"], "--save", overwrite=o["overwrite"]) as fh:
             fh.write(rec.dumps(saved) + "\n")
     if o["fmt"] == "json":
         record = {**saved, "gap": best.gap, "fold_kappas": cv.fold_kappas, "optimism": cv.optimism}

@@ -8,6 +8,7 @@ The exact core, the limits' intervals and the regression on the means are in
 from __future__ import annotations
 
 import math
+import warnings
 from functools import partial
 from statistics import NormalDist
 from typing import Any
@@ -21,7 +22,7 @@ from concord._coefficients.bland_altman_core import (
 from concord._coefficients.bland_altman_repeated import check_scale, from_subjects, on_scale
 from concord._coefficients.concordance import empty_error
 from concord._common.docs import fill
-from concord._common.errors import param_error
+from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._data.names import rater_names
 from concord._data.two import two_raters
 from concord._inference.intervals import ConfidenceInterval, Deferred, Inference, _level
@@ -79,6 +80,13 @@ def ba_result(sums: Moments, options: dict[str, Any], pairs: Any = None) -> Blan
     opts = checked(options)
     level, limits = opts["confidence_level"], opts["limits"]
     d = differences(sums)
+    if d.n < 2:
+        warnings.warn(
+            "bland_altman's SD of the differences, limits of agreement and intervals are "
+            f"undefined (nan): {d.n} pair gives no spread. Measure two items or more.",
+            UndefinedKappaWarning,
+            stacklevel=3,
+        )
     z = NormalDist().inv_cdf((1 + limits) / 2)
     se = d.sd / math.sqrt(d.n) if d.n > 1 else math.nan
     inference = _inference(d.bias, se, d.n, None if callable(pairs) else pairs)

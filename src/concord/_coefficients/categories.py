@@ -10,12 +10,13 @@ callers that already hold one.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients import categories_core as core
-from concord._common.errors import check_option, param_error
+from concord._common.errors import UndefinedKappaWarning, check_option, param_error
 from concord._common.extras import require
 from concord._data.labels import Labels
 from concord._data.long import long_ratings
@@ -266,7 +267,22 @@ def specific_agreement(
         found, patterns = items.labels, items.counts
         n_raters = items.n_raters or int(patterns.rows.sum(axis=1).max())
     ps, se, n_items = core.specific(patterns)
+    unused = [found.values[j] for j in np.flatnonzero(np.isnan(ps))]
+    if unused:
+        warnings.warn(
+            f"specific agreement is undefined (nan) for {_listing(unused)}: no item with two "
+            "ratings or more uses it (a declared category nobody used, or one rated only "
+            "beside a missing rating).",
+            UndefinedKappaWarning,
+            stacklevel=2,
+        )
     return SpecificAgreementResult(found.values, ps, se, n_items, n_raters)
+
+
+def _listing(labels: list[Any]) -> str:
+    shown = ", ".join(repr(v) for v in labels[:5])
+    more = f" and {len(labels) - 5} more" if len(labels) > 5 else ""
+    return f"categor{'y' if len(labels) == 1 else 'ies'} {shown}{more}"
 
 
 def _partial(weights: Any, k: int, func: str) -> tuple[str, tuple[float, ...]]:

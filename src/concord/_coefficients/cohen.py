@@ -276,7 +276,11 @@ def cohen_kappa(
         cells in floating point, and κ is the exact value of that table.
     nan_policy : {"raise", "omit"}
         What to do with a missing rating (NaN, None, pd.NA): raise, or drop
-        the pairs in which either rating is missing.
+        the pairs in which either rating is missing. Without ``labels`` the
+        categories are those of every rating, of both raters, before pairs
+        are dropped: a category rated only beside a missing rating keeps its
+        place (its row and column hold no pair), so the weights do not change
+        with the missing ratings.
     ${population_size}
     ${groups}
     ${pair_long}

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -26,10 +27,10 @@ from concord._coefficients.cohen_core import fce
 from concord._coefficients.compare_boot import independent_sampler, paired_sampler
 from concord._coefficients.registry import Coefficient, entry
 from concord._common import exact as _exact
-from concord._common.errors import param_error
+from concord._common.errors import UndefinedKappaWarning, check_bool, param_error
 from concord._common.extras import require
 from concord._inference.clusters import cluster_variance, singletons, t_df
-from concord._inference.intervals import Inference, normal_pvalue, t_sf
+from concord._inference.intervals import Inference, check_level, normal_pvalue, t_sf
 from concord._results.comparison import ComparisonResult, HomogeneityResult, check_method
 
 _FUNC = "compare"
@@ -311,6 +312,8 @@ def compare(
     ConfidenceInterval(low=0.0, high=0.0)
     """
     chosen = check_method("t" if method is None else method, _FUNC)
+    confidence_level = check_level(confidence_level, _FUNC)
+    paired = check_bool(_FUNC, "paired", paired)
     c = compared(function, paired, _FUNC, "terms")
     d1, d2 = _sides(c, first, second)
     g1, g2 = _side_groups(groups, paired)
@@ -354,6 +357,23 @@ def finish(
     )
 
 
+def _estimates(results: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Return each result's statistic and SE; a clear error for anything that is not a result."""
+    expected = "results with a statistic and a standard error (concord.cohen_kappa(...), ...)"
+    if len(results) == 1 and isinstance(results[0], list | tuple):
+        fix = "Pass the results as separate arguments: homogeneity(*results)."
+        param_error("homogeneity", "results", "two or more results", "one list", raw=True, fix=fix)
+    if len(results) < 2:
+        param_error("homogeneity", "results", "two or more results", f"{len(results)}", raw=True)
+    for i, r in enumerate(results):
+        if not (hasattr(r, "statistic") and hasattr(r, "standard_error")):
+            fix = f"results[{i}] is a {type(r).__name__}; pass the results themselves."
+            param_error("homogeneity", "results", expected, r, exc=TypeError, fix=fix)
+    k = np.array([r.statistic for r in results], dtype=np.float64)
+    se = np.array([r.standard_error for r in results], dtype=np.float64)
+    return k, se
+
+
 def homogeneity(*results: Any) -> HomogeneityResult:
     """Test that several independent coefficients are equal (χ²).
 
@@ -387,10 +407,18 @@ def homogeneity(*results: Any) -> HomogeneityResult:
     >>> h.df, bool(abs(h.statistic - z) < 1e-12)
     (1, True)
     """
-    if len(results) < 2:
-        param_error("homogeneity", "results", "two or more results", f"{len(results)}", raw=True)
-    k = np.array([r.statistic for r in results], dtype=np.float64)
-    se = np.array([r.standard_error for r in results], dtype=np.float64)
+    k, se = _estimates(results)
+    if not (np.isfinite(k).all() and np.isfinite(se).all() and (se > 0).all()):
+        bad = int(np.flatnonzero(~(np.isfinite(k) & np.isfinite(se) & (se > 0)))[0])
+        warnings.warn(
+            f"homogeneity is undefined (nan): result {bad} has statistic {float(k[bad])!r} and "
+            f"standard error {float(se[bad])!r}; the test weighs each result by 1 / SE², which "
+            "needs a finite estimate with a positive SE. Leave that result out.",
+            UndefinedKappaWarning,
+            stacklevel=2,
+        )
+        nan = float("nan")
+        return HomogeneityResult(tuple(results), nan, nan, len(results) - 1, nan, (nan,) * len(k))
     w = 1 / se**2
     pooled = _exact.fdot(w, k) / _exact.fsum(w)
     parts = w * (k - pooled) ** 2

@@ -8,11 +8,13 @@ The exact core, its float twin and its variance are in
 from __future__ import annotations
 
 import math
+import warnings
 from functools import partial
 from typing import Any
 
 from concord._coefficients.concordance_core import PairSampler, ccc_core, z_variance
 from concord._common.docs import fill
+from concord._common.errors import UndefinedKappaWarning
 from concord._data.names import rater_names
 from concord._data.two import two_raters
 from concord._inference.intervals import Deferred, Inference, _level
@@ -46,6 +48,14 @@ def ccc_result(sums: Moments, confidence_level: Any, pairs: Any = None) -> CccRe
     """
     level = _level(confidence_level, _FUNC)
     c = ccc_core(sums)
+    if not math.isfinite(c.statistic):
+        warnings.warn(
+            "concordance_correlation is undefined (nan): x and y are both constant and "
+            "equal, so 2·cov / (var_x + var_y + (mean_x − mean_y)²) is 0/0.",
+            UndefinedKappaWarning,
+            stacklevel=3,
+        )
+
     var_z = z_variance(c, sums.n)
     se = math.sqrt(var_z) * (1 - c.statistic**2) if math.isfinite(var_z) else math.nan
     inference = _inference(c.statistic, se, sums.n, None if callable(pairs) else pairs)

@@ -28,6 +28,7 @@ from concord._common.errors import param_error
 from concord._data.labels import Labels
 from concord._data.long import long_groups
 from concord._data.matrix import RatingMatrix, rating_matrix
+from concord._inference.intervals import check_level
 from concord._results.raters import RaterDiagnostics
 from concord._tables.item_table import Items
 from concord._tables.patterns import merge
@@ -236,6 +237,7 @@ def rater_diagnostics(
     >>> round(d.full.statistic, 3), [round(r.statistic, 3) for r in d.without]
     (0.743, [0.715, 0.704, 0.868, 0.675])
     """
+    confidence_level = check_level(confidence_level, _FUNC)
     c = compared(function, True, _FUNC, "terms")
     if c.arity != 1:
         param_error(

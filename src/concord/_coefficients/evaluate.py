@@ -13,7 +13,7 @@ from concord._coefficients.evaluate_groups import by_group
 from concord._coefficients.evaluate_metrics import pair_metrics, round_scores
 from concord._coefficients.evaluate_metrics import trim as _trim
 from concord._coefficients.evaluate_truescore import true_score
-from concord._common.errors import check_option, param_error
+from concord._common.errors import check_bool, check_option, param_error
 from concord._common.options import ROUNDINGS
 from concord._results.evaluation import EvaluationResult
 from concord._results.evaluation_parts import DEGRADATION_COLUMNS, Flag, Metrics, breaks
@@ -204,6 +204,8 @@ def evaluate(
     >>> round(result.true_score["raw_trim"].prmse_true, 4)
     0.7806
     """
+    scale = check_bool(_in.FUNC, "scale", scale)
+    exclude_zero = check_bool(_in.FUNC, "exclude_zero", exclude_zero)
     rounding = check_option(_in.FUNC, "rounding", rounding, ROUNDINGS)
     h = _in.scores(human, "human")
     m = _in.scores(machine, "machine", len(h), like=human)

@@ -21,7 +21,7 @@ from concord._coefficients.cohen import cohen_kappa
 from concord._coefficients.compare import _options
 from concord._coefficients.registry import entry
 from concord._common import exact as _exact
-from concord._common.errors import UndefinedKappaWarning, param_error
+from concord._common.errors import UndefinedKappaWarning, describe, param_error
 from concord._common.extras import require
 from concord._data.columns import paired
 from concord._data.labels import Labels
@@ -36,6 +36,34 @@ _FUNC = "against_gold"
 _GOLD = "__gold__"
 
 
+def _table(ratings: Any) -> Any:
+    """Return the ratings as a DataFrame (items × raters), or raise naming ``ratings``."""
+    pd = require("pandas", "pandas", "concord.against_gold")
+
+    if hasattr(ratings, "columns"):
+        return pd.DataFrame(ratings).copy()
+    values = None
+    if isinstance(ratings, dict):  # a mapping of rater → ratings
+        try:
+            return pd.DataFrame(ratings)
+        except ValueError:
+            pass
+    elif not isinstance(ratings, str | bytes) and ratings is not None:
+        values = np.asarray(ratings, dtype=object)
+    if values is not None and values.ndim == 2:
+        return pd.DataFrame(values)
+    param_error(
+        _FUNC,
+        "ratings",
+        "an items × raters table (a 2-D array, a DataFrame or a dict of columns)",
+        f"shape {values.shape}" if values is not None and values.ndim else describe(ratings),
+        raw=True,
+        exc=ValueError if values is not None else TypeError,
+        fix="For one rater pass [[r] for r in ratings]; a long table goes wide first "
+        "(one column per rater).",
+    )
+
+
 def _codes(ratings: Any, gold: Any, labels: Any) -> tuple[np.ndarray, Labels, tuple[Any, ...]]:
     """Label codes of the gold (column 0) and the raters, under one set of labels."""
     pd = require("pandas", "pandas", "concord.against_gold")
@@ -46,7 +74,7 @@ def _codes(ratings: Any, gold: Any, labels: Any) -> tuple[np.ndarray, Labels, tu
     elif hasattr(ratings, "columns"):
         frame = pd.DataFrame(ratings).copy()
     else:
-        frame = pd.DataFrame(np.asarray(ratings, dtype=object))
+        frame = _table(ratings)
     pandas_frame = hasattr(ratings, "columns") and not isinstance(ratings, Wide)
     if pandas_frame and hasattr(gold, "iloc"):  # DataFrame, Series: by label
         gold = paired(pd.Series(0, index=frame.index), gold, _FUNC, ("ratings", "gold"))[1]

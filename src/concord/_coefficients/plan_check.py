@@ -10,6 +10,8 @@ import numpy as np
 from concord._common.errors import ForCli, param_error
 
 COEFFICIENTS = ("cohen", "fleiss", "alpha", "icc")
+# kappaSize plans 2 to 6 raters; its cell probabilities take 0.5 s each beyond 10⁶ raters
+_MOST_FLEISS = 1000
 
 
 @dataclass(frozen=True)
@@ -43,10 +45,22 @@ def unit(name: str, value: float, *, closed: bool = False) -> float:
 
 def rates(coefficient: str, prevalence: float | Sequence[float]) -> np.ndarray:
     """Return the category rates: (1 − p, p) for one p; for 'cohen' a pair is (rate1, rate2)."""
-    if isinstance(prevalence, int | float):
+    if isinstance(prevalence, int | float) and not isinstance(prevalence, bool):
         p = unit("prevalence", prevalence)
         return np.array([p, p]) if coefficient == "cohen" else np.array([1 - p, p])
-    props = np.asarray(prevalence, dtype=float)
+    try:
+        if isinstance(prevalence, str | bytes | bool | dict):
+            raise TypeError
+        props = np.asarray(prevalence, dtype=float)
+    except (TypeError, ValueError):
+        param_error(
+            "plan",
+            "prevalence",
+            "a rate in (0, 1), or a sequence of category rates",
+            prevalence,
+            exc=TypeError,
+            fix="For three categories pass e.g. prevalence=(0.2, 0.5, 0.3).",
+        )
     if coefficient == "cohen":
         if props.shape != (2,):
             param_error("plan", "prevalence", "one rate or (rate1, rate2) for 'cohen'", prevalence)
@@ -138,11 +152,12 @@ def design(
     null = None if null is None else unit("null", null, closed=True)
     width = None if width is None else float(width)
     goal(coefficient, expected, null, width)
-    raters = count("raters", raters, 2, 2 if coefficient == "cohen" else None)
+    most = {"cohen": 2, "fleiss": _MOST_FLEISS}.get(coefficient)
+    raters = count("raters", raters, 2, most)
     missing = unit("missing", missing, closed=True)
     if missing and coefficient not in ("icc", "alpha"):
         param_error("plan", "missing", "0 for 'cohen' and 'fleiss'", missing)
-    return Design(
+    d = Design(
         coefficient,
         expected,
         null,
@@ -154,5 +169,55 @@ def design(
         count("sides", sides, 1, 2),
         missing,
         count("simulations", simulations, 10),
-        seed,
+        None if seed is None else count("seed", seed, 0),
     )
+    _reachable(d)
+    return d
+
+
+def _reachable(d: Design) -> None:
+    """Refuse a power no test falls short of, and a Cohen's κ these rates cannot reach."""
+    # kappaSize's one-sided χ² test has size 2α (sides=1), every other test α
+    size = d.alpha * (3 - d.sides) if d.coefficient == "fleiss" else d.alpha
+    if d.null is not None and not d.power > size:
+        param_error(
+            "plan",
+            "power",
+            f"greater than {size:g}, the test's size",
+            d.power,
+            fix="At any n the test rejects at least that often; ask for the power you need "
+            "(0.8 or 0.9 are usual).",
+        )
+    if d.coefficient != "cohen":
+        return
+    from concord._coefficients.plan_kappa import cantor_variance
+
+    rate1, rate2 = float(d.props[0]), float(d.props[1])
+    low, high = kappa_range(rate1, rate2)
+    shown = f"({d.props[0]:g}, {d.props[1]:g})"
+    for name, value in (("expected", d.expected), ("null", d.null)):
+        # irr's N.cohen.kappa computes a κ a little beyond the reachable range too (its
+        # manual's 0.8 at rates 0.3 and 0.4, whose most is 0.78); where the variance
+        # turns negative there is no answer
+        if value is not None and not cantor_variance(value, rate1, rate2) >= 0:
+            param_error(
+                "plan",
+                name,
+                f"a κ that raters with rates {shown} can reach: between {low:.4g} and {high:.4g}",
+                value,
+                fix="Two raters whose positive rates differ this much cannot agree more; "
+                "check prevalence.",
+                cli=ForCli(
+                    fix="Two raters whose positive rates differ this much cannot agree "
+                    "more; check {prevalence}."
+                ),
+            )
+
+
+def kappa_range(rate1: float, rate2: float) -> tuple[float, float]:
+    """Return the least and the greatest Cohen's κ of a 2×2 table with these positive rates."""
+    pe = rate1 * rate2 + (1 - rate1) * (1 - rate2)
+    # po = p11 + p22 = 2·p11 + 1 − rate1 − rate2, p11 between its Fréchet bounds
+    bounds = (max(0.0, rate1 + rate2 - 1), min(rate1, rate2))
+    low, high = ((2 * p11 + 1 - rate1 - rate2 - pe) / (1 - pe) for p11 in bounds)
+    return low, high

@@ -73,10 +73,10 @@ def cells(kappa: float, props: np.ndarray, raters: int) -> np.ndarray:
     """
     m = raters
     if props.size == 2:
+        binom = require("scipy.stats", "stats", "concord.plan").binom
+
         p = float(props[1])
-        j = np.arange(m + 1)
-        binomial = np.array([math.comb(m, int(i)) for i in j]) * p**j * (1 - p) ** (m - j)
-        out: np.ndarray = (1 - kappa) * binomial
+        out: np.ndarray = (1 - kappa) * binom.pmf(np.arange(m + 1), m, p)
         out[0] += kappa * (1 - p)
         out[m] += kappa * p
         return out
@@ -90,7 +90,8 @@ def cells(kappa: float, props: np.ndarray, raters: int) -> np.ndarray:
 def separation(at: float, against: float, props: np.ndarray, raters: int) -> float:
     """Return Σ (P(at) − P(against))² / P(against): the χ² noncentrality for one item."""
     p, q = cells(at, props, raters), cells(against, props, raters)
-    return float(np.sum((p - q) ** 2 / q))
+    held = q > 0  # a cell that underflows to 0 under both (many raters) adds nothing
+    return float(np.sum((p[held] - q[held]) ** 2 / q[held]))
 
 
 def noncentrality(alpha: float, power: float, sides: int) -> float:

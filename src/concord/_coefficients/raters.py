@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -119,6 +120,11 @@ def conger_kappa(
     resamples items with who rated them.
     ${fisher_z_default}
 
+    A rater (column) who rated no item makes the coefficient undefined: that
+    rater's category shares are 0/0. The result is nan, with an
+    :class:`UndefinedKappaWarning` naming the rater, as R irrCAC's
+    ``conger.kappa.raw`` gives NaN; drop the column to leave the rater out.
+
     References
     ----------
     Conger, A. J. (1980). Integration and generalization of kappas for
@@ -147,7 +153,10 @@ def conger_result(items: Items, weighting: Weighting, population: float | None) 
     """Conger's kappa from the item and rater patterns (one-shot and accumulators)."""
     s = core.shares(items.stats, weighting.exact)
     by_rater = items.by_rater()
-    pe = chance_conger(by_rater[by_rater.sum(axis=1) > 0], weighting.exact)
+    silent = np.flatnonzero(by_rater.sum(axis=1) == 0)
+    if silent.size:
+        return _no_ratings(items, weighting, s.pa, silent)
+    pe = chance_conger(by_rater, weighting.exact)
     statistic = core.coefficient(s.pa, pe)
     inference = deferred(
         population, _conger_inference, items, weighting, float(pe), statistic, population
@@ -162,6 +171,46 @@ def conger_result(items: Items, weighting: Weighting, population: float | None) 
         items.n_raters,
         _inference=inference,
     )
+
+
+def _no_ratings(
+    items: Items, weighting: Weighting, pa: Fraction | None, silent: np.ndarray
+) -> AgreementResult:
+    """Conger's kappa when a rater rated nothing: nan, as R irrCAC's ``conger.kappa.raw``.
+
+    That rater's category shares are 0/0, so Conger's chance agreement (the
+    raters' mean shares and their covariance) is undefined; leaving the rater
+    out silently would report a kappa of fewer raters than were given.
+    """
+    names = items.names if items.names is not None else tuple(range(items.n_raters or 0))
+    who = ", ".join(repr(names[g]) for g in silent[:5])
+    undefined(
+        CONGER.name,
+        f"rater {who} rated no item, so its category shares are 0/0 (R irrCAC's "
+        "conger.kappa.raw is NaN too). Drop that rater's column, or use fleiss_kappa or "
+        "krippendorff_alpha, which do not keep who rated what",
+    )
+    nan = float("nan")
+    return AgreementResult(
+        statistic=nan,
+        observed_agreement=float(pa) if pa is not None else nan,
+        chance_agreement=nan,
+        labels=items.labels.values,
+        weights=weighting.matrix,
+        weighting=weighting.name,
+        n_items=items.stats.n_items,
+        n_raters=items.n_raters,
+        coefficient=CONGER.name,
+        category_totals=items.stats.category_totals,
+        _spec=CONGER,
+        _inference=deferred(None, _undefined_inference, items.stats.n_items),
+    )
+
+
+def _undefined_inference(n_items: int) -> Inference:
+    """Return the inference of an undefined coefficient: nan SE, p-value and intervals."""
+    nan = float("nan")
+    return Inference(nan, nan, max(n_items - 1, 0), CONGER.bounds, CONGER.interval)
 
 
 def _conger_inference(

@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+import numpy as np
+
 
 class UndefinedKappaWarning(RuntimeWarning):
     """The coefficient is undefined for these data, so its value is nan.
@@ -182,3 +184,17 @@ def check_population(population_size: Any, func: str, n_items: int | None = None
             raw=True,
         )
     return value
+
+
+def check_bool(func: str, name: str, value: Any) -> bool:
+    """Return ``value`` if it is True or False (numpy's too), else raise a TypeError.
+
+    A string such as ``"False"`` is truthy: taken as a flag it would silently
+    mean the opposite of what it says.
+    """
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    fix = ""
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        fix = f"Pass {name}={value.strip().capitalize()} (no quotes)."
+    param_error(func, name, "True or False", value, exc=TypeError, fix=fix)

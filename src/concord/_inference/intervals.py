@@ -233,6 +233,8 @@ def check_level(confidence_level: Any, func: str) -> float:
 
 def _level(confidence_level: Any, func: str) -> float:
     try:
+        if isinstance(confidence_level, bool | str | bytes):
+            raise TypeError  # float("0.9") and float(True) would pass a wrong type
         level = float(confidence_level)
     except (TypeError, ValueError):
         param_error(

@@ -68,13 +68,17 @@ def raters(frame: Any, result: Any, level: float) -> Any:
         return None
 
 
+# the change's direction in the flag column; the flags section says it in sentences
+_WAY = {"disagrees": "panel agrees more without", "consistent": "panel agrees less without"}
+
+
 def rater_rows(d: Any) -> list[dict[str, str]]:
     """Return one display row per rater: without, change with its CI, κ vs panel, MH p, flags."""
     ci = f"{100 * d.confidence_level:g}% CI"
     out = []
     for row in d.to_dict()["raters"]:
         flags = [
-            "drifts" if row["flagged"] else "",
+            _WAY.get(row["direction"], ""),
             "categories" if row["marginals_flagged"] else "",
         ]
         out.append(
@@ -141,17 +145,14 @@ def marginals(frame: Any, result: Any) -> Any:
 
 
 def flags(d: Any, s: Any, mh: Any, names: list[str], level: float) -> list[str]:
-    """Return the flags in words: drifting raters, raters' marginals, the weakest category."""
+    """Return the flags in words: raters who move the coefficient (which way), raters' marginals.
+
+    And the weakest category.
+    """
     alpha = 1 - level
-    out = []
+    out: list[str] = []
     if d is not None:
-        for rater, change in zip(d.raters, d.changes, strict=True):
-            if change.pvalue < alpha:
-                way = "raises" if change.difference > 0 else "lowers"
-                out.append(
-                    f"Leaving out {rater} {way} the coefficient by "
-                    f"{abs(change.difference):.3f} ({_p(change.pvalue)})."
-                )
+        out.extend(s[0].upper() + s[1:] for s in d.flag_sentences())
         for rater, test in zip(d.raters, d.homogeneity, strict=True):
             if test.pvalue < alpha:
                 out.append(

@@ -10,7 +10,7 @@ import numpy as np
 from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._common.text import number
-from concord._inference.intervals import ConfidenceInterval
+from concord._inference.intervals import ConfidenceInterval, check_level
 from concord._results.categories_text import (
     METHODS as _METHODS,
 )
@@ -24,7 +24,8 @@ from concord._results.categories_text import (
 def _z(confidence_level: float) -> float:
     from statistics import NormalDist
 
-    return NormalDist().inv_cdf(0.5 + confidence_level / 2)
+    level = check_level(confidence_level, "confidence_interval")
+    return NormalDist().inv_cdf(0.5 + level / 2)
 
 
 @dataclass(frozen=True, repr=False)
@@ -252,9 +253,10 @@ class BangdiwalaResult(BangdiwalaText):
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Return B ± t_{n−1}·SE clipped to [0, 1], as Gwet's irrCAC (``bangdiwala.table``)."""
         stats = require("scipy.stats", "stats", "BangdiwalaResult.confidence_interval")
+        level = check_level(confidence_level, "confidence_interval")
         if self.n < 2:
             return ConfidenceInterval(float("nan"), float("nan"))
-        t = float(stats.t.ppf(0.5 + confidence_level / 2, self.n - 1))
+        t = float(stats.t.ppf(0.5 + level / 2, self.n - 1))
         low = max(0.0, self.statistic - t * self.standard_error)
         return ConfidenceInterval(low, min(1.0, self.statistic + t * self.standard_error))
 

@@ -9,6 +9,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from concord._common import text as _explain
+from concord._common.errors import check_bool
 from concord._common.extras import require
 from concord._inference.intervals import ConfidenceInterval, Inference
 from concord._results import benchmark as _benchmark
@@ -200,7 +201,7 @@ class IccResult(IccText):
         """
         chosen = scale or "koo-li"
         label = _scales.interpret(self.statistic, chosen, self._func("interpret"))
-        if not probabilistic:
+        if not check_bool(self._func("interpret"), "probabilistic", probabilistic):
             return label
         if not math.isfinite(self.statistic):
             return _benchmark.normal(chosen, self.statistic, math.nan)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, overload
 
+from concord._common.errors import check_bool
 from concord._results import benchmark as _benchmark
 from concord._results import interpret as _scales
 from concord._results.benchmark import BenchmarkProbabilities
@@ -91,7 +92,7 @@ class Described:
         """
         func = f"{type(self).__name__}.interpret"
         chosen = _scales.resolve(scale, self._described, func)
-        if probabilistic:
+        if check_bool(func, "probabilistic", probabilistic):
             _scales.interpret(self.statistic, chosen, func)  # checks the scale's name
             return _benchmark.normal(chosen, self.statistic, self.standard_error)
         return _scales.interpret(self.statistic, chosen, func)

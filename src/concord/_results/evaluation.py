@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from concord._common import text as _text
+from concord._common.errors import check_bool
 from concord._common.extras import require
 from concord._common.jsonable import jsonable
 from concord._results import evaluation_tables as _t
@@ -83,7 +84,7 @@ class EvaluationResult(EvaluationText):
 
     def tables(self, *, inference: bool = False) -> dict[str, list[tuple[str, dict[str, Any]]]]:
         """Every table as ``(row, {column: value})`` records, keyed by RSMTool's file name."""
-        return _t.all_tables(self, inference)
+        return _t.all_tables(self, check_bool("tables", "inference", inference))
 
     def table(self, name: str = "eval", *, inference: bool = False) -> Any:
         """Return one table as a pandas DataFrame with RSMTool's rows and column names.

@@ -8,7 +8,7 @@ from typing import Any
 
 from concord._common.extras import require
 from concord._common.jsonable import jsonable
-from concord._inference.intervals import ConfidenceInterval
+from concord._inference.intervals import ConfidenceInterval, check_level
 from concord._results.studies_text import GoldText
 
 
@@ -59,6 +59,7 @@ class GoldResult(GoldText):
     def confidence_interval(self, confidence_level: float | None = None) -> ConfidenceInterval:
         """Return the normal interval around the bias-corrected ``estimate``, as kappam_gold's."""
         level = self.confidence_level if confidence_level is None else confidence_level
+        level = check_level(level, "confidence_interval")
         z = NormalDist().inv_cdf(1 - (1 - level) / 2)
         half = z * self.standard_error
         return ConfidenceInterval(self.estimate - half, self.estimate + half)

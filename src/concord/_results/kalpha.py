@@ -18,6 +18,27 @@ from concord._inference import kalpha as _kalpha
 from concord._inference.intervals import ConfidenceInterval, InferenceMixin, check_level
 
 
+def _threshold(value: Any) -> bool:
+    """Whether ``value`` is one number (a bool or a string is not)."""
+    return isinstance(value, int | float | np.floating | np.integer) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+def _thresholds(given: Any, func: str, alpha_min: Any) -> list[float]:
+    """Return the thresholds as floats; a clear error for nan, text or anything not a number."""
+    expected = "a finite number, or a sequence of them (the smallest acceptable alpha)"
+    fix = "For Krippendorff's (2004) tentative threshold pass alpha_min=0.667."
+    if isinstance(given, str | bytes) or not isinstance(given, Sequence | np.ndarray):
+        param_error(func, "alpha_min", expected, alpha_min, exc=TypeError, fix=fix)
+    for t in given:
+        if not _threshold(t):
+            param_error(func, "alpha_min", expected, t, exc=TypeError, fix=fix)
+        if not math.isfinite(t):
+            param_error(func, "alpha_min", expected, t, fix=fix)
+    return [float(t) for t in given]
+
+
 class KalphaMixin(InferenceMixin):
     """Adds ``method="kalpha"`` to ``confidence_interval()``, and ``q()``."""
 
@@ -122,10 +143,8 @@ class KalphaMixin(InferenceMixin):
             q for one threshold; threshold → q for several.
         """
         func = f"{type(self).__name__}.q"
-        if isinstance(alpha_min, int | float | np.floating | np.integer):
-            thresholds, several = [float(alpha_min)], False
-        else:
-            thresholds, several = [float(t) for t in alpha_min], True
+        several = not _threshold(alpha_min)
+        thresholds = _thresholds(alpha_min if several else [alpha_min], func, alpha_min)
         values = self._kalpha(n_resamples, rng, func)
         out = {t: math.nan if values is None else _kalpha.below(values, t) for t in thresholds}
         return out if several else out[thresholds[0]]

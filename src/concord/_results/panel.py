@@ -15,6 +15,7 @@ import numpy as np
 
 from concord._common.extras import require
 from concord._common.jsonable import jsonable
+from concord._inference.intervals import check_level
 from concord._results import html as _html
 from concord._results.agreement import AgreementResult
 from concord._results.tables_text import TableText
@@ -79,7 +80,8 @@ class AgreementTable(TableText):
         return tuple(r.coefficient for r in self.results)
 
     def _level(self, confidence_level: float | None) -> float:
-        return self.confidence_level if confidence_level is None else confidence_level
+        level = self.confidence_level if confidence_level is None else confidence_level
+        return check_level(level, "confidence_interval")
 
     def records(
         self, confidence_level: float | None = None, *, method: str | None = None, rng: Any = None

@@ -72,9 +72,61 @@ class RaterDiagnostics(RatersText):
 
     @property
     def flagged(self) -> tuple[Any, ...]:
-        """The raters whose change is significant (p below 1 − ``confidence_level``)."""
+        """The raters whose change is significant (p below 1 − ``confidence_level``).
+
+        In either direction: :attr:`directions` says which. A rater whose
+        removal lowers the coefficient is one of the panel's most consistent
+        raters, not a problem.
+        """
         alpha = 1 - self.confidence_level
         return tuple(r for r, c in zip(self.raters, self.changes, strict=True) if c.pvalue < alpha)
+
+    @property
+    def directions(self) -> tuple[str | None, ...]:
+        """Each rater's flag with its direction, in the order of ``raters``.
+
+        ``"disagrees"``: without the rater the panel agrees significantly
+        more; ``"consistent"``: significantly less; None: no significant change.
+        """
+        alpha = 1 - self.confidence_level
+        return tuple(
+            None if not c.pvalue < alpha else "disagrees" if c.difference > 0 else "consistent"
+            for c in self.changes
+        )
+
+    def flag_sentences(self) -> list[str]:
+        """Say each significant change in words, with its direction (one sentence per rater).
+
+        "without c the panel agrees more: c disagrees most" for the rater
+        whose removal raises the coefficient most, "... agrees less: c is its
+        most consistent rater" for the one whose removal lowers it most.
+        """
+        flagged = [c for c, way in zip(self.changes, self.directions, strict=True) if way]
+        return [
+            f"{head} ({c.difference:+.3f}, p = {c.pvalue:.2g})."
+            for head, c in zip(self._flag_heads(), flagged, strict=True)
+        ]
+
+    def _flag_heads(self) -> list[str]:
+        """Return each significant change's direction in words, without its numbers."""
+        ways = self.directions
+        changes = [float(c.difference) for c in self.changes]
+        up = [changes[i] for i, way in enumerate(ways) if way == "disagrees"]
+        down = [changes[i] for i, way in enumerate(ways) if way == "consistent"]
+        heads = []
+        for i, way in enumerate(ways):
+            name = f"{self.raters[i]!s}"
+            if way == "disagrees":
+                what = "disagrees most" if changes[i] == max(up) else "disagrees with the others"
+                heads.append(f"without {name} the panel agrees more: {name} {what}")
+            elif way == "consistent":
+                what = (
+                    "its most consistent rater"
+                    if changes[i] == min(down)
+                    else "one of its consistent raters"
+                )
+                heads.append(f"without {name} the panel agrees less: {name} is {what}")
+        return heads
 
     @property
     def marginals_flagged(self) -> tuple[Any, ...]:
@@ -112,6 +164,7 @@ class RaterDiagnostics(RatersText):
                 "change_high": float(high),
                 "pvalue": float(change.pvalue),
                 "flagged": bool(change.pvalue < alpha),
+                "direction": self.directions[i],
                 "kappa_vs_panel": float(self.versus_panel[i].statistic),
             }
             if self.homogeneity:
@@ -130,7 +183,8 @@ class RaterDiagnostics(RatersText):
 
         Columns: ``n_ratings``, ``without`` (the coefficient without the
         rater), ``change`` with ``change_se``, ``change_low``,
-        ``change_high`` and ``pvalue``, ``flagged``, ``kappa_vs_panel``, the
+        ``change_high`` and ``pvalue``, ``flagged`` with its ``direction``
+        (see :attr:`directions`), ``kappa_vs_panel``, the
         Stuart–Maxwell test of the rater's categories against the panel's
         (``homogeneity_chi2``, ``homogeneity_df``, ``homogeneity_pvalue``,
         and ``marginals_flagged``) and ``share_<label>``, the rater's share of
@@ -171,7 +225,7 @@ class RaterDiagnostics(RatersText):
         changes = np.array([c.difference for c in self.changes])
         top = int(np.nanargmax(np.abs(changes))) if np.isfinite(changes).any() else 0
         at = f"{1 - self.confidence_level:g}"
-        flagged = ", ".join(map(str, self.flagged)) or "none"
+        flagged = "; ".join(self._flag_heads()) or "none"
         marginals = ", ".join(map(str, self.marginals_flagged)) or "none"
         return (
             f"{self.name.split(':')[0]} of the {len(self.raters)} raters was "
@@ -198,7 +252,8 @@ class RaterDiagnostics(RatersText):
             )
         at = f"{1 - self.confidence_level:g}"
         if self.flagged:
-            lines.append(f"* the change is significant at {at}")
+            lines.append(f"* the change is significant at {at}; in words:")
+            lines.extend(f"  {s}" for s in self.flag_sentences())
         if self.marginals_flagged:
             lines.append(
                 f"† the rater's categories differ from the panel's at {at} (Stuart–Maxwell)"
@@ -208,8 +263,9 @@ class RaterDiagnostics(RatersText):
     def explain(self) -> str:
         """Say in words which rater moves the coefficient most, and how it was measured."""
         changes = np.array([c.difference for c in self.changes])
-        top = int(np.nanargmax(changes)) if np.isfinite(changes).any() else 0
-        flagged = ", ".join(map(str, self.flagged)) or "none"
+        top = int(np.nanargmax(np.abs(changes))) if np.isfinite(changes).any() else 0
+        said = [f"  {s[0].upper()}{s[1:]}" for s in self.flag_sentences()]
+        at = f"{1 - self.confidence_level:g}"
         return "\n".join(
             [
                 f"{self.coefficient} of the {len(self.raters)} raters: {self.full.statistic:.4f}.",
@@ -217,7 +273,8 @@ class RaterDiagnostics(RatersText):
                 f"{self.without[top].statistic:.4f} ({changes[top]:+.4f}).",
                 "Each change pairs the per-item linearised terms of the panel with and "
                 "without the rater (Gwet 2016), so its SE accounts for the shared items.",
-                f"Significant changes at {1 - self.confidence_level:g}: {flagged}.",
+                f"Significant changes at {at}:" if said else f"Significant changes at {at}: none.",
+                *said,
                 "κ vs panel is each rater's Cohen's kappa against the other raters' "
                 "majority label (the lower median when weighted).",
                 "MH p is the Stuart–Maxwell test of marginal homogeneity on the same "
@@ -227,8 +284,12 @@ class RaterDiagnostics(RatersText):
             ]
         )
 
+    def _named(self, way: str) -> list[Any]:
+        return [r for r, w in zip(self.raters, self.directions, strict=True) if w == way]
+
     def __repr__(self) -> str:
         return (
             f"RaterDiagnostics(coefficient={self.coefficient!r}, raters={len(self.raters)}, "
-            f"statistic={self.full.statistic:.4f}, flagged={list(self.flagged)!r})"
+            f"statistic={self.full.statistic:.4f}, "
+            f"disagrees={self._named('disagrees')!r}, consistent={self._named('consistent')!r})"
         )

@@ -106,6 +106,9 @@ def _why_undefined(result: Any) -> str:
         return "no item has two ratings"
     if np.count_nonzero(result.category_totals) <= 1:
         return "no variation: every rating is in one category"
+    chance = getattr(result, "chance_agreement", None)
+    if chance is not None and chance != chance:  # nan: Conger's kappa with a silent rater
+        return "a rater rated no item, so chance agreement is undefined"
     return "chance agreement is 1"
 
 

@@ -95,16 +95,44 @@ def _table(
         return None
     check_pair(c1, c2, func)
     weight = sample_weights(sample_weight, c1.values.shape[0], func)
+    every = None if declared is not None else _every_rating([c1, c2], func)
     (c1, c2), weight = omit_missing([c1, c2], weight, nan_policy, func, allow_empty=allow_empty)
     if c1.values.shape[0] == 0:
         return None
     if not allow_empty:  # a batch of zero weights adds nothing; a whole input of them is empty
         check_some_weight(weight, func)
     declared = categorical_order(declared, [c1, c2], func)
-    counted = _count_pairs(c1, c2, declared, func, engine)
+    if declared is None and every is not None:
+        counted = _count_pairs(c1, c2, every.values, func, engine)
+        counted = PairTable(counted.table, every)  # inferred, not declared: its own order flag
+    else:
+        counted = _count_pairs(c1, c2, declared, func, engine)
     units = None if weight is None else _units(c1, c2, counted.labels, weight, func)
     table = counted.table if units is None else weighted_table(units, counted.labels.k)
     return PairTable(table, counted.labels, units, declared is not None)
+
+
+def _every_rating(cols: list[Column], func: str) -> Labels | None:
+    """Return the categories of every rating, before pairs with a missing one are dropped.
+
+    None when nothing is missing (the pairs hold every rating). Without it,
+    ``nan_policy="omit"`` would take the categories from the pairs it keeps, and
+    a category rated only beside a missing rating would vanish: the weights'
+    spacing, and so a weighted kappa, would change with it.
+    """
+    if all(c.missing is None or not c.missing.any() for c in cols):
+        return None
+    kept = [c if c.missing is None else c.take(~c.missing) for c in cols]
+    if all(c.values.shape[0] == 0 for c in kept):
+        return None  # a stream's batch of missing ratings only: nothing to count
+    if any(c.ordered and c.categories is not None for c in kept):
+        return None  # ordered Categoricals declare their categories themselves
+    values = []
+    for c, name in zip(kept, ("rater1", "rater2"), strict=True):
+        ints = integral_floats(c.values, None, func, name) if c.values.dtype.kind == "f" else None
+        values.append(c.decoded() if ints is None else ints)
+    labels, _ = infer(values)
+    return labels
 
 
 def _plain_table(rater1: Any, rater2: Any, engine: _count.Engine) -> PairTable | None:
@@ -230,7 +258,7 @@ def _lookup_table(
             for c, name in ((c1, "rater1"), (c2, "rater2"))
         )
     k = labels.k
-    flat = np.bincount(k1 * k + k2, minlength=k * k).astype(np.int64)
+    flat = np.bincount(k1 * k + k2, minlength=k * k).astype(np.int64, copy=False)  # no copy
     return PairTable(flat.reshape(k, k), labels)
 
 
