@@ -131,7 +131,7 @@ ALLOWED = {
     ("_data/convert.py", "pandas"): "only when pandas is in sys.modules",
     ("_data/convert.py", "pyarrow"): "only for Arrow-backed data, which brings pyarrow",
     ("_data/long.py", "pandas"): "only when pandas is in sys.modules or the data are pandas'",
-    ("_coefficients/evaluate_inputs.py", "pandas"): "a fallback (ImportError caught)",
+    ("_studies/evaluate/evaluate_inputs.py", "pandas"): "a fallback (ImportError caught)",
     ("_streaming/long.py", "pandas"): "a fallback (ImportError caught)",
     ("_inference/intervals.py", "tqdm"): "a fallback (ImportError caught)",
     ("_data/arrays.py", "array_api_compat"): "a fallback (ImportError caught)",

@@ -552,7 +552,7 @@ class BlandAltmanDisplay:
         nan_policy: str = "raise",
     ) -> BlandAltmanDisplay:
         """Compute :func:`concord.bland_altman` of the ratings and build its display."""
-        from concord._coefficients.bland_altman import bland_altman
+        from concord._coefficients.continuous.bland_altman import bland_altman
 
         result = bland_altman(
             x,
@@ -625,7 +625,7 @@ class ConcordanceDisplay:
         cls, x: Any, y: Any, /, *, confidence_level: float = 0.95, nan_policy: str = "raise"
     ) -> ConcordanceDisplay:
         """Compute :func:`concord.concordance_correlation` of the ratings and build its display."""
-        from concord._coefficients.concordance import concordance_correlation
+        from concord._coefficients.continuous.concordance import concordance_correlation
 
         result = concordance_correlation(
             x, y, confidence_level=confidence_level, nan_policy=nan_policy
@@ -700,7 +700,7 @@ class AgreementChartDisplay:
         if hasattr(result, "partial_weights"):
             statistic = float(result.statistic)
         else:
-            from concord._coefficients.categories_core import bangdiwala
+            from concord._coefficients.kappa.categories_core import bangdiwala
 
             statistic = bangdiwala(observed, np.asarray(partial))[0]
         return cls(observed, tuple(result.labels), partial, statistic)
@@ -717,7 +717,7 @@ class AgreementChartDisplay:
         nan_policy: str = "raise",
     ) -> AgreementChartDisplay:
         """Compute :func:`concord.bangdiwala_b` of the ratings and build its chart."""
-        from concord._coefficients.categories import bangdiwala_b
+        from concord._coefficients.kappa.categories import bangdiwala_b
 
         return cls.from_result(
             bangdiwala_b(rater1, rater2, weights=weights, labels=labels, nan_policy=nan_policy)

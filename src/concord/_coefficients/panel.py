@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from concord._coefficients import krippendorff as _alpha
+from concord._coefficients.krippendorff import krippendorff as _alpha
 from concord._coefficients.registry import REGISTRY, Coefficient
 from concord._common import options as vocabulary
 from concord._common.docs import fill

@@ -23,25 +23,31 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from concord._coefficients import (
-    agreement_core,
+from concord._coefficients import pattern_terms as compare_terms
+from concord._coefficients.continuous import (
     bland_altman,
     bland_altman_core,
-    cohen,
-    cohen_core,
-    compare_terms,
     concordance,
     concordance_core,
-    gwet,
     icc,
     icc_core,
+)
+from concord._coefficients.kappa import (
+    cohen,
+    cohen_core,
+    qwk,
+)
+from concord._coefficients.krippendorff import (
     krippendorff,
     krippendorff_core,
-    qwk,
+)
+from concord._coefficients.krippendorff import krippendorff_continuous as continuous
+from concord._coefficients.multirater import (
+    agreement_core,
+    gwet,
     raters,
     raters_core,
 )
-from concord._coefficients import krippendorff_continuous as continuous
 from concord._common.errors import param_error
 from concord._data.long import LONG
 from concord._results.spec import Spec
@@ -147,7 +153,7 @@ _p = functools.partial
 
 
 def _shares(member: gwet.Member, function: Callable[..., Any]) -> Coefficient:
-    """Declare a member of the percent-agreement family (:mod:`concord._coefficients.gwet`)."""
+    """Declare a member of the percent-agreement family (``multirater/gwet.py``)."""
     return Coefficient(
         member.spec,
         function,

@@ -16,8 +16,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from concord._coefficients.compare import compare
-from concord._coefficients.icc_core import Sums
+from concord._coefficients.continuous.icc_core import Sums
 from concord._coefficients.registry import Coefficient, by_name, entry
 from concord._common.errors import param_error
 from concord._data.long import LONG
@@ -28,6 +27,7 @@ from concord._streaming.comparison import ComparisonAccumulator, comparison
 from concord._streaming.long import LongForm
 from concord._streaming.state import ItemCounts, PairCounts, Where
 from concord._streaming.sums import SumsCounts
+from concord._studies.compare.compare import compare
 
 
 class Accumulator:

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.cohen import COHEN, kappa_result
+from concord._coefficients.kappa.cohen import COHEN, kappa_result
 from concord._common.errors import describe, param_error
 from concord._common.jsonable import jsonable
 from concord._data.columns import check_some_weight, paired, paired_weight, sample_weights

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.icc import ratings_matrix
+from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import has_missing, midranks, undefined
 from concord._common.errors import check_option, param_error
 from concord._inference.intervals import normal_pvalue

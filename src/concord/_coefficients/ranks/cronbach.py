@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.icc import ratings_matrix
+from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import has_missing, undefined
 from concord._common.errors import check_option, param_error
 from concord._inference.intervals import check_level

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.icc import ratings_matrix
+from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import (
     chi2_sf,
     has_missing,

@@ -1,0 +1,1 @@
+"""Studies that consume coefficients: comparisons, raters, judges, crowds, planning, evaluation."""

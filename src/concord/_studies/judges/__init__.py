@@ -1,0 +1,1 @@
+"""Judges against humans: the Alt-Test, diagnostic accuracy, self-consistency."""
