@@ -94,6 +94,10 @@ class Coefficient:
         ``terms(data, options)``: the per-item terms of the coefficient, items
         in order, whose squares sum to its variance; :func:`concord.compare`
         pairs them item by item (Gwet 2016). None where not yet written.
+    leads : bool
+        True for the coefficient a report's summary leads with when a panel
+        has it (Krippendorff's alpha: any number of raters, missing ratings
+        and every level of measurement); otherwise the first result leads.
     options : tuple of str
         The function's keyword-only options, in signature order (not the long
         form's ``item``, ``rater`` and ``rating``, nor ``groups``: they say how
@@ -112,6 +116,7 @@ class Coefficient:
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     terms: Callable[[tuple[Any, ...], dict[str, Any]], Any] | None = None
     pattern_terms: compare_terms.PatternTerms | None = None
+    leads: bool = False
     options: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -234,6 +239,7 @@ REGISTRY: tuple[Coefficient, ...] = (
         krippendorff_core.alpha_variance,
         check_counts=krippendorff.check_counts,
         terms=krippendorff.item_terms,
+        leads=True,
     ),
     Coefficient(
         icc.ICC,
