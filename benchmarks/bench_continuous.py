@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 import concord
-from concord._coefficients import icc_sums
+from concord._coefficients.continuous import icc_sums
 from concord._tables import engines
 
 try:  # the peer is optional: a missing one is reported, not fatal

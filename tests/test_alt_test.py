@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import concord
-from concord._coefficients.alt_test_core import by_adjusted, by_rejected
+from concord._studies.judges.alt_test_core import by_adjusted, by_rejected
 
 RNG = np.random.default_rng(20250101)
 

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import concord
-from concord._coefficients.alt_test import from_outcomes
-from concord._coefficients.alt_test_core import Outcomes
+from concord._studies.judges.alt_test import from_outcomes
+from concord._studies.judges.alt_test_core import Outcomes
 
 HERE = Path(__file__).parent / "reference" / "alttest"
 

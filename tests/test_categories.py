@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import concord
-from concord._coefficients.categories import homogeneity_of_table
+from concord._coefficients.kappa.categories import homogeneity_of_table
 
 VISION = np.array(
     [[1520, 266, 124, 66], [234, 1512, 432, 78], [117, 362, 1772, 205], [36, 82, 179, 492]]
@@ -213,7 +213,7 @@ def test_string_labels_and_unused_categories() -> None:
 
 
 def test_weighted_b_se_is_the_multinomial_delta_method() -> None:
-    from concord._coefficients.categories_core import bangdiwala
+    from concord._coefficients.kappa.categories_core import bangdiwala
 
     partial = np.array([1.0, 0.5])
     n = SEXUAL_FUN.sum()

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from concord._cli import cells, source
-from concord._cli.source import Options, Source
+from concord._cli.reading import cells, source
+from concord._cli.reading.source import Options, Source
 
 CELLS = [
     *("1", "01", "+1", "-1", "1.0", "1.", ".5", "1e0", "1E+0", "-0", "2", "10", "3.25"),

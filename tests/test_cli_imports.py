@@ -79,7 +79,7 @@ def defined(trees: list[ast.AST]) -> set[str]:
     return names
 
 
-TREES = {p.name: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(CLI.glob("*.py"))}
+TREES = {p.name: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(CLI.rglob("*.py"))}
 
 
 @pytest.mark.parametrize("name", sorted(TREES))

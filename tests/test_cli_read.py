@@ -20,8 +20,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from concord._cli import source as _cli_source
 from concord._cli.main import main
+from concord._cli.reading import source as _cli_source
 
 COMMANDS = {
     "kappa": [],

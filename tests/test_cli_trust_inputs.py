@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 import concord
-from concord._cli import source as _cli_source
 from concord._cli.main import main
+from concord._cli.reading import source as _cli_source
 
 ROWS = [
     ("a", "a", "a"),

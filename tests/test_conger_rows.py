@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import concord
-from concord._coefficients import agreement_core as core
-from concord._coefficients.raters_core import CongerSampler, OnDemand, conger_variance
+from concord._coefficients.multirater import agreement_core as core
+from concord._coefficients.multirater.raters_core import CongerSampler, OnDemand, conger_variance
 from concord._tables import engines as _count
 from concord._tables import items as _items
 from concord._tables import rater_terms

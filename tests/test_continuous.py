@@ -21,7 +21,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import concord
-from concord._coefficients.bland_altman_core import limit_intervals
+from concord._coefficients.continuous.bland_altman_core import limit_intervals
 
 REFERENCE = json.loads(
     (Path(__file__).parent / "reference" / "continuous" / "pefr_1986.json").read_text()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from concord._coefficients.evaluate_inputs import label_codes
+from concord._studies.evaluate.evaluate_inputs import label_codes
 
 RNG = np.random.default_rng(0)
 CASES = {

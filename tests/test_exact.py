@@ -170,7 +170,7 @@ def test_wide_range_falls_back_to_lookup():
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int64])
 def test_engines_agree_on_both_sides_of_the_crossover(dtype):
-    from concord._coefficients.qwk import _from_sums
+    from concord._coefficients.kappa.qwk import _from_sums
 
     pytest.importorskip("numba")
     rng = np.random.default_rng(5)
@@ -232,7 +232,7 @@ def _fraction_core(table, weights, pooled):
 def test_core_int64_and_python_ints_agree_with_fractions(k, scale, kind, pooled, seed):
     # large counts and weights cross the int64 bound; float weights split into parts;
     # exponents spread over ~600 bits take Python ints
-    from concord._coefficients.cohen_core import weighted_kappa_core
+    from concord._coefficients.kappa.cohen_core import weighted_kappa_core
 
     rng = np.random.default_rng(seed)
     table = rng.integers(0, 50, (k, k)) * scale

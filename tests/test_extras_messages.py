@@ -120,7 +120,7 @@ ALLOWED = {
     # the command line checks the cli extra once, when concord._cli loads (find_spec)
     **{
         (p.relative_to(SRC).as_posix(), m): "the cli extra, checked when concord._cli loads"
-        for p in (SRC / "_cli").glob("*.py")
+        for p in (SRC / "_cli").rglob("*.py")
         for m in ("click", "pandas", "pyarrow", "tqdm")
     },
     # loaded only through engines._kernels(), which falls back to numpy without numba
@@ -133,7 +133,7 @@ ALLOWED = {
     ("_data/convert.py", "pyarrow"): "only for Arrow-backed data, which brings pyarrow",
     ("_data/frames.py", "pyarrow"): "only for pyarrow arrays and batches, which bring pyarrow",
     ("_data/long.py", "pandas"): "only when pandas is in sys.modules or the data are pandas'",
-    ("_coefficients/evaluate_inputs.py", "pandas"): "a fallback (ImportError caught)",
+    ("_studies/evaluate/evaluate_inputs.py", "pandas"): "a fallback (ImportError caught)",
     ("_streaming/long.py", "pandas"): "a fallback (ImportError caught)",
     ("_inference/intervals.py", "tqdm"): "a fallback (ImportError caught)",
     ("_data/arrays.py", "array_api_compat"): "a fallback (ImportError caught)",

@@ -131,8 +131,8 @@ def test_merged_float_sums_equal_the_one_shot_sums_bit_for_bit(pairs, cuts):
 def test_deferred_bootstrap_pairs_give_the_eager_intervals():
     # float ratings' distinct pairs are found when a bootstrap asks; the intervals
     # equal those of the pairs passed at once (the former behaviour)
-    from concord._coefficients.bland_altman import ba_result
-    from concord._coefficients.concordance import ccc_result
+    from concord._coefficients.continuous.bland_altman import ba_result
+    from concord._coefficients.continuous.concordance import ccc_result
     from concord._tables.moments import bootstrap_pairs, distinct_pairs
 
     rng = np.random.default_rng(5)

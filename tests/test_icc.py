@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import concord
-from concord._results.icc_anova import FORMS
+from concord._results.continuous.icc_anova import FORMS
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("scipy")

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import concord
-from concord._results.icc_anova import FORMS
+from concord._results.continuous.icc_anova import FORMS
 
 X = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]])
 

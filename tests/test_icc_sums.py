@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import concord
-from concord._coefficients.icc import _scan
-from concord._coefficients.icc_core import sums_of
-from concord._coefficients.icc_sums import block_sums, column_sums, row_sums, scan
+from concord._coefficients.continuous.icc import _scan
+from concord._coefficients.continuous.icc_core import sums_of
+from concord._coefficients.continuous.icc_sums import block_sums, column_sums, row_sums, scan
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
@@ -73,7 +73,7 @@ def test_f_helpers_are_scipy_stats_f(x: float, df1: float, df2: float) -> None:
     """The shortcuts past scipy.stats' checks give its very floats (scipy is the reference)."""
     from scipy.stats import f
 
-    from concord._results.icc_anova import f_ppf, f_sf
+    from concord._results.continuous.icc_anova import f_ppf, f_sf
 
     assert np.array_equal(f_sf(x, df1, df2), float(f.sf(x, df1, df2)), equal_nan=True)
     for q in (0.975, 0.5, 1.0):
@@ -131,7 +131,7 @@ def test_numba_scan_is_the_numpy_scan(
 ) -> None:
     """One pass of the kernel finds what numpy's chunked scan finds (the numpy scan by hand)."""
     kernels = pytest.importorskip("concord._tables.block_kernels")
-    from concord._coefficients import icc
+    from concord._coefficients.continuous import icc
 
     x = np.array(values * 50).reshape(-1, 2)
     monkeypatch.setattr(icc, "loaded", lambda: None)

@@ -459,7 +459,7 @@ def test_fraction_is_zero_for_an_infinite_population():
 
 
 def test_poisson_replicates_merge_by_addition():
-    from concord._coefficients.cohen_core import kappa_of_tables
+    from concord._coefficients.kappa.cohen_core import kappa_of_tables
     from concord._inference.resampling import PoissonReplicates
 
     rng = np.random.default_rng(0)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from statsmodels.stats import inter_rater
 
 import concord
-from concord._coefficients import krippendorff as _krippendorff
+from concord._coefficients.krippendorff import krippendorff as _krippendorff
 
 Q = [1, 2, 3, 4]
 

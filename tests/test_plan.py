@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import concord
-from concord._coefficients import plan_sim
+from concord._studies.plan import plan_sim
 
 # N.cohen.kappa(rate1, rate2, k1 = true κ, k0 = null κ, alpha, power, twosided)
 IRR = [
@@ -88,7 +88,7 @@ def test_fleiss_width_matches_kappasize(
 def test_cohen_width_is_the_wald_interval() -> None:
     # at the planned n the Wald interval of κ (z·SE each side) is at most 0.2 wide,
     # at n − 1 wider: SE from the Fleiss–Cohen–Everitt variance (irr's Q)
-    from concord._coefficients.plan_kappa import cantor_variance
+    from concord._studies.plan.plan_kappa import cantor_variance
 
     result = concord.plan("cohen", expected=0.8, width=0.2, prevalence=(0.3, 0.4))
     q = cantor_variance(0.8, 0.3, 0.4)

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import concord
-from concord._coefficients.diagnostics_panel import panel_reference
+from concord._studies.raters.diagnostics_panel import panel_reference
 
 NAN = float("nan")
 # Krippendorff (2011), "Computing Krippendorff's alpha-reliability", reliability data

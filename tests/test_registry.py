@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 
+import numpy as np
 import pytest
 
 import concord
@@ -90,3 +91,19 @@ def test_every_coefficient_has_variants_for_each_option():
         assert {} in mine
         for option in ("labels", "nan_policy", "min_rating"):
             assert (option in c.options) == any(option in o for o in mine), (c.name, option)
+
+
+def test_the_report_leads_with_the_registrys_lead(monkeypatch):
+    """The report's summary asks the registry which coefficient leads, not the name."""
+    import dataclasses
+
+    from concord._render import questions
+
+    assert [c.name for c in REGISTRY if c.leads] == ["krippendorff_alpha"]
+    ratings = np.array([[1, 2, 2], [2, 2, 1], [1, 1, 1], [3, 3, 2], [2, 3, 3]])
+    results = [concord.fleiss_kappa(ratings), concord.gwet_ac(ratings)]
+    results.append(concord.krippendorff_alpha(ratings))
+    assert questions.headline(results).coefficient == "krippendorff_alpha"
+    declared = tuple(dataclasses.replace(c, leads=c.name == "gwet_ac") for c in REGISTRY)
+    monkeypatch.setattr(questions, "REGISTRY", declared)
+    assert questions.headline(results).coefficient == "gwet_ac"

@@ -203,7 +203,7 @@ def test_plan_icc_with_almost_every_rating_missing_answers_at_once() -> None:
 def test_plan_simulation_never_returns_an_n_that_rejects_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from concord._coefficients import plan_sim
+    from concord._studies.plan import plan_sim
 
     monkeypatch.setattr(plan_sim, "rejection_rate", lambda *args: 0.0)
     with pytest.raises(ValueError, match="plan could not find n"):
@@ -215,7 +215,7 @@ def test_plan_simulation_at_the_tests_size_does_not_divide_by_zero(
 ) -> None:
     # one of 20 studies rejecting is the one-sided test's size: z_α + z(0.05) = 0, whose
     # step divided by zero; the rate says nothing of the distance, so n grows fourfold
-    from concord._coefficients import plan_sim
+    from concord._studies.plan import plan_sim
 
     rates = iter([0.05, 0.8])
     monkeypatch.setattr(plan_sim, "rejection_rate", lambda *args: next(rates))
@@ -241,7 +241,7 @@ def test_plan_refuses_what_no_design_reaches() -> None:
 def test_plan_icc_search_is_fast_where_n_is_huge() -> None:
     import time
 
-    from concord._coefficients import plan_sim
+    from concord._studies.plan import plan_sim
 
     start = time.perf_counter()
     r = concord.plan("icc", expected=0.5, null=0.499999)
@@ -264,7 +264,7 @@ def _sparse_table(k: int, seed: int) -> np.ndarray:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_stuart_maxwell_of_many_categories_is_the_pseudo_inverse_form(seed: int) -> None:
-    from concord._coefficients import categories_core as core
+    from concord._coefficients.kappa import categories_core as core
 
     table = _sparse_table(300, seed)  # beyond 256 categories: the sparse blocks
     chi2, df = core.stuart_maxwell(table)

@@ -8,72 +8,77 @@ a small count table → one core function → a frozen result object.
 imported lazily, where they are used.
 """
 
-from concord._coefficients.alt_test import alt_test
-from concord._coefficients.bland_altman import bland_altman
-from concord._coefficients.categories import (
+from concord._coefficients.continuous.bland_altman import bland_altman
+from concord._coefficients.continuous.concordance import concordance_correlation
+from concord._coefficients.continuous.icc import icc
+from concord._coefficients.kappa.categories import (
     bangdiwala_b,
     marginal_homogeneity,
     specific_agreement,
 )
-from concord._coefficients.categories_square import cochran_q, symmetry_test
-from concord._coefficients.cohen import cohen_kappa, scott_pi
-from concord._coefficients.compare import compare, homogeneity
-from concord._coefficients.concordance import concordance_correlation
-from concord._coefficients.diagnostics import rater_diagnostics
-from concord._coefficients.evaluate import evaluate
-from concord._coefficients.gold import against_gold
-from concord._coefficients.gwet import brennan_prediger, fleiss_kappa, gwet_ac, percent_agreement
-from concord._coefficients.icc import icc
-from concord._coefficients.krippendorff import krippendorff_alpha
-from concord._coefficients.mean import GroupedKappaResult, grouped_kappa, mean_kappa
+from concord._coefficients.kappa.categories_square import cochran_q, symmetry_test
+from concord._coefficients.kappa.cohen import cohen_kappa, scott_pi
+from concord._coefficients.kappa.mean import GroupedKappaResult, grouped_kappa, mean_kappa
+from concord._coefficients.kappa.qwk import quadratic_weighted_kappa
+from concord._coefficients.krippendorff.krippendorff import krippendorff_alpha
+from concord._coefficients.multirater.gwet import (
+    brennan_prediger,
+    fleiss_kappa,
+    gwet_ac,
+    percent_agreement,
+)
+from concord._coefficients.multirater.raters import conger_kappa, light_kappa
 from concord._coefficients.panel import agree
-from concord._coefficients.plan import plan
-from concord._coefficients.qwk import quadratic_weighted_kappa
 from concord._coefficients.ranks.correlation import mean_correlation
 from concord._coefficients.ranks.cronbach import cronbach_alpha
 from concord._coefficients.ranks.kendall import kendall_w
 from concord._coefficients.ranks.overall import overall_concordance
-from concord._coefficients.raters import conger_kappa, light_kappa
 from concord._common.errors import UndefinedKappaWarning
 from concord._data.matrix import CategoryCounts
 from concord._inference.intervals import ConfidenceInterval
-from concord._results.agreement import (
+from concord._results.benchmark import BenchmarkLevel, BenchmarkProbabilities
+from concord._results.continuous.agreement_continuous import BlandAltmanResult, CccResult
+from concord._results.continuous.continuous import IccResult
+from concord._results.continuous.ranks import KendallResult, MeanCorrelationResult
+from concord._results.continuous.reliability import CronbachResult, OverallConcordanceResult
+from concord._results.continuous.square import CochranQResult, SymmetryResult
+from concord._results.kappa.categories import (
+    BangdiwalaResult,
+    MarginalHomogeneityResult,
+    SpecificAgreementResult,
+)
+from concord._results.kappa.kappa import KappaResult
+from concord._results.kappa.mean import MeanKappaResult
+from concord._results.multirater.agreement import (
     AgreementResult,
     FleissResult,
     KrippendorffResult,
     LightResult,
 )
-from concord._results.agreement_continuous import BlandAltmanResult, CccResult
-from concord._results.alt_test import AltTestResult
-from concord._results.benchmark import BenchmarkLevel, BenchmarkProbabilities
-from concord._results.categories import (
-    BangdiwalaResult,
-    MarginalHomogeneityResult,
-    SpecificAgreementResult,
-)
-from concord._results.comparison import ComparisonResult, HomogeneityResult
-from concord._results.continuous import IccResult
-from concord._results.diagnostic import DiagnosticResult
-from concord._results.evaluation import EvaluationResult
-from concord._results.gold import GoldResult
-from concord._results.intra_rater import IntraRaterResult
-from concord._results.kappa import KappaResult
-from concord._results.mean import MeanKappaResult
-from concord._results.panel import AgreementTable
-from concord._results.plan import PlanResult
-from concord._results.ranks import KendallResult, MeanCorrelationResult
-from concord._results.raters import RaterDiagnostics
-from concord._results.reliability import CronbachResult, OverallConcordanceResult
-from concord._results.square import CochranQResult, SymmetryResult
+from concord._results.multirater.panel import AgreementTable
+from concord._results.studies.alt_test import AltTestResult
+from concord._results.studies.comparison import ComparisonResult, HomogeneityResult
+from concord._results.studies.diagnostic import DiagnosticResult
+from concord._results.studies.evaluation import EvaluationResult
+from concord._results.studies.gold import GoldResult
+from concord._results.studies.intra_rater import IntraRaterResult
+from concord._results.studies.plan import PlanResult
+from concord._results.studies.raters import RaterDiagnostics
 from concord._streaming.accumulator import Accumulator, accumulate
+from concord._streaming.drift import drift
+from concord._streaming.drift_result import DriftResult
+from concord._studies.compare.compare import compare, homogeneity
 from concord._studies.crowds.consensus import consensus
 from concord._studies.crowds.consensus_result import ConsensusResult
-from concord._studies.crowds.drift import drift
-from concord._studies.crowds.drift_result import DriftResult
 from concord._studies.crowds.items import item_agreement
 from concord._studies.crowds.items_result import ItemAgreementResult
+from concord._studies.evaluate.evaluate import evaluate
 from concord._studies.judges.accuracy import diagnostic_accuracy
+from concord._studies.judges.alt_test import alt_test
 from concord._studies.judges.intra_rater import intra_rater
+from concord._studies.plan.plan import plan
+from concord._studies.raters.diagnostics import rater_diagnostics
+from concord._studies.raters.gold import against_gold
 from concord._tables.weights import weight_matrix
 from concord._thresholds.optimize import (
     CrossValidatedKappa,

@@ -28,12 +28,12 @@ from dask.base import compute as _compute
 from dask.base import is_dask_collection, tokenize
 from dask.delayed import Delayed, delayed
 
-from concord._coefficients.compare import compare
 from concord._coefficients.registry import Coefficient, entry
 from concord._common.errors import describe, param_error
 from concord._data.columns import listing
 from concord._data.long import pivot
 from concord._streaming.accumulator import accumulate
+from concord._studies.compare.compare import compare
 
 __all__ = ["accumulator", "compute"]
 

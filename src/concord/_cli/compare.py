@@ -12,11 +12,11 @@ from typing import Any
 
 import click
 
-from concord._cli import cells as cells
 from concord._cli import columns as cin
 from concord._cli import inputs as inputs
 from concord._cli import options as opt
 from concord._cli import output as out
+from concord._cli.reading import cells as cells
 from concord._coefficients.registry import REGISTRY, by_name
 from concord._render import records as rec
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import click
 
-from concord._cli import cells as cells
 from concord._cli import columns as cin
 from concord._cli import read as read
-from concord._cli import source as sources
+from concord._cli.reading import cells as cells
+from concord._cli.reading import source as sources
 
 
 def long_form(o: dict[str, Any]) -> cin.Long | None:

@@ -18,9 +18,9 @@ from concord._cli import columns as cin
 from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import terminal as terminal
-from concord._cli.cells import Group, whole
 from concord._cli.read import select
-from concord._cli.source import Source, options
+from concord._cli.reading.cells import Group, whole
+from concord._cli.reading.source import Source, options
 from concord._render import records as rec
 
 

@@ -7,7 +7,7 @@ chunk then goes through one conversion, the same for every chunk, so the
 columns a file gives do not depend on its size or on ``--chunk-rows``. A
 whole read is the same reader with one chunk.
 
-:mod:`concord._cli.source` parses files into raw cells, :mod:`concord._cli.cells`
+:mod:`concord._cli.reading.source` parses files into raw cells, :mod:`concord._cli.reading.cells`
 converts them into typed columns; this module chooses the columns to read.
 
 The rules (docs/guide/command-line.md, "Reading files"):
@@ -15,7 +15,7 @@ The rules (docs/guide/command-line.md, "Reading files"):
 * a missing rating is an empty cell (blank after trimming spaces), or a
   cell equal to one of the ``--na-values``. A text rating that looks like a
   missing-value marker (``NA``, ``N/A``, ``null``, ``None``, ``nan``, ``-``,
-  ...; :data:`concord._cli.cells.MARKERS`) is an error naming its cell
+  ...; :data:`concord._cli.reading.cells.MARKERS`) is an error naming its cell
   unless ``--na-values`` or ``--labels`` says what it is: neither dropping
   it nor counting it as a category is right silently;
 * the rating columns have one type for the whole file: numbers, or text. A
@@ -40,8 +40,8 @@ from typing import Any
 import click
 
 from concord._cli import columns as cin
-from concord._cli.cells import Converter, Group, whole
-from concord._cli.source import Source, _fail, _one_column, options
+from concord._cli.reading.cells import Converter, Group, whole
+from concord._cli.reading.source import Source, _fail, _one_column, options
 from concord._data.long import first_repeat
 
 # column names that are item ids, not raters (case-insensitive; also *_id, *-id, "* id")

@@ -19,10 +19,10 @@ from typing import Any
 
 import click
 
-from concord._cli import cells as cells
 from concord._cli import columns as cin
 from concord._cli import inputs as inputs
-from concord._cli import source as sources
+from concord._cli.reading import cells as cells
+from concord._cli.reading import source as sources
 
 # --chunk-rows auto: stream files larger than this, in chunks of at most this many rows
 AUTO_BYTES = 100 << 20

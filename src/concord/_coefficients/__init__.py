@@ -1,8 +1,9 @@
-"""One module per coefficient family, and the registry.
+"""One subpackage per coefficient family, and the registry.
 
-A family's public functions build its results (``cohen``, ``gwet``, ``raters``,
-``krippendorff``, ``qwk``); its exact core, the float twin the bootstrap
-recomputes and its variance lie side by side beside them (``cohen_core``,
-``agreement_core``, ``raters_core``, ``krippendorff_core``). The registry
-(:mod:`concord._coefficients.registry`) says the rest.
+A family's public functions build its results (``kappa/cohen``, ``kappa/qwk``,
+``multirater/gwet``, ``multirater/raters``, ``krippendorff/krippendorff``,
+``continuous/icc``, ...); its exact core, the float twin the bootstrap
+recomputes, its variance and its per-item terms lie beside them in its
+``*_core`` modules. The registry (:mod:`concord._coefficients.registry`) says
+the rest; the studies of :mod:`concord._studies` read a family through it.
 """

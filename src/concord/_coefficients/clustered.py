@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from concord._coefficients.cohen_core import TableSampler
-from concord._coefficients.raters_core import OnDemand
+from concord._coefficients.kappa.cohen_core import TableSampler
+from concord._coefficients.multirater.raters_core import OnDemand
 from concord._common.errors import param_error
 from concord._data.columns import paired
 from concord._data.matrix import CategoryCounts

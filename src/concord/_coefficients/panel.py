@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from concord._coefficients import krippendorff as _alpha
+from concord._coefficients.krippendorff import krippendorff as _alpha
 from concord._coefficients.registry import REGISTRY, Coefficient
 from concord._common import options as vocabulary
 from concord._common.docs import fill
@@ -20,8 +20,8 @@ from concord._common.errors import param_error
 from concord._data.long import LONG, long_ratings
 from concord._data.matrix import CategoryCounts
 from concord._inference.intervals import _level
-from concord._results.agreement import AgreementResult
-from concord._results.panel import AgreementTable
+from concord._results.multirater.agreement import AgreementResult
+from concord._results.multirater.panel import AgreementTable
 from concord._tables.item_table import Items
 from concord._tables.items import item_data
 from concord._tables.weights import resolve

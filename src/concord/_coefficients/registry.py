@@ -23,25 +23,31 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from concord._coefficients import (
-    agreement_core,
+from concord._coefficients import pattern_terms as compare_terms
+from concord._coefficients.continuous import (
     bland_altman,
     bland_altman_core,
-    cohen,
-    cohen_core,
-    compare_terms,
     concordance,
     concordance_core,
-    gwet,
     icc,
     icc_core,
+)
+from concord._coefficients.kappa import (
+    cohen,
+    cohen_core,
+    qwk,
+)
+from concord._coefficients.krippendorff import (
     krippendorff,
     krippendorff_core,
-    qwk,
+)
+from concord._coefficients.krippendorff import krippendorff_continuous as continuous
+from concord._coefficients.multirater import (
+    agreement_core,
+    gwet,
     raters,
     raters_core,
 )
-from concord._coefficients import krippendorff_continuous as continuous
 from concord._common.errors import param_error
 from concord._data.long import LONG
 from concord._results.spec import Spec
@@ -88,6 +94,10 @@ class Coefficient:
         ``terms(data, options)``: the per-item terms of the coefficient, items
         in order, whose squares sum to its variance; :func:`concord.compare`
         pairs them item by item (Gwet 2016). None where not yet written.
+    leads : bool
+        True for the coefficient a report's summary leads with when a panel
+        has it (Krippendorff's alpha: any number of raters, missing ratings
+        and every level of measurement); otherwise the first result leads.
     options : tuple of str
         The function's keyword-only options, in signature order (not the long
         form's ``item``, ``rater`` and ``rating``, nor ``groups``: they say how
@@ -106,6 +116,7 @@ class Coefficient:
     check_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     terms: Callable[[tuple[Any, ...], dict[str, Any]], Any] | None = None
     pattern_terms: compare_terms.PatternTerms | None = None
+    leads: bool = False
     options: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -147,7 +158,7 @@ _p = functools.partial
 
 
 def _shares(member: gwet.Member, function: Callable[..., Any]) -> Coefficient:
-    """Declare a member of the percent-agreement family (:mod:`concord._coefficients.gwet`)."""
+    """Declare a member of the percent-agreement family (``multirater/gwet.py``)."""
     return Coefficient(
         member.spec,
         function,
@@ -228,6 +239,7 @@ REGISTRY: tuple[Coefficient, ...] = (
         krippendorff_core.alpha_variance,
         check_counts=krippendorff.check_counts,
         terms=krippendorff.item_terms,
+        leads=True,
     ),
     Coefficient(
         icc.ICC,

@@ -51,6 +51,15 @@ def is_device_array(x: Any) -> bool:
     return any(c.__module__.partition(".")[0] in _LIBRARIES for c in type(x).__mro__[:-1])
 
 
+def any_device_array(*arrays: Any) -> bool:
+    """Return True when any of ``arrays`` is a PyTorch, CuPy or JAX array.
+
+    A coefficient's entry asks this once and then keeps to one path: the host
+    path, with no further device check, or the device path.
+    """
+    return any(map(is_device_array, arrays))
+
+
 # CPU arrays of these libraries are memory numpy can view without a copy: numpy's (numba's)
 # counting is faster there than the namespace's and the data still do not move. The tests
 # set this to False to run the namespace path on the CPU, as it runs on a GPU.

@@ -95,15 +95,17 @@ def _python_scalar(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def column(x: Any, func: str, name: str, *, coded: bool = False) -> Column:
+def column(x: Any, func: str, name: str, *, coded: bool = False, host: bool = False) -> Column:
     """Validate one rater's ratings and return them as a :class:`Column`.
 
     With ``coded``, strings come as codes into their sorted distinct values
-    (``categories``), as Categoricals do, rather than as a str array.
+    (``categories``), as Categoricals do, rather than as a str array. With
+    ``host``, the caller has already decided that ``x`` is no device array.
     """
     if isinstance(x, str | bytes) or np.isscalar(x) or x is None:
         param_error(func, name, "a 1-D array-like of ratings", x, exc=TypeError)
-    x = to_host(x)  # PyTorch, CuPy or JAX arrays that take the numpy path
+    if not host:
+        x = to_host(x)  # PyTorch, CuPy or JAX arrays that take the numpy path
     if is_foreign(x):  # polars, pyarrow, ...: read through narwhals
         return _foreign(x, func, name, coded)
     if type(x).__module__.startswith("pandas"):
@@ -279,12 +281,12 @@ def check_pair(c1: Column, c2: Column, func: str) -> None:
         param_error(func, "rater1", "non-empty", "an empty array", raw=True)
 
 
-def sample_weights(w: Any, n: int, func: str) -> np.ndarray | None:
-    """Validate per-pair weights: 1-D, length n, finite and non-negative."""
+def sample_weights(w: Any, n: int, func: str, *, host: bool = False) -> np.ndarray | None:
+    """Validate per-pair weights: 1-D, length n, finite and non-negative (``host``: no device)."""
     if w is None:
         return None
     try:
-        arr = np.asarray(to_host(w), dtype=np.float64)
+        arr = np.asarray(w if host else to_host(w), dtype=np.float64)
     except (TypeError, ValueError):
         param_error(func, "sample_weight", "an array of numbers", w, exc=TypeError)
     if arr.shape != (n,):

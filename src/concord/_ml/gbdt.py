@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.cohen import cohen_kappa
-from concord._coefficients.qwk import quadratic_weighted_kappa
+from concord._coefficients.kappa.cohen import cohen_kappa
+from concord._coefficients.kappa.qwk import quadratic_weighted_kappa
 from concord._common.errors import param_error
 from concord._ml.scorers import check_weights
 from concord._thresholds.dinkelbach import grade

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.cohen import cohen_kappa
+from concord._coefficients.kappa.cohen import cohen_kappa
 from concord._common.errors import check_option, param_error
 from concord._common.extras import require
 from concord._tables.weights import KINDS

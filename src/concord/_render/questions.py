@@ -19,8 +19,9 @@ from concord._results.sentence import write as _sentence
 
 
 def headline(results: list[Any]) -> Any:
-    """Return the result the summary leads with: Krippendorff's alpha, else the first."""
-    return next((r for r in results if r.coefficient == "krippendorff_alpha"), results[0])
+    """Return the result the summary leads with: the registry's lead (α), else the first."""
+    leading = {c.name for c in REGISTRY if c.leads}
+    return next((r for r in results if r.coefficient in leading), results[0])
 
 
 def _options(result: Any, c: Any) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """What every result says of its coefficient: its name and its reading on a benchmark scale.
 
-Both :class:`~concord._results.kappa.KappaResult` and
-:class:`~concord._results.agreement.AgreementResult` carry the
+Both :class:`~concord._results.kappa.kappa.KappaResult` and
+:class:`~concord._results.multirater.agreement.AgreementResult` carry the
 :class:`~concord._results.spec.Spec` of the coefficient that made them;
 this mixin reads it, once for both.
 """

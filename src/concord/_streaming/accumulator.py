@@ -16,18 +16,18 @@ from typing import Any, overload
 
 import numpy as np
 
-from concord._coefficients.compare import compare
-from concord._coefficients.icc_core import Sums
+from concord._coefficients.continuous.icc_core import Sums
 from concord._coefficients.registry import Coefficient, by_name, entry
 from concord._common.errors import param_error
 from concord._data.long import LONG
-from concord._results.comparison import ComparisonResult
+from concord._results.studies.comparison import ComparisonResult
 from concord._streaming import dispatch as stream
 from concord._streaming import options as checks
 from concord._streaming.comparison import ComparisonAccumulator, comparison
 from concord._streaming.long import LongForm
 from concord._streaming.state import ItemCounts, PairCounts, Where
 from concord._streaming.sums import SumsCounts
+from concord._studies.compare.compare import compare
 
 
 class Accumulator:

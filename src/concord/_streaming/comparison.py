@@ -5,7 +5,7 @@ result is the one-shot function's. The SE of a paired difference needs more:
 the per-item terms of both sides, item by item, and those depend on the
 final tables (p_e, κ), so they cannot be summed batch by batch. The stream
 keeps the joint pattern table instead: each distinct (side-1 key, side-2
-key) row with its count (:mod:`concord._coefficients.compare_terms`), which
+key) row with its count (:mod:`concord._coefficients.pattern_terms`), which
 merges by adding counts. ``result()`` evaluates each side's terms once per
 joint pattern on that side's merged table, and Σ_p f_p (d_p − d̄)² is the
 one-shot Σ_i (d_i − d̄)² summed by pattern.
@@ -20,17 +20,17 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.compare import _sides, _welch, compared, finish, inference_of
-from concord._coefficients.compare_boot import independent_sampler, paired_sampler_of_joint
-from concord._coefficients.compare_terms import Layout
+from concord._coefficients.pattern_terms import Layout
 from concord._coefficients.registry import Coefficient, by_name
 from concord._common.errors import param_error
 from concord._data.labels import Labels
 from concord._inference.intervals import Inference
-from concord._results.comparison import check_method
+from concord._results.studies.comparison import check_method
 from concord._streaming import dispatch as stream
 from concord._streaming import options as checks
 from concord._streaming.state import _positions
+from concord._studies.compare.compare import _sides, _welch, compared, finish, inference_of
+from concord._studies.compare.compare_boot import independent_sampler, paired_sampler_of_joint
 
 _FUNC = "accumulate"
 _Joint = tuple[tuple[np.ndarray, np.ndarray], np.ndarray]  # each side's key rows, and counts

@@ -13,7 +13,7 @@ from typing import Any, NoReturn, Protocol
 
 import numpy as np
 
-from concord._coefficients.icc_core import Sums
+from concord._coefficients.continuous.icc_core import Sums
 from concord._coefficients.registry import Coefficient
 from concord._common.errors import param_error
 from concord._streaming.state import ItemCounts, PairCounts

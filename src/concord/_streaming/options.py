@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.krippendorff import resolve_level
+from concord._coefficients.krippendorff.krippendorff import resolve_level
 from concord._coefficients.registry import Coefficient
 from concord._common.errors import check_population, describe, param_error
 from concord._common.options import check_level, check_nan_policy

@@ -1,6 +1,6 @@
 """The intraclass correlation's row and column sums of a float block, compiled by numba.
 
-This module imports numba at import time, so :mod:`concord._coefficients.icc_sums`
+This module imports numba at import time, so :mod:`concord._coefficients.continuous.icc_sums`
 imports it lazily, once :mod:`concord._tables.engines` would use its own
 kernels for as many values. :func:`block_sums` performs exactly numpy's
 floating-point operations, in numpy's order (no reassociation, no fastmath),

@@ -18,7 +18,7 @@ import numpy as np
 
 from concord._common.errors import param_error
 from concord._common.options import check_nan_policy
-from concord._data.arrays import Fallback, counted_on_device, to_host
+from concord._data.arrays import Fallback, any_device_array, counted_on_device, to_host
 from concord._data.columns import (
     Column,
     categorical_order,
@@ -82,19 +82,18 @@ def _table(
             return plain
     rater1, rater2 = paired(rater1, rater2, func)
     sample_weight = paired_weight(rater1, sample_weight, func)
-    if any(counted_on_device(x) for x in (rater1, rater2, sample_weight)):
-        from concord._tables.pairs_device import pair_table
-
-        try:
-            return pair_table(rater1, rater2, declared, nan_policy, sample_weight, func)
-        except Fallback:  # numpy's path: the same result, or numpy's error
-            rater1, rater2, sample_weight = map(to_host, (rater1, rater2, sample_weight))
-    c1 = column(rater1, func, "rater1", coded=True)
-    c2 = column(rater2, func, "rater2", coded=True)
+    if any_device_array(rater1, rater2, sample_weight):  # host or device, decided once here
+        on_device = _device_table(rater1, rater2, declared, nan_policy, sample_weight, func)
+        if on_device is not None:
+            return on_device
+        rater1, rater2, sample_weight = map(to_host, (rater1, rater2, sample_weight))
+    # the host path: numpy arrays and array-likes from here on, no device check
+    c1 = column(rater1, func, "rater1", coded=True, host=True)
+    c2 = column(rater2, func, "rater2", coded=True, host=True)
     if allow_empty and c1.values.shape[0] == 0 == c2.values.shape[0]:
         return None
     check_pair(c1, c2, func)
-    weight = sample_weights(sample_weight, c1.values.shape[0], func)
+    weight = sample_weights(sample_weight, c1.values.shape[0], func, host=True)
     every = None if declared is not None else _every_rating([c1, c2], func)
     (c1, c2), weight = omit_missing([c1, c2], weight, nan_policy, func, allow_empty=allow_empty)
     if c1.values.shape[0] == 0:
@@ -133,6 +132,20 @@ def _every_rating(cols: list[Column], func: str) -> Labels | None:
         values.append(c.decoded() if ints is None else ints)
     labels, _ = infer(values)
     return labels
+
+
+def _device_table(
+    rater1: Any, rater2: Any, declared: Any, nan_policy: str, sample_weight: Any, func: str
+) -> PairTable | None:
+    """Count on the arrays' device; None where numpy's path counts (CPU arrays, a Fallback)."""
+    if not any(counted_on_device(x) for x in (rater1, rater2, sample_weight)):
+        return None
+    from concord._tables.pairs_device import pair_table
+
+    try:
+        return pair_table(rater1, rater2, declared, nan_policy, sample_weight, func)
+    except Fallback:  # numpy's path: the same result, or numpy's error
+        return None
 
 
 def _plain_table(rater1: Any, rater2: Any, engine: _count.Engine) -> PairTable | None:

@@ -17,7 +17,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import check_cv, cross_val_predict
 from sklearn.utils.validation import check_is_fitted
 
-from concord._coefficients.cohen import cohen_kappa
+from concord._coefficients.kappa.cohen import cohen_kappa
 from concord._common.errors import param_error
 from concord._thresholds.optimize import optimize_thresholds
 

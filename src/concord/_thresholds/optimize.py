@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.cohen import COHEN, kappa_result
+from concord._coefficients.kappa.cohen import COHEN, kappa_result
 from concord._common.errors import describe, param_error
 from concord._common.jsonable import jsonable
 from concord._data.columns import check_some_weight, paired, paired_weight, sample_weights
 from concord._data.labels import Labels
 from concord._inference.intervals import progress
 from concord._results.html import FoldsHTML, ThresholdHTML
-from concord._results.kappa import KappaResult
+from concord._results.kappa.kappa import KappaResult
 from concord._results.protocol import tidy_frame
 from concord._results.sentence import FoldsSentence, ThresholdSentence
 from concord._results.tables_text import FoldsText, ThresholdText

@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.icc import ratings_matrix
+from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import has_missing, midranks, undefined
 from concord._common.errors import check_option, param_error
 from concord._inference.intervals import normal_pvalue
-from concord._results.ranks import MeanCorrelationResult
+from concord._results.continuous.ranks import MeanCorrelationResult
 
 _FUNC = "mean_correlation"
 _PERFECT = 1e-12  # |r| this close to 1 is a perfect correlation

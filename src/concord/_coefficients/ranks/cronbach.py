@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.icc import ratings_matrix
+from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import has_missing, undefined
 from concord._common.errors import check_option, param_error
 from concord._inference.intervals import check_level
-from concord._results.reliability import CronbachResult
+from concord._results.continuous.reliability import CronbachResult
 
 _FUNC = "cronbach_alpha"
 

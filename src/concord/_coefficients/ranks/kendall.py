@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.icc import ratings_matrix
+from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import (
     chi2_sf,
     has_missing,
@@ -19,7 +19,7 @@ from concord._coefficients.ranks.ranking import (
 )
 from concord._common.errors import param_error
 from concord._common.extras import require
-from concord._results.ranks import KendallResult
+from concord._results.continuous.ranks import KendallResult
 
 _FUNC = "kendall_w"
 

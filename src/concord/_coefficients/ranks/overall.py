@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.icc import ratings_matrix
+from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import undefined
 from concord._common.errors import param_error
 from concord._inference.intervals import check_level
-from concord._results.reliability import OverallConcordanceResult
+from concord._results.continuous.reliability import OverallConcordanceResult
 
 _FUNC = "overall_concordance"
 _CHUNK = 1 << 22  # cells of the leave-one-out sums computed at a time

@@ -1,1 +1,1 @@
-"""The judge study: accuracy against gold, self-consistency, the study itself."""
+"""Judges against humans: the Alt-Test, diagnostic accuracy, self-consistency."""

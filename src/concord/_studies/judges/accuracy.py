@@ -19,7 +19,7 @@ import numpy as np
 from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._inference.intervals import check_level
 from concord._inference.proportions import METHODS, proportion_interval, z_value
-from concord._results.diagnostic import DiagnosticResult
+from concord._results.studies.diagnostic import DiagnosticResult
 from concord._tables.pairs import confusion_table
 
 _FUNC = "diagnostic_accuracy"

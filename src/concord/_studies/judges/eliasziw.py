@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from concord._common.extras import require
-from concord._results.intra_rater import Reliability
+from concord._results.studies.intra_rater import Reliability
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.cohen import cohen_kappa
-from concord._coefficients.icc import icc
+from concord._coefficients.continuous.icc import icc
+from concord._coefficients.kappa.cohen import cohen_kappa
 from concord._coefficients.registry import entry
 from concord._common.errors import param_error
 from concord._common.extras import require
 from concord._inference.intervals import check_level
-from concord._results.intra_rater import IntraRaterResult, Reliability
+from concord._results.studies.intra_rater import IntraRaterResult, Reliability
 from concord._studies.judges.eliasziw import reliability
 
 _FUNC = "intra_rater"

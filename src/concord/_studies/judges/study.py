@@ -21,13 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.alt_test import alt_test
-from concord._coefficients.cohen import cohen_kappa
-from concord._coefficients.gwet import fleiss_kappa
+from concord._coefficients.kappa.cohen import cohen_kappa
+from concord._coefficients.multirater.gwet import fleiss_kappa
 from concord._common.errors import param_error
 from concord._common.extras import require
-from concord._results.judge_study import Bias, Item, JudgeStudy
+from concord._results.studies.judge_study import Bias, Item, JudgeStudy
 from concord._studies.judges.accuracy import diagnostic_accuracy
+from concord._studies.judges.alt_test import alt_test
 from concord._studies.judges.intra_rater import intra_rater
 
 _FUNC = "judge_study"

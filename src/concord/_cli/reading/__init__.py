@@ -1,0 +1,1 @@
+"""Cells of a file read into ratings: the sources, the typed cells, the coded labels."""

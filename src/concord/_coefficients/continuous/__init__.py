@@ -1,0 +1,1 @@
+"""Continuous ratings: the ICC, Lin's concordance correlation and Bland–Altman."""

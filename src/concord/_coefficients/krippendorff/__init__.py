@@ -1,0 +1,1 @@
+"""Krippendorff's alpha: every metric, its exact core and the continuous engine."""

@@ -1,0 +1,1 @@
+"""Many raters: percent agreement, Fleiss, Gwet, Brennan–Prediger, Conger and Light."""

@@ -1,0 +1,1 @@
+"""Results of numeric ratings: ICC, concordance, Bland–Altman, ranks, square tables."""

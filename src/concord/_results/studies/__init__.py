@@ -1,0 +1,1 @@
+"""Results of the studies: comparisons, raters, gold, judges, planning, evaluation."""

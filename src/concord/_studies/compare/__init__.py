@@ -1,0 +1,1 @@
+"""Comparing coefficients: two panels, paired or independent, one-shot or streamed."""

@@ -1,0 +1,1 @@
+"""Scoring evaluation: a model against human scores, by group and against true scores."""

@@ -1,0 +1,120 @@
+"""Fairness by subgroup: overall score accuracy, overall and conditional score difference.
+
+Loukina, Madnani & Zechner (2019), "The many dimensions of algorithmic
+fairness in educational applications", BEA workshop,
+doi:10.18653/v1/W19-4401, as RSMTool's ``fairness_utils.get_fairness_analyses``
+fits them with statsmodels' OLS: how much of the variance of the squared
+error (OSA), of the error (OSD), and of the error beyond the human score
+(CSD) the group explains (adjusted R², F test), and each group's estimate
+against the largest group. Here the same least squares come from numpy.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from concord._common.extras import require
+from concord._inference.intervals import t_quantile, t_sf
+from concord._results.studies.evaluation_parts import Fairness
+from concord._studies.evaluate.evaluate_inputs import label_codes
+
+_NAMES = ("Overall score accuracy", "Overall score difference", "Conditional score difference")
+
+
+def _coded(values: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Return RSMTool's categories of ``values`` and their treatment coding.
+
+    The categories are text, largest first (ties alphabetically); the coding
+    has one 0/1 column per category but the first.
+    """
+    names, codes = label_codes(values)
+    counts = np.bincount(codes, minlength=len(names))
+    order = [str(n) for _, n in sorted(zip((-counts).tolist(), names, strict=True))]
+    position = {name: i for i, name in enumerate(names)}
+    dummies = np.column_stack([codes == position[name] for name in order[1:]]).astype(float)
+    return order, dummies
+
+
+class _Ols:
+    """Least squares with an intercept: RSS, adjusted R², and t statistics of the terms."""
+
+    def __init__(self, y: np.ndarray, x: np.ndarray) -> None:
+        design = np.column_stack([np.ones(len(y)), x])
+        self.beta, _, rank, _ = np.linalg.lstsq(design, y, rcond=None)
+        # numpy scalars: a fit with no residual degrees of freedom, or a constant error,
+        # gives nan (as statsmodels does), not ZeroDivisionError
+        self.rss = np.float64(((y - design @ self.beta) ** 2).sum())
+        self.tss = np.float64(((y - y.mean()) ** 2).sum())
+        self.df_model = int(rank) - 1
+        self.df_resid = np.float64(len(y) - int(rank))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sigma2 = self.rss / self.df_resid
+            self.se = np.sqrt(np.diag(sigma2 * np.linalg.pinv(design.T @ design)))
+
+    @property
+    def r2_adj(self) -> float:
+        if self.df_resid <= 0:
+            return math.nan
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(
+                1 - (self.rss / self.df_resid) / (self.tss / (self.df_resid + self.df_model))
+            )
+
+    def f_pvalue(self, null: _Ols | None = None) -> float:
+        """Return the p-value of the F test of the terms, or of what they add to ``null``."""
+        rss0, df0 = (
+            (self.tss, self.df_resid + self.df_model)
+            if null is None
+            else (null.rss, null.df_resid)
+        )
+        dfn = df0 - self.df_resid
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = ((rss0 - self.rss) / dfn) / (self.rss / self.df_resid)
+        special = require("scipy.special", "stats", "concord.evaluate's fairness models (groups=)")
+        return float(special.fdtrc(dfn, self.df_resid, f))
+
+    def estimates(self, names: list[str], base: str) -> list[tuple[str, dict[str, float]]]:
+        """RSMTool's ``get_coefficients``: the intercept (the base group) and the group terms."""
+        q = t_quantile(0.975, float(self.df_resid))
+        rows = []
+        for i, name in enumerate([f"Intercept ({base})", *names]):
+            b, se = np.float64(self.beta[i]), np.float64(self.se[i])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = abs(b / se)
+            row = {
+                "estimate": float(b),
+                "P>[t]": 2 * t_sf(float(t), float(self.df_resid)),
+                "[0.025": float(b - q * se),
+                "0.975]": float(b + q * se),
+            }
+            rows.append((name, row))
+        return rows
+
+
+def fairness(human: np.ndarray, machine: np.ndarray, labels: np.ndarray) -> Fairness:
+    """OSA, OSD and CSD of ``machine`` against ``human`` by ``labels`` (RSMTool's models)."""
+    order, groups = _coded(labels)
+    _, levels = _coded(human)
+    error = machine - human
+    osa = _Ols(error**2, groups)
+    osd = _Ols(error, groups)
+    null = _Ols(error, levels)
+    csd = _Ols(error, np.column_stack([groups, levels]))
+    metrics: dict[str, Any] = {
+        _NAMES[0]: {"R2": osa.r2_adj, "sig": osa.f_pvalue()},
+        _NAMES[1]: {"R2": osd.r2_adj, "sig": osd.f_pvalue()},
+        _NAMES[2]: {"R2": csd.r2_adj - null.r2_adj, "sig": csd.f_pvalue(null)},
+    }
+    names = order[1:]
+    return Fairness(
+        base=order[0],
+        metrics=metrics,
+        estimates={
+            "osa": osa.estimates(names, order[0]),
+            "osd": osd.estimates(names, order[0]),
+            "csd": csd.estimates(names, order[0])[: len(order)],
+        },
+    )

@@ -1,0 +1,1 @@
+"""Planning a study: the number of items for a kappa, by formula or simulation."""

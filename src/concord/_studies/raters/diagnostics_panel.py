@@ -1,0 +1,129 @@
+"""Each rater against the rest of the panel, and against each other rater (Cohen's kappa).
+
+Helpers of :func:`concord.rater_diagnostics`: the others' reference label
+of each item comes from the panel's count patterns without the rater (one
+bincount of joint patterns, see :func:`joint`), and each kappa from a k×k
+table counted in one bincount. The rater × majority table gives the
+Stuart–Maxwell test of marginal homogeneity: the rater's and the panel's
+category rates on the same items, a paired test (an unpaired χ² of the rater
+against the panel's totals would count the rater's own ratings on both sides
+and ignore that the items are shared).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from concord._coefficients.kappa.categories import homogeneity_of_table
+from concord._coefficients.kappa.cohen import COHEN, from_counts
+from concord._data.labels import Labels
+from concord._data.matrix import RatingMatrix
+from concord._tables.pair_table import PairTable
+from concord._tables.patterns import merge
+
+# the Cohen's kappa weights that match a level of Krippendorff's alpha
+_LEVEL_WEIGHTS = {
+    "nominal": None,
+    "ordinal": "linear",
+    "interval": "quadratic",
+    "ratio": "quadratic",
+}
+
+
+def joint(inverse: np.ndarray, code: np.ndarray, width: int) -> tuple[np.ndarray, ...]:
+    """Return the joint patterns of (panel pattern, a rater's code + 1), by a bincount.
+
+    Returns each item's joint pattern, and each joint pattern's panel
+    pattern, code + 1 and number of items.
+    """
+    key = inverse * width + code + 1
+    tally = np.bincount(key)
+    present = np.flatnonzero(tally)
+    lookup = np.zeros(tally.shape[0], dtype=np.int64)
+    lookup[present] = np.arange(present.size)
+    pattern, code1 = np.divmod(present, width)
+    return lookup[key], pattern, code1, tally[present]
+
+
+def kappa_weights(opts: dict[str, Any]) -> Any:
+    """Return the weights of the raters' kappas: the coefficient's, or those of α's level."""
+    if "weights" in opts:
+        return opts["weights"]
+    level = opts.get("level", "nominal")
+    return _LEVEL_WEIGHTS.get(level) if isinstance(level, str) else None
+
+
+def _table(a: np.ndarray, b: np.ndarray, labels: Labels) -> np.ndarray:
+    """Return the k×k count table of two code vectors over the items both rated (−1: missing)."""
+    w = labels.k + 1  # codes + 1: row and column 0 hold the items either left unrated
+    tally = np.bincount((a + 1) * w + b + 1, minlength=w * w).reshape(w, w)
+    return np.ascontiguousarray(tally[1:, 1:])
+
+
+def _kappa_of(table: np.ndarray, labels: Labels, weights: Any) -> Any:
+    options = {"weights": weights, "population_size": None}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an undefined kappa is nan in the table
+        return from_counts(COHEN, PairTable(table, labels, declared=True), options)
+
+
+def _kappa(a: np.ndarray, b: np.ndarray, labels: Labels, weights: Any) -> Any:
+    """Cohen's kappa of two code vectors over the items both rated (−1: missing)."""
+    return _kappa_of(_table(a, b, labels), labels, weights)
+
+
+def panel_reference(counts: np.ndarray, weighted: bool) -> np.ndarray:
+    """Return each item's reference label (−1: none): the majority, or the lower median.
+
+    A tie for the majority leaves the item out; weighted (ordered) data take
+    the lower median, which is always a label.
+    """
+    m = counts.sum(axis=1)
+    if weighted:
+        reached = counts.cumsum(axis=1) >= ((m + 1) // 2)[:, None]
+        ref = np.argmax(reached, axis=1)
+    else:
+        ref = np.argmax(counts, axis=1)
+        top = counts.max(axis=1)
+        ref = np.where((counts == top[:, None]).sum(axis=1) > 1, -1, ref)
+    out: np.ndarray = np.where(m > 0, ref, -1)
+    return out
+
+
+def versus(
+    matrix: RatingMatrix, weights: Any
+) -> tuple[tuple[Any, ...], np.ndarray, tuple[Any, ...]]:
+    """Return each rater against the others' reference, the pairwise kappas, the MH tests.
+
+    The others' reference depends on an item's panel pattern and the rater's
+    code only: it is found once per joint pattern (see :func:`_by_counts`).
+    The Stuart–Maxwell test of marginal homogeneity (rows: the rater) is
+    always against the others' majority, never their lower median: the
+    lower median of raters who disagree leans to the lower label, which
+    would shift the reference's marginals and flag every rater.
+    """
+    labels, codes = matrix.labels, matrix.codes
+    panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
+    n_raters = codes.shape[1]
+    versus, homogeneity = [], []
+    for r in range(n_raters):
+        item, pattern, code1, _ = joint(inverse, codes[:, r], labels.k + 1)
+        rows = panel.rows[pattern].copy()
+        rated = np.flatnonzero(code1)
+        rows[rated, code1[rated] - 1] -= 1
+        majority = panel_reference(rows, False)[item]
+        table = _table(codes[:, r], majority, labels)
+        homogeneity.append(homogeneity_of_table(table, labels.values))
+        if weights is not None:  # the kappa's reference: the lower median
+            table = _table(codes[:, r], panel_reference(rows, True)[item], labels)
+        # Cohen's kappa is symmetric in its raters: the reference stays its first one
+        versus.append(_kappa_of(np.ascontiguousarray(table.T), labels, weights))
+    pairwise = np.ones((n_raters, n_raters))
+    for g in range(n_raters):
+        for h in range(g + 1, n_raters):
+            kappa = _kappa(codes[:, g], codes[:, h], labels, weights).statistic
+            pairwise[g, h] = pairwise[h, g] = kappa
+    return tuple(versus), pairwise, tuple(homogeneity)
