@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: demo test lint typecheck pytest browser bench screenshots docs clean
+.PHONY: demo test quick lint typecheck pytest browser bench screenshots docs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -74,8 +74,15 @@ browser:
 			>/dev/null; \
 	fi
 
+# The suite runs in two processes (pytest-xdist; the machines here have 2 cores), each test
+# file in one of them; `make quick` leaves out the slow tests (fresh venvs per extra, the
+# docs site's build) for development.
+JOBS ?= 2
 pytest: $(VENV)/.dev-installed browser
-	CONCORD_REQUIRE_BROWSER=1 $(BIN)/pytest
+	CONCORD_REQUIRE_BROWSER=1 $(BIN)/pytest -n $(JOBS) --dist loadfile
+
+quick: $(VENV)/.dev-installed
+	$(BIN)/pytest -n $(JOBS) --dist loadfile -m "not slow" --deselect tests/test_docs.py -q
 
 test: lint typecheck pytest
 
