@@ -12,6 +12,7 @@ Kinds: two raters on categories (``pairs-*``), several raters on categories
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,16 +94,16 @@ def _declared(rng: np.random.Generator, scale: list[Any], rows: list[list[Any]],
     return None
 
 
-def _pairs(rng: np.random.Generator, kind: str) -> dict[str, Any]:
+def _pairs(rng: np.random.Generator, kind: str, index: int) -> dict[str, Any]:
     large = kind == "pairs-large"
     n = int(rng.integers(300, 3000)) if large else int(rng.integers(4, 40))
     k = int(rng.integers(5, 9)) if large else int(rng.integers(2, 6))
-    numeric = kind != "pairs-text" and (kind != "pairs-missing" or rng.random() < 0.5)
+    numeric = kind != "pairs-text" and (kind != "pairs-missing" or index % 2 == 0)
     rows, scale = _categorical(rng, n, 2, k, numeric)
     if kind == "pairs-missing":
         _holes(rng, rows, 0.2)
     if kind == "pairs-degenerate":  # one rater constant, or both, or perfect agreement
-        shape = int(rng.integers(3))
+        shape = index % 3
         for row in rows:
             row[1] = scale[0] if shape < 2 else row[0]
             row[0] = scale[-1] if shape == 1 else row[0]
@@ -129,7 +130,7 @@ def _omit(rng: np.random.Generator) -> dict[str, Any]:
     return {"ratings": rows, "numeric": True, "labels": None}
 
 
-def _items(rng: np.random.Generator, kind: str) -> dict[str, Any]:
+def _items(rng: np.random.Generator, kind: str, index: int) -> dict[str, Any]:
     large = kind == "items-large"
     n = int(rng.integers(200, 1500)) if large else int(rng.integers(3, 30))
     r = int(rng.integers(3, 7))
@@ -145,7 +146,7 @@ def _items(rng: np.random.Generator, kind: str) -> dict[str, Any]:
     return {"ratings": rows, "numeric": numeric, "labels": _declared(rng, scale, rows, numeric)}
 
 
-def _scores(rng: np.random.Generator, kind: str) -> dict[str, Any]:
+def _scores(rng: np.random.Generator, kind: str, index: int) -> dict[str, Any]:
     n, r = int(rng.integers(4, 40)), int(rng.integers(2, 6))
     if kind == "scores-many":  # > 256 distinct values: α's decomposition engine
         n, r = int(rng.integers(100, 200)), 3
@@ -154,9 +155,9 @@ def _scores(rng: np.random.Generator, kind: str) -> dict[str, Any]:
     noise = rng.normal(scale=float(rng.choice([0.1, 0.5, 1.0])), size=(n, r))
     z = truth + bias + noise
     if kind == "scores-int":
-        return {"ratings": np.round(z * 3 + 10)}
+        return {"ratings": np.clip(np.round(z * 3 + 10), 0, None)}  # ratio: non-negative
     if kind in ("scores-decimal", "scores-many"):
-        return {"ratings": np.round(z * 2 + 5, 3)}
+        return {"ratings": np.abs(np.round(z * 2 + 5, 3))}
     offset, sd = [(1e6, 0.01), (1e4, 0.5), (1e8, 1.0)][int(rng.integers(3))]
     return {"ratings": np.round(offset + sd * z, 3), "notes": {"offset": offset}}
 
@@ -168,7 +169,7 @@ KINDS = {
     "pairs-degenerate": _pairs,
     "pairs-large": _pairs,
     "pairs-weighted": _pairs,
-    "pairs-omit": lambda rng, kind: _omit(rng),
+    "pairs-omit": lambda rng, kind, index: _omit(rng),
     "items-int": _items,
     "items-missing": _items,
     "items-text": _items,
@@ -188,10 +189,11 @@ def count(kind: str) -> int:
     return FULL.get(kind, 300) if FUZZ else QUICK.get(kind, 4)
 
 
+@functools.cache
 def case(kind: str, index: int) -> Case:
     """The ``index``-th data set of ``kind``."""
     rng = np.random.default_rng([SEED, list(KINDS).index(kind), index])
-    return Case(kind=kind, index=index, **KINDS[kind](rng, kind))
+    return Case(kind=kind, index=index, **KINDS[kind](rng, kind, index))
 
 
 def cases(*kinds: str) -> list[Case]:

@@ -22,7 +22,9 @@ values: no exact value exists, and the test compares them with a tolerance.
 
 from __future__ import annotations
 
+import decimal
 import math
+from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction as F
 from itertools import combinations
@@ -163,20 +165,22 @@ def item_counts(rows: Sequence[Sequence[Any]], labels: Sequence[Any]) -> list[li
 
 
 def _pa(counts: list[list[int]], w: list[list[F]]) -> F | float:
-    """Gwet (2014) p_a: the mean over items rated at least twice."""
+    """Gwet (2014) p_a: the mean over items rated at least twice (equal items counted once)."""
     q = len(w)
-    terms = []
-    for r in counts:
+    total, items = F(0), 0
+    for r, times in Counter(map(tuple, counts)).items():
         ri = sum(r)
         if ri >= 2:
             star = [sum(w[k][m] * r[m] for m in range(q)) for k in range(q)]
-            terms.append(sum(r[k] * (star[k] - 1) for k in range(q)) / (ri * (ri - 1)))
-    return sum(terms) / len(terms) if terms else NAN
+            total += times * sum(r[k] * (star[k] - 1) for k in range(q)) / (ri * (ri - 1))
+            items += times
+    return total / items if items else NAN
 
 
 def _pi(counts: list[list[int]]) -> list[F]:
     q = len(counts[0])
-    return [sum(F(r[k], sum(r)) for r in counts) / len(counts) for k in range(q)]
+    patterns = Counter(map(tuple, counts)).items()
+    return [sum(t * F(r[k], sum(r)) for r, t in patterns) / len(counts) for k in range(q)]
 
 
 def multi(
@@ -266,22 +270,41 @@ def krippendorff(
     return NAN if de == 0 else 1 - (n - 1) * do / de
 
 
-def krippendorff_scores(x: Any, level: str) -> float | F:
-    """α of complete continuous scores (interval or ratio): Krippendorff (2011), pairwise."""
-    rows = [[F(float(v)) for v in row] for row in x.tolist()]
-    pairs_within, values = F(0), [v for row in rows for v in row]
-    for row in rows:
-        m = len(row)
-        pairs_within += sum(_delta(a, b, level) for a in row for b in row) / (m - 1)
-    n = len(values)
-    total = sum(_delta(a, b, level) for a in values for b in values)
-    return NAN if total == 0 else 1 - (n - 1) * pairs_within / total
+def krippendorff_scores(x: Any, level: str) -> Any:
+    """α of complete continuous scores (interval or ratio): Krippendorff (2011), pairwise.
 
-
-def _delta(a: F, b: F, level: str) -> F:
+    Interval: exact Fractions, from Σ_ab (a − b)² = 2mΣa² − 2(Σa)². Ratio: the sum of
+    hundreds of thousands of ratios with distinct denominators is out of reach of
+    Fractions, so it is summed in 80-digit decimals: the error (below 1e-70) can change
+    the rounded float only if α lies that close to a rounding boundary.
+    """
     if level == "interval":
-        return (a - b) ** 2
-    return ((a - b) / (a + b)) ** 2 if a + b else F(0)
+        rows = [[F(float(v)) for v in row] for row in x.tolist()]
+        within = sum(_squares(row) / (len(row) - 1) for row in rows)
+        values = [v for row in rows for v in row]
+        total = _squares(values)
+        return NAN if total == 0 else 1 - (len(values) - 1) * within / total
+    with decimal.localcontext() as context:
+        context.prec = 80
+        drows = [[decimal.Decimal(float(v)) for v in row] for row in x.tolist()]
+        within = sum(_ratio_sum(row, row) / (len(row) - 1) for row in drows)
+        flat = [v for row in drows for v in row]
+        total = _ratio_sum(flat, flat)
+        return NAN if total == 0 else 1 - (len(flat) - 1) * within / total
+
+
+def _squares(values: list[F]) -> F:
+    m = len(values)
+    return 2 * m * sum(v * v for v in values) - 2 * sum(values) ** 2
+
+
+def _ratio_sum(a: list[decimal.Decimal], b: list[decimal.Decimal]) -> decimal.Decimal:
+    total = decimal.Decimal(0)
+    for u in a:
+        for v in b:
+            if u + v:
+                total += ((u - v) / (u + v)) ** 2
+    return total
 
 
 # -- continuous scores -------------------------------------------------------------------
