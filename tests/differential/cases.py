@@ -2,8 +2,10 @@
 
 Every data set comes from ``numpy.random.default_rng([SEED, kind number, i])``, so
 each is reproducible on its own: ``case("pairs-int", 7)`` is always the same data.
-``CONCORD_FUZZ=1`` (``make fuzz``) draws the full run, ``FULL`` data sets per kind;
-otherwise the quick slice of ``make test`` draws ``QUICK`` per kind (a few dozen in all).
+``CONCORD_FUZZ=1`` (``make fuzz``) draws the full run, ``CONCORD_FUZZ_N`` data sets per
+kind (150 by default, fewer for the large kinds: about 2,000 in all); otherwise the quick
+slice of ``make test`` draws ``QUICK`` per kind (58 in all). The full run's data sets
+include the quick slice's.
 
 Kinds: two raters on categories (``pairs-*``), several raters on categories
 (``items-*``) and continuous scores (``scores-*``). Missing ratings are ``None``
@@ -182,11 +184,12 @@ KINDS = {
 }
 QUICK = {"pairs-large": 1, "items-large": 1, "scores-many": 1, "pairs-degenerate": 3}
 FULL = {"pairs-large": 20, "items-large": 15, "scores-many": 30}
+PER_KIND = int(os.environ.get("CONCORD_FUZZ_N", "150"))  # the full run's data sets per kind
 
 
 def count(kind: str) -> int:
-    """How many data sets of ``kind`` this run draws."""
-    return FULL.get(kind, 300) if FUZZ else QUICK.get(kind, 4)
+    """How many data sets of ``kind`` this run draws (the quick slice's are the first)."""
+    return min(FULL.get(kind, PER_KIND), PER_KIND) if FUZZ else QUICK.get(kind, 4)
 
 
 @functools.cache

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import concord
-from tests.differential.cases import Case, cases
+from tests.differential.cases import FUZZ, Case, cases
 from tests.differential.conftest import near, run_all
 from tests.differential.test_exact import ITEMS, PAIRS, SCORES, has_missing, matrix, quiet
 
@@ -41,17 +41,28 @@ DIFFERENCES = {
     "data only",
     "statsmodels-weights": "statsmodels' cohens_kappa weights |i − j| and (i − j)² of "
     "positions: compared on positions, linear and quadratic only",
+    "statsmodels-zero-variance": "statsmodels' variance cancels in floats to about 1e-16 "
+    "where it is exactly 0 (SE ≈ 1e-8; concord: 0): SEs compared within 1e-7 there",
+    "irrcac-floats": "the irrCAC port accumulates in floats: a coefficient or SE that is "
+    "exactly 0 comes out near 1e-15; compared within 1e-13 absolute",
     "statsmodels-undefined": "statsmodels returns κ = nan and SE = nan (0/0 in floats) "
     "where concord's κ is defined as 0 (one rater constant): compared where p_e < 1",
     "krippendorff-degenerate": "the krippendorff package raises when the data hold one "
     "value only (concord: nan with a warning): skipped there",
     "pingouin-ci": "pingouin rounds its ICC intervals to 2 decimals: compared within 0.005",
+    "pingouin-average-agreement-ci": "pingouin's ICC(A,k) interval is the Spearman–Brown "
+    "step-up of the ICC(A,1) interval (as R psych's), where concord follows McGraw & Wong "
+    "(1996) and R irr (the average form's own Satterthwaite df): concord's ICC(A,1) interval, "
+    "stepped up, is compared with pingouin's",
     "pingouin-missing": "pingouin's intraclass_corr drops items with a missing rating: "
     "the scores are complete",
     "nltk-complete": "NLTK's AnnotationTask averages over coder pairs on items every coder "
     "rated: compared on complete data only",
     "nltk-one-value": "NLTK's alpha returns 1 when the data hold one value (Krippendorff "
     "2011: undefined; concord: nan): skipped there",
+    "nltk-undefined-pair": "NLTK's kappa takes a pair of coders who both gave one and the "
+    "same label throughout (p_o = p_e = 1) as κ = 1; Cohen's κ is 0/0 there, and concord's "
+    "Light's kappa is nan with a warning: compared where every pair's κ is defined",
     "nltk-S": "NLTK's S (Bennett et al. 1954) takes q from the labels seen: concord's "
     "Brennan–Prediger is given no labels there",
     "irrcac-ordinal": "irrCAC's 'ordinal' weights are Gwet's, not Krippendorff's ordinal "
@@ -145,11 +156,12 @@ def test_statsmodels_cohens_kappa(kind: str) -> None:
             pairs = [("κ", got.statistic, want.kappa), ("SE", got.standard_error, want.std_kappa)]
             if want.std_kappa0 > 0:
                 pairs.append(("p", got.pvalue, want.pvalue_two_sided))
-            out += [
-                f"{w} {what}: concord {g!r}, statsmodels {v!r}"
-                for what, g, v in pairs
-                if not close(g, v, TOLERANCE if what != "p" else 1e-9)
-            ]
+            for what, g, v in pairs:
+                ok = close(g, v, TOLERANCE if what != "p" else 1e-9)
+                if what == "SE" and g == 0:  # DIFFERENCES['statsmodels-zero-variance']
+                    ok = abs(v) < 1e-7
+                if not ok:
+                    out.append(f"{w} {what}: concord {g!r}, statsmodels {v!r}")
         return out
 
     run_all(cases(kind), check)
@@ -200,6 +212,8 @@ def _reliability(case: Case) -> np.ndarray:
 @pytest.mark.parametrize("kind", ITEMS + ("pairs-int", "pairs-missing") + SCORES)
 def test_krippendorff_package(kind: str) -> None:
     krippendorff = pytest.importorskip("krippendorff")
+    if kind == "scores-many" and not FUZZ:
+        pytest.skip("the package takes 15 s on 570 distinct values: make fuzz runs it")
     continuous = kind.startswith("scores")
     levels = ("interval", "ratio") if continuous else ("nominal", "ordinal", "interval", "ratio")
     rel = FLOAT_SCORES if kind in ("scores-decimal", "scores-many", "scores-far") else TOLERANCE
@@ -221,13 +235,13 @@ def test_krippendorff_package(kind: str) -> None:
     run_all(cases(kind), check)
 
 
-PINGOUIN = {
-    "ICC1": ("oneway", "agreement", "single"),
-    "ICC2": ("twoway", "agreement", "single"),
-    "ICC3": ("twoway", "consistency", "single"),
-    "ICC1k": ("oneway", "agreement", "average"),
-    "ICC2k": ("twoway", "agreement", "average"),
-    "ICC3k": ("twoway", "consistency", "average"),
+PINGOUIN = {  # pingouin's Type -> concord's form
+    "ICC(1,1)": ("oneway", "agreement", "single"),
+    "ICC(A,1)": ("twoway", "agreement", "single"),
+    "ICC(C,1)": ("twoway", "consistency", "single"),
+    "ICC(1,k)": ("oneway", "agreement", "average"),
+    "ICC(A,k)": ("twoway", "agreement", "average"),
+    "ICC(C,k)": ("twoway", "consistency", "average"),
 }
 KNOWN = {
     ("pingouin", "scores-far"): "issue 24 item 6: the ICC of scores far from zero loses "
@@ -264,9 +278,13 @@ def test_pingouin_icc(kind: str) -> None:
             table = pingouin.intraclass_corr(long, "item", "rater", "score").set_index("Type")
         out = []
         for name, (model, type_, unit) in PINGOUIN.items():
-            row = table.loc[name.replace("ICC1", "ICC(1,").replace("ICC2", "ICC(A,").replace("ICC3", "ICC(C,") + ("k)" if name.endswith("k") else "1)")]
+            row = table.loc[name]
             got = quiet(concord.icc, x, model=model, type=type_, unit=unit)
             lo, hi = got.confidence_interval()
+            if name == "ICC(A,k)":  # DIFFERENCES['pingouin-average-agreement-ci']
+                k = x.shape[1]
+                single = quiet(concord.icc, x, model=model, type=type_, unit="single")
+                lo, hi = (v * k / (1 + v * (k - 1)) for v in single.confidence_interval())
             ci = row["CI95"]
             checks = [
                 ("ICC", got.statistic, row["ICC"], rel),
@@ -318,6 +336,8 @@ def test_nltk_annotation_task(kind: str) -> None:
                 except ZeroDivisionError:
                     want = math.nan
             got = quiet(coefficient, matrix(case)).statistic
+            if method == "kappa" and math.isnan(got):
+                continue  # DIFFERENCES['nltk-undefined-pair']
             if not close(got, want):
                 out.append(f"{method}: concord {got!r}, NLTK {want!r}")
         return out
@@ -361,14 +381,14 @@ def test_irrcac_port(kind: str) -> None:
                     got = quiet(coefficient, m, weights=weighting, labels=case.categories())
                     se = 0.0 if want["se"] == 1e-15 else want["se"]
                     for what, g, v in (("", got.statistic, want["coefficient_value"]), (" SE", got.standard_error, se)):
-                        if not close(g, v, 1e-9):
+                        if not near(g, v, 1e-9, 1e-13):  # DIFFERENCES['irrcac-floats']
                             out.append(f"{method}{what} {weighting}: concord {g!r}, irrCAC {v!r}")
         for level, name in (("nominal", "identity"), ("interval", "quadratic"), ("ratio", "ratio")):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 want = irrcac.CAC(frame, weights=name, categories=categories, digits=17).krippendorff()["est"]
             got = quiet(concord.krippendorff_alpha, m, level=level, labels=case.labels)
-            if not close(got.statistic, want["coefficient_value"], 1e-9):
+            if not near(got.statistic, want["coefficient_value"], 1e-9, 1e-13):
                 out.append(f"α {level}: concord {got.statistic!r}, irrCAC {want['coefficient_value']!r}")
         return out
 
