@@ -94,7 +94,7 @@ def pair_table(
 
 
 def _margins(table: list[list[F]]) -> tuple[F, list[F], list[F]]:
-    n = sum(map(sum, table))
+    n = sum(map(sum, table)) or F(1)  # no pair both rated: all zeros, κ is 0/0 (nan)
     rows = [sum(row) / n for row in table]
     cols = [sum(row[j] for row in table) / n for j in range(len(table))]
     return n, rows, cols

@@ -108,7 +108,9 @@ def test_sklearn_cohen_kappa(kind: str) -> None:
         for w in WEIGHTINGS:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                want = metrics.cohen_kappa_score(a, b, labels=labels, weights=w, sample_weight=sample)
+                want = metrics.cohen_kappa_score(
+                    a, b, labels=labels, weights=w, sample_weight=sample
+                )
             got = concord_positions(case, concord.cohen_kappa, weights=w, sample_weight=sample)
             if not close(got.statistic, want):
                 out.append(f"{w}: concord {got.statistic!r}, scikit-learn {want!r}")
@@ -189,7 +191,10 @@ def test_statsmodels_fleiss_kappa(kind: str) -> None:
         counts = _counts(case)
         m = matrix(case)
         out = []
-        for method, coefficient in (("fleiss", concord.fleiss_kappa), ("randolph", concord.brennan_prediger)):
+        for method, coefficient in (
+            ("fleiss", concord.fleiss_kappa),
+            ("randolph", concord.brennan_prediger),
+        ):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 want = inter_rater.fleiss_kappa(counts, method=method)
@@ -209,7 +214,7 @@ def _reliability(case: Case) -> np.ndarray:
     return np.array([[np.nan if v is None else index[v] for v in row] for row in case.ratings]).T
 
 
-@pytest.mark.parametrize("kind", ITEMS + ("pairs-int", "pairs-missing") + SCORES)
+@pytest.mark.parametrize("kind", (*ITEMS, "pairs-int", "pairs-missing", *SCORES))
 def test_krippendorff_package(kind: str) -> None:
     krippendorff = pytest.importorskip("krippendorff")
     if kind == "scores-many" and not FUZZ:
@@ -351,10 +356,19 @@ IRRCAC = {  # port method -> concord coefficient
     "bp": concord.brennan_prediger,
     "conger": concord.conger_kappa,
 }
-IRRCAC_WEIGHTS = ("unweighted", "linear", "quadratic", "ordinal", "ratio", "radical", "bipolar", "circular")
+IRRCAC_WEIGHTS = (
+    "unweighted",
+    "linear",
+    "quadratic",
+    "ordinal",
+    "ratio",
+    "radical",
+    "bipolar",
+    "circular",
+)
 
 
-@pytest.mark.parametrize("kind", ITEMS + ("pairs-int", "pairs-text"))
+@pytest.mark.parametrize("kind", (*ITEMS, "pairs-int", "pairs-text"))
 def test_irrcac_port(kind: str) -> None:
     """Gwet's coefficients and their SEs, with every weighting, and α (nominal, interval,
     ratio): DIFFERENCES['irrcac-ordinal'], ['irrcac-alpha-se'], ['irrcac-zero-se']."""
@@ -380,16 +394,27 @@ def test_irrcac_port(kind: str) -> None:
                     want = getattr(cac, method)()["est"]
                     got = quiet(coefficient, m, weights=weighting, labels=case.categories())
                     se = 0.0 if want["se"] == 1e-15 else want["se"]
-                    for what, g, v in (("", got.statistic, want["coefficient_value"]), (" SE", got.standard_error, se)):
+                    for what, g, v in (
+                        ("", got.statistic, want["coefficient_value"]),
+                        (" SE", got.standard_error, se),
+                    ):
                         if not near(g, v, 1e-9, 1e-13):  # DIFFERENCES['irrcac-floats']
                             out.append(f"{method}{what} {weighting}: concord {g!r}, irrCAC {v!r}")
-        for level, name in (("nominal", "identity"), ("interval", "quadratic"), ("ratio", "ratio")):
+        for level, name in (
+            ("nominal", "identity"),
+            ("interval", "quadratic"),
+            ("ratio", "ratio"),
+        ):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                want = irrcac.CAC(frame, weights=name, categories=categories, digits=17).krippendorff()["est"]
+                want = irrcac.CAC(
+                    frame, weights=name, categories=categories, digits=17
+                ).krippendorff()["est"]
             got = quiet(concord.krippendorff_alpha, m, level=level, labels=case.labels)
             if not near(got.statistic, want["coefficient_value"], 1e-9, 1e-13):
-                out.append(f"α {level}: concord {got.statistic!r}, irrCAC {want['coefficient_value']!r}")
+                out.append(
+                    f"α {level}: concord {got.statistic!r}, irrCAC {want['coefficient_value']!r}"
+                )
         return out
 
     run_all(cases(kind), check)
