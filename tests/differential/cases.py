@@ -150,8 +150,8 @@ def _items(rng: np.random.Generator, kind: str, index: int) -> dict[str, Any]:
 
 def _scores(rng: np.random.Generator, kind: str, index: int) -> dict[str, Any]:
     n, r = int(rng.integers(4, 40)), int(rng.integers(2, 6))
-    if kind == "scores-many":  # > 256 distinct values: α's decomposition engine
-        n, r = int(rng.integers(100, 200)), 3
+    if kind == "scores-many" or (kind == "scores-far" and index % 2):
+        n, r = int(rng.integers(100, 200)), 3  # > 256 distinct values: α's decomposition
     truth = rng.normal(size=(n, 1))
     bias = rng.normal(scale=0.3, size=(1, r))
     noise = rng.normal(scale=float(rng.choice([0.1, 0.5, 1.0])), size=(n, r))
