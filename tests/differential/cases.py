@@ -115,7 +115,8 @@ def _pairs(rng: np.random.Generator, kind: str, index: int) -> dict[str, Any]:
         out["labels"] = tuple(scale)  # omit without labels is item 10's case (pairs-omit)
     if kind == "pairs-weighted":
         whole = rng.random() < 0.5
-        draws = rng.integers(1, 5, size=n) if whole else rng.integers(1, 40, size=n) / 8
+        # whole weights, or decimals (0.01 to 5, most not dyadic: not exact in binary)
+        draws = rng.integers(1, 5, size=n) if whole else rng.integers(1, 501, size=n) / 100
         out["sample_weight"] = tuple(draws.tolist())
         out["notes"] = {"whole": whole}
     return out
