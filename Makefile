@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: demo test quick lint typecheck pytest browser bench screenshots docs clean
+.PHONY: demo test quick lint typecheck pytest browser bench screenshots docs clean fuzz
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +85,13 @@ quick: $(VENV)/.dev-installed
 	$(BIN)/pytest -n $(JOBS) --dist loadfile -m "not slow" --deselect tests/test_docs.py -q
 
 test: lint typecheck pytest
+
+# The differential test's full run (tests/differential/): about 2,000 seeded random data sets
+# against Fraction recomputations and the peers (make test runs a quick slice of it). The
+# irrCAC port pins an old numpy, so it goes in with --no-deps, as for make bench.
+fuzz: $(VENV)/.dev-installed
+	$(PY) -m pip install --quiet --no-deps "irrCAC==0.4.4"
+	CONCORD_FUZZ=1 $(BIN)/pytest tests/differential -q
 
 $(VENV)/.bench-installed: pyproject.toml $(VENV)/.dev-installed
 	$(PY) -m pip install --quiet -e ".[bench]"
