@@ -287,17 +287,9 @@ class Defect:
 
 FLOAT_KINDS = ("scores-decimal", "scores-many", "scores-far")
 DEFECTS: dict[str, Defect] = {
-    "ratio-bipolar-weights": Defect(
-        "issue 24 item 7: with ratio or bipolar weights the kappa family is an ulp off the "
-        "correctly rounded value in some cases",
-        lambda test, option, case, c: (
-            option in ("ratio", "bipolar") and c.what != "SE" and not test.startswith("alpha")
-        ),
-        16,  # 3 ulps seen (Conger's kappa), and 148 at κ = 0.0019 (relative 2e-14)
-        1e-15,
-    ),
     "non-whole-sample-weights": Defect(
-        "issue 24 item 7: with non-whole sample weights Cohen's kappa is an ulp off",
+        "documented (which-coefficient.md): non-whole sample weights are added into the "
+        "table's cells in floating point, so Cohen's kappa can be an ulp off",
         lambda test, option, case, c: (
             case.kind == "pairs-weighted"
             and not case.notes["whole"]
@@ -309,59 +301,13 @@ DEFECTS: dict[str, Defect] = {
         quick=False,
     ),
     "krippendorff-ratio": Defect(
-        "issue 24 item 7: Krippendorff's ratio level is an ulp off in some cases",
-        lambda test, option, case, c: test.startswith("alpha") and option == "ratio",
+        "documented (which-coefficient.md, 'Where a value is rounded'): Krippendorff's ratio "
+        "level on non-integer values uses float distances, an ulp or so off",
+        lambda test, option, case, c: (
+            test.startswith("alpha") and option == "ratio" and case.kind in FLOAT_KINDS
+        ),
         16,  # 5 to 8 ulps seen, more near 0 (relative 1e-14 at α = 0.0099)
         1e-15,
-    ),
-    "float-scores": Defect(
-        "issue 24 item 6: the ICC of non-integer scores and α of > 256 distinct values "
-        "use one-pass float sums that cancel (no correct digit far from zero)",
-        lambda test, option, case, c: (
-            (test == "icc" and case.kind in FLOAT_KINDS)
-            or (test == "alpha-scores" and case.kind in ("scores-many", "scores-far"))
-        ),
-        None,
-    ),
-    "float-scores-alpha": Defect(
-        "issue 24 item 6: α (interval) of non-integer scores is an ulp off the correctly "
-        "rounded value in some cases (every float input is to be exact, as integers are)",
-        lambda test, option, case, c: test == "alpha-scores" and case.kind == "scores-decimal",
-        2,
-        quick=False,
-    ),
-    "omit-categories": Defect(
-        "issue 24 item 10: cohen_kappa/scott_pi(nan_policy='omit') without labels take the "
-        "categories from the pairs kept, so ordinal weights change",
-        lambda test, option, case, c: (
-            option == "ordinal"
-            and case.labels is None
-            and case.kind.startswith("pairs")
-            and has_missing(case)
-        ),
-        None,
-    ),
-    "light-mean": Defect(
-        "new (not in issue 24): light_kappa is numpy's float mean of the rounded pairwise "
-        "kappas, not the correctly rounded mean of their exact values",
-        lambda test, option, case, c: test == "light" and c.what == "mean",
-        8,  # 8 ulps seen near 0: the mean of values of either sign cancels
-        2 * math.ulp(1.0),
-    ),
-    "zero-variance": Defect(
-        "issue 24 item 8: when κ's variance is exactly 0 (one rater constant) its SE comes "
-        "out near 1e-9",
-        lambda test, option, case, c: c.what == "SE" and c.want == 0,
-        None,
-    ),
-    "icc-k0": Defect(
-        "new (not in issue 24): on integer scores the ICC's single-rating forms use Ebel's "
-        "k0 as a float ((N - k2 / N) / (n - 1), int / int), so they are not the rounded-once "
-        "value icc's docstring claims",
-        lambda test, option, case, c: (
-            test == "icc" and case.kind == "scores-int" and c.what.endswith("/single")
-        ),
-        2,
     ),
 }
 
@@ -430,10 +376,6 @@ def test_known_defect(name: str) -> None:
                 run_all(cases(kind), lambda case, t=test, o=option: problems(t, o, case, name))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 24 item 1: quadratic_weighted_kappa counts None in Python lists as 0",
-)
 def test_quadratic_weighted_kappa_refuses_missing() -> None:
     """A missing rating in Python lists is refused, as cohen_kappa refuses it."""
     checked = [c for c in cases("pairs-missing") if c.numeric and has_missing(c)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -64,6 +65,27 @@ def weighted_kappa_core(
     p_o = _exact.ratio(scale * n * top - a, scale * n * top)
     p_e = _exact.ratio(scale * n * n * top - b, scale * n * n * top)
     return statistic, p_o, p_e
+
+
+def kappa_fractions(
+    table: np.ndarray, weights: np.ndarray, *, pooled: bool = False
+) -> tuple[Fraction, Fraction, Fraction] | None:
+    """Return (κ, p_o, p_e) of :func:`weighted_kappa_core` as exact fractions (None: B = 0).
+
+    The same integer sums, not rounded: a mean of kappas (Light's) is the mean of
+    these, rounded once.
+    """
+    n, top, a, b = _object_sums(_exact.integers(table), _exact.integers(weights), pooled)
+    scale = 4 if pooled else 1
+    a *= scale
+    if b == 0:
+        return None
+    kappa = Fraction(b - n * a, b)
+    if top == 0:
+        return kappa, Fraction(1), Fraction(1)
+    return kappa, Fraction(scale * n * top - a, scale * n * top), Fraction(
+        scale * n * n * top - b, scale * n * n * top
+    )
 
 
 def _split_sums(

@@ -16,6 +16,7 @@ import numpy as np
 
 from concord._coefficients.clustered import with_groups
 from concord._coefficients.kappa.cohen import COHEN, kappa_result
+from concord._coefficients.kappa.cohen_core import kappa_fractions
 from concord._coefficients.multirater import agreement_core as core
 from concord._coefficients.multirater.gwet import assemble, undefined
 from concord._coefficients.multirater.raters_core import (
@@ -348,7 +349,13 @@ def light_result(items: Items, weighting: Weighting, population: float | None) -
     elif np.isnan(values).any():
         undefined(func, "some pair of raters has an undefined kappa (see .pairwise)")
 
+    exact = [kappa_fractions(r.observed, weighting.exact) for r in pairwise.values()]
+
     def mean(attribute: str) -> float:
+        """Return the mean of the pairs' exact values, rounded once (nan if one is undefined)."""
+        if exact and all(e is not None for e in exact):
+            at = ("statistic", "observed_agreement", "chance_agreement").index(attribute)
+            return float(sum(e[at] for e in exact if e is not None) / len(exact))
         got = [getattr(r, attribute) for r in pairwise.values()]
         return float(np.mean(got)) if got else float("nan")
 
