@@ -215,3 +215,41 @@ def test_study_repr_is_short():
     assert repr(s).startswith("JudgeStudy('judge', humans=3, kappa=0.7")
     json.dumps(s.to_dict())
     assert "<pre>" in s._repr_html_() and "&#x27;judge&#x27;" in s._repr_html_()
+
+
+def test_the_study_speaks_the_result_protocol():
+    from concord._results.protocol import COLUMNS
+
+    frame = labels_frame()
+    s = judge_study(frame, humans=["a", "b", "c"], candidate="judge", gold="gold")
+    tidy = s.to_frame()
+    assert tuple(tidy.columns[: len(COLUMNS)]) == COLUMNS
+    # one row per rater's kappa against gold (the library's own), then the Alt-Test's ω
+    for name in ["a", "b", "c", "judge"]:
+        got = tidy[tidy.rater == name].iloc[0]
+        k = concord.cohen_kappa(frame["gold"], frame[name])
+        assert got.statistic == pytest.approx(k.statistic, abs=1e-12)
+        assert (got.ci_low, got.ci_high) == pytest.approx(tuple(k.confidence_interval()))
+    alt = concord.alt_test(frame[["a", "b", "c"]], frame["judge"], epsilon=0.1)
+    assert tidy.iloc[-1].statistic == alt.winning_rate
+    section = s._report_section_()
+    assert section.sentence == s.summary() and section.explanation == s.explain()
+    assert section.title == "Judge 'judge' against gold"
+
+
+def test_html_writes_the_study_into_the_report(labels_csv, tmp_path):
+    from markupsafe import escape
+
+    target = tmp_path / "judge.html"
+    args = [labels_csv, "--humans", "a,b,c", "--candidate", "judge", "--html", str(target)]
+    out = run(*args)
+    assert out.exit_code == 0, out.output
+    page = target.read_text(encoding="utf-8")
+    s = judge_study(labels_frame(), humans=["a", "b", "c"], candidate="judge")
+    assert '<section class="result">' in page
+    assert str(escape(s.summary())) in page
+    assert "kappa: judge against the humans&#39; majority" in page
+    assert "<script" not in page
+    again = run(*args)
+    assert again.exit_code != 0 and "--overwrite" in again.output
+    assert run(*args, "--overwrite").exit_code == 0
