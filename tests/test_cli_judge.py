@@ -253,3 +253,33 @@ def test_html_writes_the_study_into_the_report(labels_csv, tmp_path):
     again = run(*args)
     assert again.exit_code != 0 and "--overwrite" in again.output
     assert run(*args, "--overwrite").exit_code == 0
+
+
+def test_hardest_items_and_disagreements_are_item_agreements():
+    # the study's per-item numbers are concord.item_agreement's on the humans and the judge
+    frame = labels_frame()
+    s = judge_study(frame, humans=["a", "b", "c"], candidate="judge", gold="gold", top=120)
+    ia = concord.item_agreement(frame[["a", "b", "c", "judge"]].astype(object))
+    assert [i.item for i in s.hardest] == list(ia.items)  # hardest first, as it orders them
+    assert [i.agreement for i in s.hardest] == list(ia.agreement)
+    assert [i.entropy for i in s.hardest] == list(ia.entropy)
+    assert [i.majority for i in s.hardest] == list(ia.majority)
+    assert [i.share for i in s.hardest] == list(ia.majority_share)
+    rows = dict(zip(ia.items, ia.ratings, strict=True))
+    for i in s.disagreements:
+        assert list(i.ratings.values()) == list(rows[i.item])
+
+
+def test_a_tied_items_majority_is_the_first_category_in_label_order():
+    # item_agreement's documented rule, whatever the columns' order (2 'y' and 2 'x')
+    frame = pd.DataFrame({"a": ["y", "x"], "b": ["y", "x"], "c": ["x", "y"], "j": ["x", "y"]})
+    s = judge_study(frame, humans=["a", "b", "c"], candidate="j", top=5)
+    assert [i.majority for i in s.hardest] == ["x", "x"]
+    assert [i.agreement for i in s.hardest] == [1 / 3, 1 / 3]  # (2·1 + 2·1) / (4·3)
+
+
+def test_an_item_nobody_rated_has_no_numbers():
+    frame = pd.DataFrame({"a": ["x", None, "y"], "b": ["x", None, "y"], "j": ["x", None, "x"]})
+    s = judge_study(frame, humans=["a", "b"], candidate="j")
+    assert [i.item for i in s.hardest] == [2, 0]  # item 1 has no rating: not among them
+    assert [i.item for i in s.disagreements] == [2]
