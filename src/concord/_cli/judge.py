@@ -135,8 +135,9 @@ Examples:
     "--overwrite", is_flag=True, help="Replace the --disagreements or --html file if it exists."
 )
 @opt.output_options(("text", "json"))
+@opt.fail_under_options
 @opt.data_errors
-def judge(file: str, **o: Any) -> None:
+def judge(file: str, **o: Any) -> list[dict[str, Any]]:
     """Is the judge in FILE as good as the humans? The judge study, section by section.
 
     The Alt-Test (Calderon et al. 2025); Cohen's kappa of the judge and of
@@ -144,7 +145,8 @@ def judge(file: str, **o: Any) -> None:
     against the others'); with --gold, sensitivity, specificity and the
     rest of diagnostic_accuracy; the judge's bias by category in words;
     with --repeats, its agreement with itself; the hardest items and the
-    items where the judge differs from the reference.
+    items where the judge differs from the reference. --fail-under gates
+    the judge's kappa against the reference.
     """
     if o["html"] is not None:  # fail before the study is computed
         out.check_target(o["html"], "--html", o["overwrite"])
@@ -157,3 +159,5 @@ def judge(file: str, **o: Any) -> None:
         terminal.echo(rec.dumps({"file": file, "judge": s.to_dict()}), as_json=True)
     else:
         terminal.echo(f"{file}: {s.explain()}")
+    tidy = s.to_frame()
+    return tidy[tidy.role == "judge"].iloc[:1].to_dict("records")  # type: ignore[no-any-return]
