@@ -283,3 +283,19 @@ def test_an_item_nobody_rated_has_no_numbers():
     s = judge_study(frame, humans=["a", "b"], candidate="j")
     assert [i.item for i in s.hardest] == [2, 0]  # item 1 has no rating: not among them
     assert [i.item for i in s.disagreements] == [2]
+
+
+def test_the_judge_study_renders_in_chromium_with_names_kept_as_text(browser, tmp_path):
+    from concord.report import to_html
+
+    evil = "<script>document.title='pwned'</script>"
+    frame = labels_frame().rename(columns={"a": evil})
+    s = judge_study(frame, humans=[evil, "b", "c"], candidate="judge", gold="gold")
+    page = tmp_path / "judge.html"
+    page.write_text(to_html([s], title="Judge", plots=False), encoding="utf-8")
+    browser.get(page.as_uri())
+    assert browser.title == "Judge"  # the planted script never ran
+    assert browser.execute_script("return document.scripts.length") == 0
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = browser.find_element("id", "results").text
+    assert s.summary() in text and f"Cohen's kappa: {evil} against gold" in text
