@@ -215,3 +215,87 @@ def test_study_repr_is_short():
     assert repr(s).startswith("JudgeStudy('judge', humans=3, kappa=0.7")
     json.dumps(s.to_dict())
     assert "<pre>" in s._repr_html_() and "&#x27;judge&#x27;" in s._repr_html_()
+
+
+def test_the_study_speaks_the_result_protocol():
+    from concord._results.protocol import COLUMNS
+
+    frame = labels_frame()
+    s = judge_study(frame, humans=["a", "b", "c"], candidate="judge", gold="gold")
+    tidy = s.to_frame()
+    assert tuple(tidy.columns[: len(COLUMNS)]) == COLUMNS
+    # one row per rater's kappa against gold (the library's own), then the Alt-Test's ω
+    for name in ["a", "b", "c", "judge"]:
+        got = tidy[tidy.rater == name].iloc[0]
+        k = concord.cohen_kappa(frame["gold"], frame[name])
+        assert got.statistic == pytest.approx(k.statistic, abs=1e-12)
+        assert (got.ci_low, got.ci_high) == pytest.approx(tuple(k.confidence_interval()))
+    alt = concord.alt_test(frame[["a", "b", "c"]], frame["judge"], epsilon=0.1)
+    assert tidy.iloc[-1].statistic == alt.winning_rate
+    section = s._report_section_()
+    assert section.sentence == s.summary() and section.explanation == s.explain()
+    assert section.title == "Judge 'judge' against gold"
+
+
+def test_html_writes_the_study_into_the_report(labels_csv, tmp_path):
+    from markupsafe import escape
+
+    target = tmp_path / "judge.html"
+    args = [labels_csv, "--humans", "a,b,c", "--candidate", "judge", "--html", str(target)]
+    out = run(*args)
+    assert out.exit_code == 0, out.output
+    page = target.read_text(encoding="utf-8")
+    s = judge_study(labels_frame(), humans=["a", "b", "c"], candidate="judge")
+    assert '<section class="result">' in page
+    assert str(escape(s.summary())) in page
+    assert "kappa: judge against the humans&#39; majority" in page
+    assert "<script" not in page
+    again = run(*args)
+    assert again.exit_code != 0 and "--overwrite" in again.output
+    assert run(*args, "--overwrite").exit_code == 0
+
+
+def test_hardest_items_and_disagreements_are_item_agreements():
+    # the study's per-item numbers are concord.item_agreement's on the humans and the judge
+    frame = labels_frame()
+    s = judge_study(frame, humans=["a", "b", "c"], candidate="judge", gold="gold", top=120)
+    ia = concord.item_agreement(frame[["a", "b", "c", "judge"]].astype(object))
+    assert [i.item for i in s.hardest] == list(ia.items)  # hardest first, as it orders them
+    assert [i.agreement for i in s.hardest] == list(ia.agreement)
+    assert [i.entropy for i in s.hardest] == list(ia.entropy)
+    assert [i.majority for i in s.hardest] == list(ia.majority)
+    assert [i.share for i in s.hardest] == list(ia.majority_share)
+    rows = dict(zip(ia.items, ia.ratings, strict=True))
+    for i in s.disagreements:
+        assert list(i.ratings.values()) == list(rows[i.item])
+
+
+def test_a_tied_items_majority_is_the_first_category_in_label_order():
+    # item_agreement's documented rule, whatever the columns' order (2 'y' and 2 'x')
+    frame = pd.DataFrame({"a": ["y", "x"], "b": ["y", "x"], "c": ["x", "y"], "j": ["x", "y"]})
+    s = judge_study(frame, humans=["a", "b", "c"], candidate="j", top=5)
+    assert [i.majority for i in s.hardest] == ["x", "x"]
+    assert [i.agreement for i in s.hardest] == [1 / 3, 1 / 3]  # (2·1 + 2·1) / (4·3)
+
+
+def test_an_item_nobody_rated_has_no_numbers():
+    frame = pd.DataFrame({"a": ["x", None, "y"], "b": ["x", None, "y"], "j": ["x", None, "x"]})
+    s = judge_study(frame, humans=["a", "b"], candidate="j")
+    assert [i.item for i in s.hardest] == [2, 0]  # item 1 has no rating: not among them
+    assert [i.item for i in s.disagreements] == [2]
+
+
+def test_the_judge_study_renders_in_chromium_with_names_kept_as_text(browser, tmp_path):
+    from concord.report import to_html
+
+    evil = "<script>document.title='pwned'</script>"
+    frame = labels_frame().rename(columns={"a": evil})
+    s = judge_study(frame, humans=[evil, "b", "c"], candidate="judge", gold="gold")
+    page = tmp_path / "judge.html"
+    page.write_text(to_html([s], title="Judge", plots=False), encoding="utf-8")
+    browser.get(page.as_uri())
+    assert browser.title == "Judge"  # the planted script never ran
+    assert browser.execute_script("return document.scripts.length") == 0
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = browser.find_element("id", "results").text
+    assert s.summary() in text and f"Cohen's kappa: {evil} against gold" in text

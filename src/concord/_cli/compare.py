@@ -249,13 +249,15 @@ Examples:
 @opt.weights_option("Disagreement weights.")
 @opt.inference_options
 @opt.output_options()
+@opt.fail_under_options
 @opt.data_errors
-def compare(file: str, **o: Any) -> None:
+def compare(file: str, **o: Any) -> list[dict[str, Any]]:
     """Compare agreement on the same items: two raters against a truth, or two panels.
 
     Prints both estimates with SE and CI, the difference (second − first)
     with its paired SE (Gwet 2016), t, df, p-value and CI, and one line
-    saying which agrees more.
+    saying which agrees more. --fail-under gates both sides' coefficients
+    (so the lower side's value, or lower bound, decides), not the difference.
     """
     result, one, two, n = compared(file, o)
     r = record(result, one, two, o, n)
@@ -267,3 +269,6 @@ def compare(file: str, **o: Any) -> None:
         click.echo(_markdown(_rows(r)))
     else:
         click.echo(_text(file, r))
+    return [
+        {**side, "coefficient": f"{r['coefficient']} of {side['raters']}"} for side in _rows(r)[:2]
+    ]

@@ -151,8 +151,9 @@ Examples:
 @click.option("-o", "--output", type=click.Path(), help="Write the output to a file.")
 @click.option("--overwrite", is_flag=True, help="Replace the -o file if it exists.")
 @opt.output_options()
+@opt.fail_under_options
 @opt.data_errors
-def evaluate(file: str, **o: Any) -> None:
+def evaluate(file: str, **o: Any) -> list[dict[str, Any]]:
     """Evaluate machine scores in FILE against human scores, as RSMTool's rsmeval.
 
     Per score type (raw, trimmed, trimmed and rounded): N, means,
@@ -161,14 +162,19 @@ def evaluate(file: str, **o: Any) -> None:
     and QWK; with --human2 the human-human row, the degradation, the
     disattenuated correlation and PRMSE; with --group every metric per
     subgroup with DSM and the fairness models; and the flags at the
-    Williamson, Xi & Breyer (2012) thresholds.
+    Williamson, Xi & Breyer (2012) thresholds. --fail-under gates the
+    QWK of the primary score type (the headline).
     """
     if o["output"] is not None:
         out.check_target(o["output"], "-o", o["overwrite"])
-    text = rendered(file, result(file, o), o)
+    r = result(file, o)
+    text = rendered(file, r, o)
     if o["output"] is None:
         terminal.echo(text, as_json=o["fmt"] == "json")
-        return
-    with out.replacing(o["output"], "-o", overwrite=o["overwrite"]) as fh:
-        fh.write(text + "\n")
-    terminal.echo(f"wrote {o['output']}", err=True)
+    else:
+        with out.replacing(o["output"], "-o", overwrite=o["overwrite"]) as fh:
+            fh.write(text + "\n")
+        terminal.echo(f"wrote {o['output']}", err=True)
+    tidy = r.to_frame()
+    primary = tidy[tidy.score_type == r.primary].to_dict("records")
+    return [{**row, "coefficient": f"QWK ({r.primary})"} for row in primary]

@@ -113,6 +113,22 @@ def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[Any, dict[str, An
     return acc.result(), tally.shape()
 
 
+# the forms --fail-under-form names: McGraw & Wong's, then Shrout & Fleiss'
+FORMS = (
+    *("ICC(1)", "ICC(k)", "ICC(A,1)", "ICC(A,k)", "ICC(C,1)", "ICC(C,k)"),
+    *("ICC(1,1)", "ICC(1,k)", "ICC(2,1)", "ICC(2,k)", "ICC(3,1)", "ICC(3,k)"),
+)
+
+
+def gated(rows: list[dict[str, Any]], form: str) -> list[dict[str, Any]]:
+    """Return the record --fail-under gates: the one of ``form`` (either name)."""
+    return [
+        {"coefficient": r["form"], "statistic": r["icc"], "ci_low": r["ci_low"]}
+        for r in rows
+        if form in (r["form"], r["shrout_fleiss"])
+    ]
+
+
 @click.command(
     epilog="""
 \b
@@ -137,8 +153,17 @@ Examples:
 )
 @opt.chunk_option
 @opt.output_options()
+@opt.fail_under_options
+@click.option(
+    "--fail-under-form",
+    type=click.Choice(FORMS),
+    default="ICC(A,1)",
+    show_default=True,
+    help="The form --fail-under gates (McGraw & Wong's or Shrout & Fleiss' name); "
+    "default: concord.icc's headline, two-way agreement of single ratings.",
+)
 @opt.data_errors
-def icc(file: str, **o: Any) -> None:
+def icc(file: str, **o: Any) -> list[dict[str, Any]]:
     """Print the intraclass correlation of the numeric scores in FILE, in all six forms.
 
     One-way, two-way agreement and two-way consistency, of single and of
@@ -146,6 +171,7 @@ def icc(file: str, **o: Any) -> None:
     its F test and McGraw & Wong's interval. Missing ratings (empty cells)
     are allowed: irrNA's method of moments. With --chunk-rows (wide form),
     the file is read in chunks and their exact sums added: the same result.
+    --fail-under gates one form, --fail-under-form (default ICC(A,1)).
     """
     chunk = stream.chunk_rows(file, o)
     result, shape = streamed(file, o, chunk) if chunk else whole(file, o)
@@ -164,3 +190,4 @@ def icc(file: str, **o: Any) -> None:
         terminal.echo(out.table(rows, "csv"))
     else:
         terminal.echo(out.table_of(display(rows), "markdown"))
+    return gated(rows, o["fail_under_form"])

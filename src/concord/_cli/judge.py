@@ -5,11 +5,15 @@ the judge study of :mod:`concord._studies.judges.study`: the Alt-Test,
 Cohen's kappa of the judge and of each human against the reference, the
 accuracy against gold, the judge's bias by category in words, its
 self-consistency over --repeats, the hardest items and the disagreements
-(all of them with --disagreements FILE, as CSV for adjudication).
+(all of them with --disagreements FILE, as CSV for adjudication); --html FILE
+writes the study as a section of the HTML report (:func:`concord.report.to_html`).
 """
 
 from __future__ import annotations
 
+import shlex
+import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -74,6 +78,20 @@ def _write_disagreements(s: Any, o: dict[str, Any]) -> None:
     terminal.echo(f"wrote {o['disagreements']} ({len(frame):,} items)", err=True)
 
 
+def _write_html(s: Any, file: str, o: dict[str, Any]) -> None:
+    from concord.report import to_html
+
+    html = to_html(
+        [s],
+        title=f"Judge {s.candidate} in {Path(file).name}",
+        command=shlex.join(["concord", *sys.argv[1:]]),
+        plots=False,
+    )
+    with out.replacing(o["html"], "--html", overwrite=o["overwrite"]) as fh:
+        fh.write(html)
+    terminal.echo(f"wrote {o['html']} ({len(html) / 1024:.0f} KiB)", err=True)
+
+
 @click.command(
     epilog="""
 \b
@@ -82,6 +100,7 @@ Examples:
   concord judge labels.csv --humans ann,bo,cy --candidate gpt --gold adjudicated \\
       --positive toxic --repeats gpt_run2,gpt_run3
   concord judge labels.csv --humans ann,bo,cy --candidate gpt --disagreements review.csv
+  concord judge labels.csv --humans ann,bo,cy --candidate gpt --html judge.html
 """
 )
 @click.argument("file", metavar="FILE")
@@ -109,10 +128,16 @@ Examples:
     "--top", type=click.IntRange(min=0), default=10, show_default=True, help="Hardest items shown."
 )
 @click.option("--disagreements", type=click.Path(), help="Write the disagreement list as CSV.")
-@click.option("--overwrite", is_flag=True, help="Replace the --disagreements file if it exists.")
+@click.option(
+    "--html", type=click.Path(), metavar="FILE", help="Write the study as an HTML report."
+)
+@click.option(
+    "--overwrite", is_flag=True, help="Replace the --disagreements or --html file if it exists."
+)
 @opt.output_options(("text", "json"))
+@opt.fail_under_options
 @opt.data_errors
-def judge(file: str, **o: Any) -> None:
+def judge(file: str, **o: Any) -> list[dict[str, Any]]:
     """Is the judge in FILE as good as the humans? The judge study, section by section.
 
     The Alt-Test (Calderon et al. 2025); Cohen's kappa of the judge and of
@@ -120,12 +145,19 @@ def judge(file: str, **o: Any) -> None:
     against the others'); with --gold, sensitivity, specificity and the
     rest of diagnostic_accuracy; the judge's bias by category in words;
     with --repeats, its agreement with itself; the hardest items and the
-    items where the judge differs from the reference.
+    items where the judge differs from the reference. --fail-under gates
+    the judge's kappa against the reference.
     """
+    if o["html"] is not None:  # fail before the study is computed
+        out.check_target(o["html"], "--html", o["overwrite"])
     s = study(file, o)
     if o["disagreements"] is not None:
         _write_disagreements(s, o)
+    if o["html"] is not None:
+        _write_html(s, file, o)
     if o["fmt"] == "json":
         terminal.echo(rec.dumps({"file": file, "judge": s.to_dict()}), as_json=True)
     else:
         terminal.echo(f"{file}: {s.explain()}")
+    tidy = s.to_frame()
+    return tidy[tidy.role == "judge"].iloc[:1].to_dict("records")  # type: ignore[no-any-return]

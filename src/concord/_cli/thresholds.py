@@ -73,7 +73,7 @@ def _apply(file: str, frame: Any, o: dict[str, Any]) -> None:
         frame.to_csv(fh, index=False, lineterminator="\n")
 
 
-def _fit(file: str, frame: Any, o: dict[str, Any]) -> None:
+def _fit(file: str, frame: Any, o: dict[str, Any]) -> Any:
     import concord
 
     if o["truth"] is None:
@@ -93,8 +93,9 @@ def _fit(file: str, frame: Any, o: dict[str, Any]) -> None:
     if o["fmt"] == "json":
         record = {**saved, "gap": best.gap, "fold_kappas": cv.fold_kappas, "optimism": cv.optimism}
         terminal.echo(rec.dumps(record), as_json=True)
-        return
+        return cv
     terminal.echo(out.thresholds_text(file, best, cv, o["cv"]))
+    return cv
 
 
 def _check_outputs(o: dict[str, Any]) -> None:
@@ -140,8 +141,9 @@ Examples:
     help="Replace an existing --save or -o file and, with --apply, an existing --grade-column.",
 )
 @opt.output_options(("text", "json"))
+@opt.fail_under_options
 @opt.data_errors
-def thresholds(file: str, **o: Any) -> None:
+def thresholds(file: str, **o: Any) -> list[dict[str, Any]]:
     """Cut points of continuous scores in FILE that maximise kappa against the truth.
 
     Prints the cut points, the kappa they reach in-sample and the
@@ -150,10 +152,19 @@ def thresholds(file: str, **o: Any) -> None:
     out-of-sample predictions (a model's scores for items it was not
     trained on); a model's scores on its own training data overstate
     kappa however the cut points are fitted. --save writes the cut
-    points; --apply grades new scores.
+    points; --apply grades new scores. --fail-under gates the
+    cross-validated kappa (it has no interval: no --fail-under-bound).
     """
     _check_outputs(o)
     if o["apply"]:
+        if o["fail_under"] is not None:
+            raise click.UsageError("--fail-under gates a fitted kappa; --apply prints none.")
         _apply(file, read.text_frame(file, o), o)
-    else:
-        _fit(file, read.columns(file, o, {"--truth": o["truth"], "--score": o["score"]}), o)
+        return []
+    if o["fail_under_bound"]:
+        raise click.UsageError(
+            "--fail-under-bound: the cross-validated kappa has no interval; "
+            "gate its value with --fail-under alone."
+        )
+    cv = _fit(file, read.columns(file, o, {"--truth": o["truth"], "--score": o["score"]}), o)
+    return [{"coefficient": "cross-validated kappa", "statistic": cv.statistic}]

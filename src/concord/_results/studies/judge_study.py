@@ -8,6 +8,7 @@ from typing import Any
 
 from concord._common.jsonable import jsonable
 from concord._results.html import page, text
+from concord._results.protocol import Reported, row
 from concord._results.studies.intra_rater import numbers
 
 
@@ -38,7 +39,7 @@ class Item:
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class JudgeStudy:
+class JudgeStudy(Reported):
     """A judge against humans (and gold): the parts of the study, each as its own result.
 
     ``kappas`` maps the judge and each human to Cohen's kappa against the
@@ -86,6 +87,34 @@ class JudgeStudy:
             worst = max(skewed, key=lambda b: abs(b.change))
             out += f"; it {worst.words}"
         return out + "."
+
+    @property
+    def _title_(self) -> str:
+        return f"Judge {self.candidate!r} against {self.reference}"
+
+    def _rows_(self) -> list[dict[str, Any]]:
+        """Return the tidy rows: each rater's kappa against the reference, the Alt-Test's ω."""
+        rows = []
+        for name, k in self.kappas.items():
+            who = "judge" if name == self.candidate else "human"
+            label = f"Cohen's kappa: {name} against {self.reference}"
+            if isinstance(k, str):
+                rows.append(row(label, math.nan, rater=str(name), role=who, note=k))
+                continue
+            stat, low, high, n = numbers(k, 0.95)
+            rows.append(row(label, stat, interval=(low, high), n=n, rater=str(name), role=who))
+        if not isinstance(self.alt_test, str):
+            alt = self.alt_test
+            rows.append(
+                row(
+                    "Alt-Test winning rate ω",
+                    float(alt.winning_rate),
+                    rater=self.candidate,
+                    role="judge",
+                    note="passes" if alt.passed else "does not pass",
+                )
+            )
+        return rows
 
     def _kappa_lines(self) -> list[str]:
         lines = [f"Cohen's kappa against {self.reference}:"]

@@ -7,9 +7,11 @@ against gold, the judge's bias by category in words, its self-consistency
 over repeated runs, the hardest items and the items where the judge and the
 reference disagree. ``concord judge`` prints it.
 
-The per-item agreement here is minimal (Fleiss' (1971) p_a,i, the majority
-label and its share, the entropy in nats over the humans and the judge);
-the issue's ``item_agreement`` will be its full form.
+The per-item agreement (Fleiss' (1971) p_a,i, the majority label and its
+share, the entropy in nats over the humans and the judge) is
+:func:`concord.item_agreement`'s, so the hardest items are ordered as it
+orders them: lowest p_a,i, then highest entropy, then input order; a tied
+item's majority is the first tied category in label order.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from concord._coefficients.multirater.gwet import fleiss_kappa
 from concord._common.errors import param_error
 from concord._common.extras import require
 from concord._results.studies.judge_study import Bias, Item, JudgeStudy
+from concord._studies.crowds.items import item_agreement
 from concord._studies.judges.accuracy import diagnostic_accuracy
 from concord._studies.judges.alt_test import alt_test
 from concord._studies.judges.intra_rater import intra_rater
@@ -94,30 +97,41 @@ def _words(label: Any, said: int, ref: int, change: float, against: str) -> str:
     return f"labels {label!r} {abs(change):.0%} {more} often than {against}"
 
 
-def items(ids: list[Any], table: Any, reference: list[Any], judge: str) -> list[Item]:
-    """Return each item's ratings, p_a,i, majority and entropy (humans and judge)."""
+def items(
+    ids: list[Any], table: Any, reference: list[Any], judge: str
+) -> tuple[list[Item], list[Item]]:
+    """Return every item (input order) and the hardest first, as item_agreement orders them.
+
+    Each item's ratings, p_a,i, majority and entropy (humans and judge) are
+    :func:`concord.item_agreement`'s on ``table`` (one row per item); an item
+    nobody rated has none (n = 0, nan, no majority). The hardest are the
+    items with two ratings or more.
+    """
+    result = item_agreement(table.reset_index(drop=True))
+    where = {position: j for j, position in enumerate(result.items)}
+    raters = [str(r) for r in result.raters]
     out = []
-    for key, (_, row), ref in zip(ids, table.iterrows(), reference, strict=True):
-        labels = {str(c): v for c, v in row.items() if not _missing(v)}
-        counts = np.array(list(Counter(labels.values()).values()), dtype=float)
-        n = counts.sum()
-        agree = float((counts * (counts - 1)).sum() / (n * (n - 1))) if n > 1 else math.nan
-        shares = counts / n if n else counts
-        top = Counter(labels.values()).most_common(1)
+    for position, (key, ref) in enumerate(zip(ids, reference, strict=True)):
+        j = where.get(position)
+        if j is None:  # no rating at all: item_agreement leaves it out
+            out.append(Item(key, 0, math.nan, None, math.nan, math.nan, {}, ref, None))
+            continue
+        labels = {r: v for r, v in zip(raters, result.ratings[j], strict=True) if v is not None}
         out.append(
             Item(
                 item=key,
-                n=int(n),
-                agreement=agree,
-                majority=top[0][0] if top else None,
-                share=float(shares.max()) if n else math.nan,
-                entropy=float(-(shares * np.log(shares)).sum()) if n else math.nan,
+                n=int(result.n_ratings[j]),
+                agreement=float(result.agreement[j]),
+                majority=result.majority[j],
+                share=float(result.majority_share[j]),
+                entropy=float(result.entropy[j]),
                 ratings=labels,
                 reference=ref,
-                judge=labels.get(judge),
+                judge=labels.get(str(judge)),
             )
         )
-    return out
+    hardest = [out[position] for position in result.items]
+    return out, [i for i in hardest if i.n > 1]
 
 
 def _check(frame: Any, names: list[str], param: str) -> None:
@@ -207,10 +221,7 @@ def judge_study(
         alt = str(exc)
     rated = table.assign(**{candidate: judge})
     keys = list(frame.index if ids is None else ids)
-    every = items(keys, rated, reference, candidate)
-    hardest = sorted(
-        (i for i in every if i.n > 1), key=lambda i: (i.agreement, -i.entropy, str(i.item))
-    )
+    every, hardest = items(keys, rated, reference, candidate)
     return JudgeStudy(
         candidate=candidate,
         humans=tuple(humans),
