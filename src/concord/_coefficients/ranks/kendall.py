@@ -62,6 +62,11 @@ def kendall_w(ratings: Any, /, *, correct: bool = True) -> KendallResult:
     better in small samples, is F = (m − 1)W / (1 − W) on ν₁ = n − 1 − 2/m
     and ν₂ = (m − 1)ν₁ df (Kendall & Babington Smith 1939; Legendre 2005).
 
+    Complete ratings: W is the ratio of two integers (3 Σ(2R_i − m(n + 1))²
+    over m²(n³ − n) − m ΣT_j), rounded once, so every machine prints the same
+    digits. Whole-number ratings of a small range are ranked by counting
+    (O(n)); other columns by one sort each.
+
     Missing ratings: W is computed as irrNA's ``kendallNA`` (Brückl 2011),
     from Kendall's (1962) relation W = (1 + (k̄ − 1) ρ̄) / k̄, where ρ̄ is the
     mean of the raters' pairwise Spearman correlations, each on the items
