@@ -151,3 +151,17 @@ def test_cli_subject_and_scale(tmp_path):
     assert ratio.exit_code == 0 and "as ratios x / y" in ratio.output
     chunked = CliRunner().invoke(main, [*args, "--subject", "item", "--chunk-rows", "10"])
     assert chunked.exit_code == 2 and "leave out --chunk-rows" in chunked.output
+
+
+def test_repeated_measures_sums_are_correctly_rounded():
+    # issue 24 item 9: the printed bias and SD come from correctly rounded sums (math.fsum),
+    # the same on every CPU; numpy's float mean adds 1e16 + 1 − 1e16 to 0 here
+    from fractions import Fraction
+
+    x = np.array([1e16, 1.0, -1e16, 0.0, 2.0, 0.0])
+    r = concord.bland_altman(x, np.zeros(6), subject=[0, 0, 1, 1, 2, 2])
+    assert r.bias == float(Fraction(3, 6))
+    d = [Fraction(v) for v in x]
+    means = [(d[0] + d[1]) / 2, (d[2] + d[3]) / 2, (d[4] + d[5]) / 2]
+    within = sum((v - means[i // 2]) ** 2 for i, v in enumerate(d)) / 3  # MS_w by hand
+    assert r.sd_within == pytest.approx(math.sqrt(within), rel=1e-15)

@@ -283,3 +283,25 @@ def test_many_raters_conger_takes_the_one_pass_route():
     slow = concord.conger_kappa(x, labels=[1, 2, 3])  # labels= takes the numpy path
     assert fast.statistic == slow.statistic
     assert fast.standard_error == pytest.approx(slow.standard_error, rel=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["normal", "wide exponents", "cancelling", "subnormal", "huge"])
+def test_fsum_on_integers_equals_math_fsum(kind):
+    # exact._integer_sum (large arrays) gives the correctly rounded sum as math.fsum, bit for bit
+    import math
+
+    from concord._common.exact import _VECTOR, fsum
+
+    rng = np.random.default_rng(24)
+    for _ in range(20):
+        n = int(rng.integers(_VECTOR, 3 * _VECTOR))
+        x = rng.normal(size=n)
+        if kind == "wide exponents":
+            x *= 10.0 ** rng.integers(-300, 300, n)
+        elif kind == "cancelling":
+            x = np.concatenate([x * 1e16, -x * 1e16, [0.5, 2.0**-1074, 1e300, -1e300]])
+        elif kind == "subnormal":
+            x = rng.integers(-1000, 1000, n) * 5e-324
+        elif kind == "huge":
+            x *= 1e300
+        assert fsum(x) == math.fsum(x.tolist())

@@ -353,3 +353,33 @@ def test_kendall_w_threaded_ranking_equals_the_sequential(monkeypatch):
     threaded = concord.kendall_w(x)
     assert threaded.statistic == sequential.statistic and threaded.ties == sequential.ties
     assert threaded.chi_square == pytest.approx(stats.friedmanchisquare(*x).statistic, rel=1e-12)
+
+
+def _exact_w(x: np.ndarray) -> Fraction:
+    """Kendall's Wt from its definition in Python integers: scipy's rankdata midranks (halves
+    of integers, so 2R is whole) and numpy's unique counts of each column's ties."""
+    n, m = x.shape
+    twice = [int(v) for v in np.rint(2 * stats.rankdata(x, axis=0).sum(axis=1)).tolist()]
+    spread = 3 * sum((t - m * (n + 1)) ** 2 for t in twice)
+    ties = sum(
+        int(t) ** 3 - int(t) for j in range(m) for t in np.unique(x[:, j], return_counts=True)[1]
+    )
+    return Fraction(spread, m * m * (n**3 - n) - m * ties)
+
+
+@pytest.mark.parametrize("kind", ["binary", "floats with ties"])
+def test_kendall_w_is_the_exact_ratio_rounded_once(kind):
+    # Σ(t³ − t) of a tie of 3·10⁵ and Σ(R_i − R̄)² exceed 2**53: float sums round (and their
+    # order differs between CPUs); W must be the exact ratio, correctly rounded (issue 24 item 9)
+    rng = np.random.default_rng(1)
+    n = 600_001
+    if kind == "binary":  # the float formula before issue 29's fix missed W here by one ulp
+        x = (rng.random((n, 3)) < [0.5, 0.45, 0.55]).astype(np.int64)
+        x[:, 1] = np.where(rng.random(n) < 0.3, x[:, 0], x[:, 1])
+    else:
+        x = np.round(rng.normal(size=(n, 3)), 1) + 0.25  # ~60 tied values a column, not whole
+    r = concord.kendall_w(x)
+    exact = _exact_w(x)
+    assert r.statistic == float(exact)
+    counts = [np.unique(x[:, j], return_counts=True)[1].tolist() for j in range(3)]
+    assert r.ties == float(sum(t**3 - t for c in counts for t in c))

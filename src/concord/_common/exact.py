@@ -83,7 +83,39 @@ def fsum(x: Any) -> float:
     >>> fsum(np.array([1e16, 1.0, -1e16])), float(np.sum([1e16, 1.0, -1e16]))
     (1.0, 0.0)
     """
-    return math.fsum(np.asarray(x, dtype=np.float64).ravel().tolist())
+    x = np.asarray(x, dtype=np.float64).ravel()
+    if _VECTOR <= x.size < _HALF_LIMIT and bool(np.isfinite(np.add.reduce(x))):
+        return _integer_sum(x)
+    return math.fsum(x.tolist())
+
+
+_VECTOR = 1 << 12  # from this many values the sum is taken on integers in numpy
+_HALF = 26  # each 53-bit mantissa is split in halves of at most 27 bits with sign
+_HALF_LIMIT = 1 << 25  # below this many values every partial sum of halves is under 2**53
+
+
+def _integer_sum(x: np.ndarray) -> float:
+    """Σ x exactly, rounded once: mantissas as integers, summed by exponent in numpy.
+
+    x = M·2**E with |M| < 2**53 whole; M = H·2**26 + L with 0 ≤ L < 2**26 and
+    |H| ≤ 2**27 (floats holding integers: scaling by powers of two and floor are
+    exact), so the per-exponent sums of H and of L (fewer than 2**25 terms) are
+    integers below 2**53, exact in floating point in any order; the few
+    per-exponent totals are then added as Python ints and divided once.
+    """
+    mantissa, exponent = np.frexp(x)
+    high = np.floor(mantissa * 2.0**27)  # M = H·2**26 + L, each step exact in floats
+    rest = mantissa * 2.0**53 - high * 2.0**_HALF
+    low = int(exponent.min())
+    codes = exponent.astype(np.intp) - low
+    highs = np.bincount(codes, weights=high).tolist()
+    rests = np.bincount(codes, weights=rest).tolist()
+    total = sum(
+        ((int(h) << _HALF) + int(r)) << k
+        for k, (h, r) in enumerate(zip(highs, rests, strict=True))
+    )
+    shift = low - 53
+    return rounded(total, 1 << -shift) if shift < 0 else to_float(total << shift)
 
 
 def fdot(a: Any, b: Any) -> float:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from concord._common.errors import check_option, param_error
+from concord._common.exact import fdot, fmean, fsum
 from concord._inference.intervals import ConfidenceInterval, Inference, t_quantile
 from concord._results.continuous.agreement_continuous import BlandAltmanResult
 from concord._results.spec import Spec
@@ -63,7 +64,8 @@ def repeated(
     one-way ANOVA of d by subject, σ²_w = MS_w, σ²_b = (MS_b − MS_w) / λ with
     λ = (N² − Σm_i²) / ((n − 1) N) (0 if negative), and the SD of a
     difference √(σ²_b + σ²_w). The bias is the mean of all N differences; its
-    SE √(σ²_b Σm_i² / N² + σ²_w / N), with t on n − 1 df.
+    SE √(σ²_b Σm_i² / N² + σ²_w / N), with t on n − 1 df. Every sum is correctly
+    rounded (``concord._common.exact``), so the printed digits are the same on every CPU.
     """
     codes, counts = np.unique(subject, return_inverse=True, return_counts=True)[1:]
     n, big_n = counts.size, d.size
@@ -76,14 +78,16 @@ def repeated(
             raw=True,
             fix="With one pair per subject, leave subject=None.",
         )
-    bias = float(d.mean())
+    bias = fmean(d)
+    # bincount adds each subject's differences one by one in row order: the same everywhere
     means = np.bincount(codes, weights=d) / counts
-    ms_between = float(counts @ (means - bias) ** 2) / (n - 1)
-    ms_within = float(np.sum((d - means[codes]) ** 2)) / (big_n - n)
-    divisor = (big_n**2 - float(counts @ counts)) / ((n - 1) * big_n)
+    ms_between = fdot(counts, (means - bias) ** 2) / (n - 1)
+    ms_within = fsum((d - means[codes]) ** 2) / (big_n - n)
+    squares = int(np.dot(counts.astype(np.int64), counts.astype(np.int64)))  # ≤ N² < 2**62
+    divisor = (big_n**2 - squares) / ((n - 1) * big_n)
     var_between = max((ms_between - ms_within) / divisor, 0.0)
     sd = math.sqrt(var_between + ms_within)
-    se = math.sqrt(var_between * float(counts @ counts) / big_n**2 + ms_within / big_n)
+    se = math.sqrt(var_between * squares / big_n**2 + ms_within / big_n)
     level, limits = options["confidence_level"], options["limits"]
     z = NormalDist().inv_cdf((1 + limits) / 2)
     half = t_quantile(1 - (1 - level) / 2, n - 1) * se

@@ -18,6 +18,7 @@ from concord._coefficients.ranks.ranking import (
     undefined,
 )
 from concord._common.errors import param_error
+from concord._common.exact import rounded
 from concord._common.extras import require
 from concord._results.continuous.ranks import KendallResult
 
@@ -60,6 +61,11 @@ def kendall_w(ratings: Any, /, *, correct: bool = True) -> KendallResult:
     The χ² test is m(n − 1)W on n − 1 df (Friedman's statistic); the F test,
     better in small samples, is F = (m − 1)W / (1 − W) on ν₁ = n − 1 − 2/m
     and ν₂ = (m − 1)ν₁ df (Kendall & Babington Smith 1939; Legendre 2005).
+
+    Complete ratings: W is the ratio of two integers (3 Σ(2R_i − m(n + 1))²
+    over m²(n³ − n) − m ΣT_j), rounded once, so every machine prints the same
+    digits. Whole-number ratings of a small range are ranked by counting
+    (O(n)); other columns by one sort each.
 
     Missing ratings: W is computed as irrNA's ``kendallNA`` (Brückl 2011),
     from Kendall's (1962) relation W = (1 + (k̄ − 1) ρ̄) / k̄, where ρ̄ is the
@@ -113,16 +119,29 @@ def _complete(
     n, m = x.shape
     _enough_items(n)
     sums, ties = rank_sums(x, integral)
-    deviations = sums - m * (n + 1) / 2.0
-    spread = 12.0 * float(deviations @ deviations)
-    full = float(m * m * (n**3 - n))
+    # 12 Σ(R_i − m(n + 1)/2)² = 3 Σ(2R_i − m(n + 1))², on integers: W is rounded once
+    spread = 3 * _square_sum(np.rint(2.0 * sums).astype(np.int64) - m * (n + 1))
+    full = m * m * (n**3 - n)
     corrected = full - m * ties
     if corrected <= 0:  # every rater gave every item one rating
         undefined(_FUNC, "every rater gave all the items the same rating, so nothing is ranked")
         w = math.nan
     else:
-        w = spread / (corrected if correct else full)
-    return _result(w, n, float(m), m, names, correct, ties, "complete", (m * w - 1) / (m - 1))
+        w = rounded(spread, corrected if correct else full)
+    return _result(
+        w, n, float(m), m, names, correct, float(ties), "complete", (m * w - 1) / (m - 1)
+    )
+
+
+def _square_sum(v: np.ndarray) -> int:
+    """Return Σ v² of an int64 vector exactly: in int64 chunks that cannot overflow."""
+    if not v.size:
+        return 0
+    top = max(int(v.max()), -int(v.min()), 1)
+    if top >= 1 << 31:  # squares beyond int64: Python ints
+        return sum(int(e) ** 2 for e in v.tolist())
+    step = max((1 << 62) // (top * top), 1)
+    return sum(int(np.dot(v[i : i + step], v[i : i + step])) for i in range(0, v.size, step))
 
 
 def _pairwise(x: np.ndarray, names: tuple[Any, ...]) -> KendallResult:

@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from concord._common.errors import UndefinedKappaWarning
+from concord._common.exact import fdot, fits_int64, fmean
 from concord._common.extras import require
 
 _COUNTING = 4  # integer scores spanning at most this many times n values are counted, not sorted
@@ -22,14 +23,15 @@ def undefined(func: str, reason: str) -> None:
     warnings.warn(f"{func} is undefined (nan): {reason}.", UndefinedKappaWarning, stacklevel=3)
 
 
-def midranks(column: np.ndarray) -> tuple[np.ndarray, float]:
+def midranks(column: np.ndarray) -> tuple[np.ndarray, int]:
     """Return the midranks (1 to n; tied values share their mean rank) and Σ(t³ − t) over ties.
 
     Whole numbers of a small range are counted (O(n)); other values are sorted.
+    The tie sum is an exact integer.
 
     >>> r, ties = midranks(np.array([3.0, 1.0, 3.0, 2.0]))
     >>> r.tolist(), ties
-    ([3.5, 1.0, 3.5, 2.0], 6.0)
+    ([3.5, 1.0, 3.5, 2.0], 6)
     """
     n = column.size
     if n and _small_integers(column):
@@ -37,41 +39,61 @@ def midranks(column: np.ndarray) -> tuple[np.ndarray, float]:
         codes = (column - low).astype(np.intp)
         counts = np.bincount(codes)
         mid = np.cumsum(counts) - (counts - 1) / 2.0
-        tied_counts = counts[counts > 1].astype(np.float64)
-        return mid[codes], float(np.sum(tied_counts**3 - tied_counts))
+        return mid[codes], tie_sum(counts, n)
     order = np.argsort(column)
     ordered = column[order]
     new = np.empty(n, dtype=bool)
     new[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    return _from_sorted(order, new), tie_sum(np.diff(np.append(np.flatnonzero(new), n)), n)
+
+
+def _from_sorted(order: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """Midranks of the values sorted by ``order``; ``new`` marks where a sorted value changes."""
+    n = order.size
     starts = np.flatnonzero(new)
     sizes: np.ndarray = np.diff(np.append(starts, n)).astype(np.intp)
     ranks = np.empty(n, dtype=np.float64)
     ranks[order] = np.repeat(starts + (sizes + 1) / 2.0, sizes)
-    tied = sizes[sizes > 1].astype(np.float64)
-    return ranks, float(np.sum(tied**3 - tied))
+    return ranks
 
 
-def rank_sums(x: np.ndarray, integral: bool = True) -> tuple[np.ndarray, float]:
+def tie_sum(sizes: np.ndarray, n: int) -> int:
+    """Return Σ(t³ − t) over the group sizes t (Σt ≤ n) as an exact integer.
+
+    In int64 while n³ fits (then no partial sum can overflow), else in Python ints.
+
+    >>> tie_sum(np.array([1, 2, 3]), 6), tie_sum(np.array([3 * 10**6]), 3 * 10**6)
+    (30, 26999999999997000000)
+    """
+    t = np.asarray(sizes, dtype=np.int64)
+    t = t[t > 1]
+    if fits_int64(n, n, n):
+        return int(np.sum(t**3 - t))
+    return sum(v**3 - v for v in t.tolist())
+
+
+def rank_sums(x: np.ndarray, integral: bool = True) -> tuple[np.ndarray, int]:
     """Return each row's sum of its midranks over the columns, and Σ(t³ − t) over all ties.
 
     ``integral``: whether the ratings may be whole numbers (False skips the counting
     path). Large matrices rank their columns in threads (numpy's sorts release the GIL).
+    The sums are halves of integers below 2**52, so adding them is exact in any order.
 
     >>> sums, ties = rank_sums(np.array([[1, 2], [2, 1], [3, 3]]))
     >>> sums.tolist(), ties
-    ([3.0, 3.0, 6.0], 0.0)
+    ([3.0, 3.0, 6.0], 0)
     """
     n, m = x.shape
     sums = np.zeros(n, dtype=np.float64)
-    ties = 0.0
+    ties = 0
 
-    def ranked(j: int) -> tuple[np.ndarray, float]:
+    def ranked(j: int) -> tuple[np.ndarray, int]:
         return column_ranks(np.ascontiguousarray(x[:, j]), integral)
 
     workers = min(m, os.cpu_count() or 1)
     if x.size < _THREADED or workers < 2:
-        found: Iterable[tuple[np.ndarray, float]] = map(ranked, range(m))
+        found: Iterable[tuple[np.ndarray, int]] = map(ranked, range(m))
         for ranks, t in found:
             sums += ranks
             ties += t
@@ -83,17 +105,22 @@ def rank_sums(x: np.ndarray, integral: bool = True) -> tuple[np.ndarray, float]:
     return sums, ties
 
 
-def column_ranks(column: np.ndarray, integral: bool) -> tuple[np.ndarray, float]:
-    """Return one column's midranks and its Σ(t³ − t): :func:`midranks`, sorting once."""
+def column_ranks(column: np.ndarray, integral: bool) -> tuple[np.ndarray, int]:
+    """Return one column's midranks and its Σ(t³ − t), as :func:`midranks`, sorting once."""
     n = column.size
-    if n and not (integral and _small_integers(column)):
-        order = np.argsort(column)
-        ordered = column[order]
-        if np.all(ordered[1:] != ordered[:-1]):  # no ties: the ranks are 1..n
-            ranks = np.empty(n, dtype=np.float64)
-            ranks[order] = np.arange(1, n + 1, dtype=np.float64)
-            return ranks, 0.0
-    return midranks(column)
+    if not n or (integral and _small_integers(column)):
+        return midranks(column)
+    order = np.argsort(column)
+    ordered = column[order]
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    del ordered
+    if new.all():  # no ties: the ranks are 1..n
+        ranks = np.empty(n, dtype=np.float64)
+        ranks[order] = np.arange(1, n + 1, dtype=np.float64)
+        return ranks, 0
+    return _from_sorted(order, new), tie_sum(np.diff(np.append(np.flatnonzero(new), n)), n)
 
 
 def _small_integers(column: np.ndarray) -> bool:
@@ -108,12 +135,15 @@ def _small_integers(column: np.ndarray) -> bool:
 
 
 def pearson(x: np.ndarray, y: np.ndarray) -> float:
-    """Return Pearson's r of two vectors; nan when either is constant."""
-    dx, dy = x - x.mean(), y - y.mean()
-    sxx, syy = float(dx @ dx), float(dy @ dy)
+    """Return Pearson's r of two vectors; nan when either is constant.
+
+    The sums are correctly rounded (:func:`~concord._common.exact.fsum`): the same on every CPU.
+    """
+    dx, dy = x - fmean(x), y - fmean(y)
+    sxx, syy = fdot(dx, dx), fdot(dy, dy)
     if sxx == 0 or syy == 0:
         return float("nan")
-    return float(np.clip((dx @ dy) / np.sqrt(sxx * syy), -1.0, 1.0))
+    return float(np.clip(fdot(dx, dy) / math.sqrt(sxx * syy), -1.0, 1.0))
 
 
 def chi2_sf(x: float, df: float) -> float:
