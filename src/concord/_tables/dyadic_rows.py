@@ -19,6 +19,7 @@ to summing ``fractions.Fraction`` values, on any CPU: no float is rounded.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -85,17 +86,19 @@ class Digits:
 def digits(x: np.ndarray) -> Digits:
     """Return the digits of a block of finite floats (any shape; zeros allowed)."""
     x = np.asarray(x, dtype=np.float64)
-    mantissa, exponent = np.frexp(x)
-    nonzero = mantissa != 0
-    if not nonzero.any():
+    magnitude = np.abs(x)
+    top = float(magnitude.max(initial=0.0))
+    if top == 0:
         return Digits(0, (np.zeros(x.shape, dtype=np.int64),))
-    low = int(exponent[nonzero].min()) - 53
-    bits = int(exponent[nonzero].max()) - low
+    # frexp's exponent grows with the magnitude: the extremes' exponents bound every value's
+    low = math.frexp(float(magnitude.min(where=magnitude > 0, initial=math.inf)))[1] - 53
+    bits = math.frexp(top)[1] - low
     count = -(-bits // LIMB)
     if count > _MAX_DIGITS:
+        mantissa, exponent = np.frexp(x)
         return Digits(low, (_python_ints(mantissa, exponent, low),))
-    negative = np.signbit(x)
-    y = np.abs(np.ldexp(x, -low))  # integers below 2**(LIMB · count), exact
+    # integers below 2**(LIMB · count), exact: a product by a power of two that is a float
+    y = magnitude * 2.0**-low if -low < 1024 else np.ldexp(magnitude, -low)
     out: list[np.ndarray] = []
     while len(out) < count:  # three digits per int64, split off the float by one floor
         if len(out) + _PER_INT >= count:
@@ -107,8 +110,9 @@ def digits(x: np.ndarray) -> Digits:
         for _ in range(min(_PER_INT, count - len(out))):
             out.append(whole & _MASK)
             whole >>= LIMB
-    for d in out:  # the digits of −X are those of X negated
-        np.negative(d, out=d, where=negative)
+    sign = 1 - 2 * np.signbit(x).astype(np.int64)  # the digits of −X are those of X negated
+    for d in out:
+        d *= sign
     return Digits(low, tuple(out))
 
 

@@ -36,6 +36,7 @@ from concord._tables.dyadic import row_sums
 from concord._tables.dyadic_rows import digits, product_total, scaled
 
 _CHUNK = 1 << 16  # rows per pass: temporaries stay O(chunk × raters)
+_DIGIT_VALUES = 1 << 16  # values a chunk of digits: its temporaries stay in the caches
 _FLOAT_ROWS = 1 << 10  # whole numbers whose float64 chunks would be shorter go to int64
 
 
@@ -148,8 +149,9 @@ def sums_of(x: np.ndarray, names: tuple[Any, ...], integral: bool) -> Sums:
     total = Sums(names, 0, _zeros(x.shape[1], True), {}, True)
     if not integral:
         loaded = kernels(x.size) is not None  # the numba row kernel sums complete blocks
-        for start in range(0, x.shape[0], _CHUNK):
-            part = _exact_chunk(x[start : start + _CHUNK], names, loaded)
+        rows = _CHUNK if loaded else max(1, _DIGIT_VALUES // max(1, x.shape[1]))
+        for start in range(0, x.shape[0], rows):
+            part = _exact_chunk(x[start : start + rows], names, loaded)
             total = total.merge(part, ("", ""))
         return total
     dtype, rows = _layout(x, integral)
