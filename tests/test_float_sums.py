@@ -222,3 +222,17 @@ def test_icc_row_kernel_gives_the_digits_integers_bit_for_bit():
     slow, fast = icc_core._exact_chunk(x, names, False), icc_core._exact_chunk(x, names, True)
     assert slow.same(fast)
     assert type(slow.square) is type(fast.square)
+
+
+def test_icc_row_kernel_calls_add_up(monkeypatch):
+    # many kernel calls a block (few rows each): their buckets still add to Fraction's sums
+    pytest.importorskip("numba")
+    from concord._coefficients.continuous import icc_core
+
+    engines._kernels()
+    monkeypatch.setattr(dyadic, "_KERNEL_BLOCK", 64)
+    x = np.random.default_rng(25).normal(0, 5, size=(301, 5))
+    x[7, 2] = TINY
+    columns, square, rows = row_block_by_hand(x)
+    s = icc_core._exact_chunk(x, tuple(range(5)), True)
+    assert (list(s.rater_sums), s.square, s.by_size[5][1]) == (columns, square, rows)
