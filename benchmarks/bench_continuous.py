@@ -111,7 +111,7 @@ def icc_contenders(x: np.ndarray, peers: bool) -> dict[str, Callable[[], float]]
             concord.icc(whole).statistic
         ),
         "concord `icc(x).forms()`, six forms with F and CI": lambda: (
-            concord.icc(x).forms().to_dict()[2]["icc"]
+            concord.icc(x).forms().to_dict()[2]["statistic"]
         ),
         "concord `icc(long, item=, rater=, rating=)`": lambda: (
             concord.icc(long, item="item", rater="rater", rating="score").statistic

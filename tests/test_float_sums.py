@@ -160,3 +160,79 @@ def test_ccc_interval_is_nan_when_r_squared_underflows():
     merged = concord.accumulate(concord.concordance_correlation).update(x[:2], y[:2])
     merged = merged.merge(concord.accumulate(concord.concordance_correlation).update(x[2:], y[2:]))
     assert repr(merged.result().to_dict()) == repr(result.to_dict())
+
+
+def row_block_by_hand(x: np.ndarray) -> tuple[list[Fraction], Fraction, Fraction]:
+    """Column totals, Σx² and Σ_i T_i² of a complete block, summed as Fractions."""
+    f = [[Fraction(v) for v in row] for row in x.tolist()]
+    columns = [sum((row[j] for row in f), Fraction(0)) for j in range(x.shape[1])]
+    square = sum((v * v for row in f for v in row), Fraction(0))
+    rows = sum((sum(row, Fraction(0)) ** 2 for row in f), Fraction(0))
+    return columns, square, rows
+
+
+def test_digits_of_negative_values_spanning_more_than_63_bits_are_exact():
+    # -0.21879166393254573 beside 2.7 (span 65 bits): y + 2**63 of the old split
+    # rounded, so the digits held the wrong integer (ICC sums off in the 17th digit)
+    from concord._tables.dyadic_rows import _as_ints, digits
+
+    x = np.array([-0.21879166393254573, 2.7, -0.45772582566733916, 1e-3, -3.9])
+    d = digits(x)
+    got = [Fraction(int(v)) * Fraction(2) ** d.low for v in _as_ints(d)]
+    assert got == [Fraction(v) for v in x.tolist()]  # Fraction: exact by definition
+
+
+BLOCKS = [
+    np.random.default_rng(7).normal(size=(300, 1)),
+    np.random.default_rng(8).normal(3, 10, size=(300, 5)),
+    np.random.default_rng(9).normal(size=(200, 33)),  # beyond the row kernel: digits
+    np.array([[TINY, -0.0, 1e300], [-1e300, 1e-300, 0.1], [2.0**1023, -TINY, 3.0]]),
+    np.array([[1e-310, -(2.0**-1074)], [0.0, 5e-324]]),
+    np.zeros((4, 3)),
+]
+
+
+@pytest.mark.parametrize("x", BLOCKS, ids=lambda x: "x".join(map(str, x.shape)))
+def test_icc_exact_chunk_equals_fraction_sums_on_both_engines(x):
+    from concord._coefficients.continuous import icc_core
+
+    columns, square, rows = row_block_by_hand(x)
+    names = tuple(range(x.shape[1]))
+    for fast in (False, True) if "numba" in ENGINES else (False,):
+        if fast:
+            engines._kernels()  # the row kernel runs once the kernels are loaded
+        s = icc_core._exact_chunk(x, names, fast)
+        r = x.shape[1]
+        assert list(s.rater_sums) == columns
+        assert s.square == square
+        count, a, b, cc = s.by_size[r]
+        assert (count, a) == (x.shape[0], rows)
+        assert np.all(cc == x.shape[0])
+        assert list(b) == [sum(columns, Fraction(0))] * r
+
+
+def test_icc_row_kernel_gives_the_digits_integers_bit_for_bit():
+    pytest.importorskip("numba")
+    from concord._coefficients.continuous import icc_core
+
+    engines._kernels()
+    rng = np.random.default_rng(24)
+    x = rng.normal(10, 3, size=(2000, 4)) * 2.0 ** rng.integers(-30, 30, size=(2000, 4))
+    names = tuple(range(4))
+    slow, fast = icc_core._exact_chunk(x, names, False), icc_core._exact_chunk(x, names, True)
+    assert slow.same(fast)
+    assert type(slow.square) is type(fast.square)
+
+
+def test_icc_row_kernel_calls_add_up(monkeypatch):
+    # many kernel calls a block (few rows each): their buckets still add to Fraction's sums
+    pytest.importorskip("numba")
+    from concord._coefficients.continuous import icc_core
+
+    engines._kernels()
+    monkeypatch.setattr(dyadic, "_KERNEL_BLOCK", 64)
+    x = np.random.default_rng(25).normal(0, 5, size=(301, 5))
+    x[7, 2] = TINY
+    columns, square, rows = row_block_by_hand(x)
+    s = icc_core._exact_chunk(x, tuple(range(5)), True)
+    assert (list(s.rater_sums), s.square, s.by_size[5][1]) == (columns, square, rows)

@@ -207,3 +207,59 @@ def _numpy_combined(lin: np.ndarray, quad: np.ndarray) -> list[int]:
             value += sum(int(v) << 18 * k for k, v in enumerate(quad[s, :, e].tolist())) << e
         out.append(value)
     return out
+
+
+_ROW_LIMIT = 32  # raters a row: the row kernel does r(r + 1)/2 products a row
+
+
+def row_sums(x: np.ndarray) -> tuple[int, list[int], int, int] | None:
+    """Exact sums of a complete (n, r) float block by the numba row kernel (loaded), or None.
+
+    Returns (low, [Σ_i X_ij per column], Σ X², Σ_i T_i²) with x = 2**low · X,
+    ``low`` as :func:`concord._tables.dyadic_rows.digits` takes it (the
+    smallest ``frexp`` exponent minus 53; 0 for an all-zero block), so the
+    integers equal the digits' ones. None when a row holds more than
+    ``_ROW_LIMIT`` raters. The caller loads the kernels first (the engines'
+    policy).
+    """
+    n, r = x.shape
+    if not 1 <= r <= _ROW_LIMIT:
+        return None
+    u = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
+    rows = max(1, _KERNEL_BLOCK // max(r, r * (r - 1) // 2))
+    columns, square, cross, least = [0] * r, 0, 0, math.inf
+    for s in range(0, n, rows):
+        lin, quad, low = _kernel().row_products(u[s : s + rows])
+        least = min(least, _magnitude(low))
+        columns = [c + v for c, v in zip(columns, _linear(lin), strict=True)]
+        square, cross = square + _quadratic(quad[0]), cross + _quadratic(quad[1])
+    exp = math.frexp(least)[1] - 53 if least < math.inf else 0
+    one, two = -_BIAS - exp, -2 * _BIAS - 2 * exp
+    columns = [_shift(c, one) for c in columns]
+    return exp, columns, _shift(square, two), _shift(square + 2 * cross, two)
+
+
+def _shift(v: int, s: int) -> int:
+    return v << s if s >= 0 else v >> -s  # exact: the sums are multiples of 2**exp
+
+
+def _linear(lin: np.ndarray) -> list[int]:
+    """Per column: Σ over E of (high · 2**26 + low) · 2**E (on 2**−1075)."""
+    out = []
+    for j in range(lin.shape[0]):
+        value = 0
+        for e in np.flatnonzero(lin[j].any(axis=0)).tolist():
+            value += ((int(lin[j, 0, e]) << 26) + int(lin[j, 1, e])) << e
+        out.append(value)
+    return out
+
+
+def _quadratic(words: np.ndarray) -> int:
+    """Σ of 128-bit buckets ``words[negative, E, w]`` times 2**E (on 2**−2150)."""
+    value = 0
+    for sign, negative in ((1, 0), (-1, 1)):
+        for e in np.flatnonzero(words[negative].any(axis=1)).tolist():
+            value += sign * (
+                (int(words[negative, e, 0]) + (int(words[negative, e, 1]) << 64)) << e
+            )
+    return value

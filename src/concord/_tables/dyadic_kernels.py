@@ -90,3 +90,39 @@ def float_sums(ua, ub):  # type: ignore[no-untyped-def]  # pragma: no cover - co
         _add_product(quad, 1, 0, ey + ey, ay, ay)
         _add_product(quad, 2, np.int64(sx != sy), ex + ey, ax, ay)
     return lin, quad, low, high, whole
+
+
+@numba.njit(nogil=True, cache=True)
+def row_products(u):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Bucket each column's Σx (by E), Σx² and Σ_{j<k} x_j·x_k of a row block (uint64 bits).
+
+    ``u`` is an (n, r) block of float bits, complete (no NaN). ``lin[j, 0/1, E]``
+    sums column j's mantissas' high and low 26 bits; ``quad[0]`` the squares,
+    ``quad[1]`` the products of two columns of one row, each a 128-bit bucket
+    per sign and E_x + E_y (see :func:`float_sums`): Σ_i T_i² = Σx² + 2·Σ_{j<k}.
+    The caller keeps r·n and n·r(r − 1)/2 products within 2**22 a call. Also
+    returns the smallest non-zero magnitude (as bits).
+    """
+    n, r = u.shape
+    lin = np.zeros((r, 2, 2048), np.int64)
+    quad = np.zeros((2, 2, 4096, 2), np.uint64)
+    ms = np.zeros(r, np.uint64)
+    es = np.zeros(r, np.int64)
+    ss = np.zeros(r, np.int64)
+    low = np.uint64(0x7FF0000000000000)
+    for i in range(n):
+        for j in range(r):
+            bits = u[i, j]
+            m, e, sign = _fields(bits)
+            mag = bits & _MAGNITUDE
+            if mag != 0:
+                low = min(low, mag)
+            lin[j, 0, e] += sign * (m >> 26)
+            lin[j, 1, e] += sign * (m & _M26)
+            ms[j], es[j], ss[j] = np.uint64(m), e, sign
+            _add_product(quad, 0, 0, e + e, ms[j], ms[j])
+        for j in range(r):
+            for k in range(j + 1, r):
+                negative = np.int64(ss[j] != ss[k])
+                _add_product(quad, 1, negative, es[j] + es[k], ms[j], ms[k])
+    return lin, quad, low

@@ -4,9 +4,9 @@ Every finite float64 is an integer times a power of two, so a block x is
 2**low · X with X integers (``low`` the smallest exponent of the values'
 last mantissa bits). X is held as base-2**LIMB digits in int64 arrays
 (:class:`Digits`): y = x · 2**−low is an integer-valued float, exact, and
-floor division of a float by a power of two and the remainder are exact, so
-the digits come from whole-array float operations; the top digit carries the
-sign (floor of a negative is negative). A row total adds r digits per
+floor division of |y| by a power of two and the remainder are exact, so the
+digits come from whole-array float operations; a negative value's digits are
+its magnitude's, negated (a digit lies in (−2**LIMB, 2**LIMB)). A row total adds r digits per
 position and carries, so it is digits again. A sum of products is then
 Σ_{t,u} 2**(LIMB·(t+u)) Σ d_t d_u, each inner sum an int64 dot over at most
 ``_SPAN`` products below 2**(2·LIMB), exact in any order. Blocks whose
@@ -19,6 +19,7 @@ to summing ``fractions.Fraction`` values, on any CPU: no float is rounded.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -85,29 +86,33 @@ class Digits:
 def digits(x: np.ndarray) -> Digits:
     """Return the digits of a block of finite floats (any shape; zeros allowed)."""
     x = np.asarray(x, dtype=np.float64)
-    mantissa, exponent = np.frexp(x)
-    nonzero = mantissa != 0
-    if not nonzero.any():
+    magnitude = np.abs(x)
+    top = float(magnitude.max(initial=0.0))
+    if top == 0:
         return Digits(0, (np.zeros(x.shape, dtype=np.int64),))
-    low = int(exponent[nonzero].min()) - 53
-    bits = int(exponent[nonzero].max()) - low
+    # frexp's exponent grows with the magnitude: the extremes' exponents bound every value's
+    low = math.frexp(float(magnitude.min(where=magnitude > 0, initial=math.inf)))[1] - 53
+    bits = math.frexp(top)[1] - low
     count = -(-bits // LIMB)
     if count > _MAX_DIGITS:
+        mantissa, exponent = np.frexp(x)
         return Digits(low, (_python_ints(mantissa, exponent, low),))
-    y = np.ldexp(x, -low)  # integers below 2**(LIMB · count), exact
+    # integers below 2**(LIMB · count), exact: a product by a power of two that is a float
+    y = magnitude * 2.0**-low if -low < 1024 else np.ldexp(magnitude, -low)
     out: list[np.ndarray] = []
     while len(out) < count:  # three digits per int64, split off the float by one floor
         if len(out) + _PER_INT >= count:
-            whole, y = y.astype(np.int64), None
-        else:
+            whole = y.astype(np.int64)
+        else:  # |y|'s low bits are fewer than its own: exact (y + 2**63 of a negative y is not)
             rest = np.floor(y * 2.0 ** -(LIMB * _PER_INT))
             whole = (y - rest * 2.0 ** (LIMB * _PER_INT)).astype(np.int64)
             y = rest
         for _ in range(min(_PER_INT, count - len(out))):
             out.append(whole & _MASK)
-            whole >>= LIMB  # floor: the top digit keeps the sign
-        if y is None:
-            out.append(whole)  # 0, or −1 for a negative value
+            whole >>= LIMB
+    sign = 1 - 2 * np.signbit(x).astype(np.int64)  # the digits of −X are those of X negated
+    for d in out:
+        d *= sign
     return Digits(low, tuple(out))
 
 

@@ -32,9 +32,11 @@ import numpy as np
 
 from concord._coefficients.continuous.icc_sums import block_sums, kernels
 from concord._results.continuous.icc_anova import Anova, coefficient
+from concord._tables.dyadic import row_sums
 from concord._tables.dyadic_rows import digits, product_total, scaled
 
 _CHUNK = 1 << 16  # rows per pass: temporaries stay O(chunk × raters)
+_DIGIT_VALUES = 1 << 16  # values a chunk of digits: its temporaries stay in the caches
 _FLOAT_ROWS = 1 << 10  # whole numbers whose float64 chunks would be shorter go to int64
 
 
@@ -146,8 +148,11 @@ def sums_of(x: np.ndarray, names: tuple[Any, ...], integral: bool) -> Sums:
     """
     total = Sums(names, 0, _zeros(x.shape[1], True), {}, True)
     if not integral:
-        for start in range(0, x.shape[0], _CHUNK):
-            total = total.merge(_exact_chunk(x[start : start + _CHUNK], names), ("", ""))
+        loaded = kernels(x.size) is not None  # the numba row kernel sums complete blocks
+        rows = _CHUNK if loaded else max(1, _DIGIT_VALUES // max(1, x.shape[1]))
+        for start in range(0, x.shape[0], rows):
+            part = _exact_chunk(x[start : start + rows], names, loaded)
+            total = total.merge(part, ("", ""))
         return total
     dtype, rows = _layout(x, integral)
     fast = kernels(x.size) if dtype is np.float64 else None  # integer sums are fast in numpy
@@ -214,10 +219,16 @@ def _chunk(
     return Sums(names, square, rater_sums, by_size, integral)
 
 
-def _exact_chunk(x: np.ndarray, names: tuple[Any, ...]) -> Sums:
-    """Count a block of float scores (NaN missing) into exact sums: Fractions on 2**low."""
+def _exact_chunk(x: np.ndarray, names: tuple[Any, ...], fast: bool = False) -> Sums:
+    """Count a block of float scores (NaN missing) into exact sums: Fractions on 2**low.
+
+    ``fast``: a complete block goes to the numba row kernel (the same integers).
+    """
     rated = ~np.isnan(x)
     complete = bool(rated.all())
+    found = row_sums(x) if fast and complete and x.shape[0] else None
+    if found is not None:
+        return _kernel_chunk(found, x.shape, names)
     d = digits(x if complete else np.where(rated, x, 0.0))
     low = d.low
     rater_sums = np.array([scaled(v, low) for v in d.column_totals()], dtype=object)
@@ -240,6 +251,19 @@ def _exact_chunk(x: np.ndarray, names: tuple[Any, ...]) -> Sums:
             cc = _vec(keep.T.astype(np.int64) @ keep.astype(np.int64), True)
         by_size[int(m)] = (tm.shape[0], a, b, cc)
     return Sums(names, scaled(d.square_total(), 2 * low), rater_sums, by_size, True)
+
+
+def _kernel_chunk(
+    found: tuple[int, list[int], int, int], shape: tuple[int, ...], names: tuple[Any, ...]
+) -> Sums:
+    """Return the Sums of a complete block from the row kernel's integers (the digits' ones)."""
+    low, columns, square, a = found
+    n, r = shape
+    rater_sums = np.array([scaled(v, low) for v in columns], dtype=object)
+    b = np.full(r, scaled(sum(columns), low), dtype=object)
+    cc = _vec(np.full((r, r), n), True)
+    by_size = {r: (n, scaled(a, 2 * low), b, cc)}
+    return Sums(names, scaled(square, 2 * low), rater_sums, by_size, True)
 
 
 def _as(x: np.ndarray, dtype: Any) -> np.ndarray:
