@@ -83,8 +83,10 @@ def kappa_fractions(
     kappa = Fraction(b - n * a, b)
     if top == 0:
         return kappa, Fraction(1), Fraction(1)
-    return kappa, Fraction(scale * n * top - a, scale * n * top), Fraction(
-        scale * n * n * top - b, scale * n * n * top
+    return (
+        kappa,
+        Fraction(scale * n * top - a, scale * n * top),
+        Fraction(scale * n * n * top - b, scale * n * n * top),
     )
 
 
