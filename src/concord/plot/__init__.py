@@ -55,8 +55,3 @@ __all__ = [
     "ThresholdDisplay",
     "WeightMatrixDisplay",
 ]
-
-# one family per module (kappa, intervals, continuous, raters, thresholds), one public path
-for _name in __all__:
-    globals()[_name].__module__ = __name__
-del _name
