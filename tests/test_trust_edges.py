@@ -408,3 +408,21 @@ def test_a_nan_of_the_continuous_measures_says_why() -> None:
     with pytest.warns(UndefinedKappaWarning, match="both constant and equal"):
         ccc = concord.concordance_correlation([2.0] * 4, [2.0] * 4)
     assert np.isnan(ccc.statistic)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_omit_keeps_every_ratings_categories_in_a_stream_too(weighted):
+    """A batch whose only pair has a missing rating still brings its category (hypothesis
+    found it: the one-shot call's labels are every rating's, the stream's must be too)."""
+    r1 = ["no"] * 7 + ["maybe"] + ["no"] * 4
+    r2 = ["no"] * 7 + [None] + ["no"] * 3 + ["yes"]
+    w = [1.5] * 12 if weighted else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", concord.UndefinedKappaWarning)
+        one = concord.cohen_kappa(r1, r2, nan_policy="omit", sample_weight=w)
+        acc = concord.accumulate(concord.cohen_kappa, nan_policy="omit")
+        for lo, hi in ((0, 7), (7, 8), (8, 12)):
+            acc = acc.update(r1[lo:hi], r2[lo:hi], sample_weight=None if w is None else w[lo:hi])
+        streamed = acc.result()
+    assert one.labels == streamed.labels == ("maybe", "no", "yes")
+    assert streamed.statistic == one.statistic

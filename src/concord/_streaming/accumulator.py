@@ -179,6 +179,9 @@ class Accumulator:
         """Return the function's result on everything counted (see the class)."""
         if self._state is None:
             stream.empty(self._coef, self._options, self._only_missing)
+        if isinstance(self._state, PairCounts) and self._state.freq.size == 0:
+            # batches whose every pair had a missing rating: their categories, no pair
+            stream.empty(self._coef, self._options, True)
         out = stream.result(self._coef, self._options, self._state)
         if self._state.replicates is None:
             return out

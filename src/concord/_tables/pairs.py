@@ -97,7 +97,7 @@ def _table(
     every = None if declared is not None else _every_rating([c1, c2], func)
     (c1, c2), weight = omit_missing([c1, c2], weight, nan_policy, func, allow_empty=allow_empty)
     if c1.values.shape[0] == 0:
-        return None
+        return None if every is None else _empty(every, weighted=weight is not None)
     if not allow_empty:  # a batch of zero weights adds nothing; a whole input of them is empty
         check_some_weight(weight, func)
     declared = categorical_order(declared, [c1, c2], func)
@@ -109,6 +109,18 @@ def _table(
     units = None if weight is None else _units(c1, c2, counted.labels, weight, func)
     table = counted.table if units is None else weighted_table(units, counted.labels.k)
     return PairTable(table, counted.labels, units, declared is not None)
+
+
+def _empty(labels: Labels, *, weighted: bool) -> PairTable:
+    """Return an empty table of ``labels``, for a batch whose every pair has a missing rating.
+
+    It still shows its categories, so the merged labels are the one-shot call's.
+    """
+    k = labels.k
+    if not weighted:
+        return PairTable(np.zeros((k, k), dtype=np.int64), labels)
+    none = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
+    return PairTable(np.zeros((k, k)), labels, none)
 
 
 def _every_rating(cols: list[Column], func: str) -> Labels | None:
