@@ -121,7 +121,12 @@ class _Group(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
             return None
-        module = importlib.import_module(COMMANDS[cmd_name][0])
+        try:
+            module = importlib.import_module(COMMANDS[cmd_name][0])
+        except KeyboardInterrupt:  # Ctrl-C while the command imports: one line, as before
+            from concord._cli import interrupted
+
+            interrupted()
         command = getattr(module, cmd_name.replace("-", "_"))
         assert isinstance(command, click.Command)
         return command
