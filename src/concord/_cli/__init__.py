@@ -8,16 +8,6 @@ the commands cannot even be defined.
 
 from __future__ import annotations
 
-import sys
-from typing import NoReturn
-
-
-def interrupted() -> NoReturn:
-    """Ctrl-C while the command line loads: one line and a shell's 130, not a traceback."""
-    sys.stderr.write("concord: interrupted while starting (Ctrl-C).\n")
-    raise SystemExit(130) from None
-
-
 try:  # the console script imports this module: a Ctrl-C in any of its imports is one line
     from importlib.util import find_spec
 
@@ -36,8 +26,11 @@ try:  # the console script imports this module: a Ctrl-C in any of its imports i
             assert _ABSENT is not None
             raise SystemExit(f"Error: {missing(_ABSENT, 'cli', 'the concord command line')}")
 
-except KeyboardInterrupt:
-    interrupted()
+except KeyboardInterrupt:  # the line of concord._cli.terminal.interrupted (no click here)
+    import sys
+
+    sys.stderr.write("concord: interrupted while starting (Ctrl-C).\n")
+    raise SystemExit(130) from None
 
 
 __all__ = ["main"]

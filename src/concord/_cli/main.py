@@ -18,11 +18,12 @@ from __future__ import annotations
 import errno
 import importlib
 import os
+from collections.abc import MutableMapping
 from typing import Any
 
 import click
 
-from concord._cli.terminal import encoding, fitted
+from concord._cli.terminal import encoding, fitted, interrupted
 from concord._common.extras import MissingExtraError
 from concord._version import __version__
 
@@ -119,15 +120,24 @@ class _Group(click.Group):
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in COMMANDS:
-            return None
-        try:
-            module = importlib.import_module(COMMANDS[cmd_name][0])
-        except KeyboardInterrupt:  # Ctrl-C while the command imports: one line, as before
-            from concord._cli import interrupted
+        return self._load(cmd_name) if cmd_name in COMMANDS else None
 
+    @property  # click's groups keep a dict; this one loads it when it is read
+    def commands(self) -> MutableMapping[str, click.Command]:
+        """Every command, loaded: for code that reads them all (``--help`` does not)."""
+        return {name: self._load(name) for name in COMMANDS}
+
+    @commands.setter
+    def commands(self, value: MutableMapping[str, click.Command]) -> None:
+        """Ignore click's empty dict: the commands are :data:`COMMANDS`."""
+
+    @staticmethod
+    def _load(name: str) -> click.Command:
+        try:
+            module = importlib.import_module(COMMANDS[name][0])
+        except KeyboardInterrupt:  # Ctrl-C while the command imports: one line, as before
             interrupted()
-        command = getattr(module, cmd_name.replace("-", "_"))
+        command = getattr(module, name.replace("-", "_"))
         assert isinstance(command, click.Command)
         return command
 
