@@ -277,9 +277,10 @@ def __getattr__(name: str) -> object:
     import importlib
 
     where = _WHERE.get(name)
-    if where is not None:  # ThresholdClassifier imports scikit-learn only here
+    if where is not None:
         value = getattr(importlib.import_module(where), name)
-        globals()[name] = value
+        if name != "ThresholdClassifier":  # it imports scikit-learn: asked again on each use
+            globals()[name] = value
         return value
     # concord.plot and concord.report import matplotlib and jinja2 only when they draw
     if name in _SUBMODULES:
