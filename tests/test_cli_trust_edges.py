@@ -199,6 +199,7 @@ class CtrlC:
 
 sys.meta_path.insert(0, CtrlC())
 from concord._cli import main
+main(["agree", "--help"])  # the commands load when named
 print("not reached")
 """
     done = subprocess.run(

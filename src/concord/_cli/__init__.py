@@ -8,28 +8,29 @@ the commands cannot even be defined.
 
 from __future__ import annotations
 
-from importlib.util import find_spec
+try:  # the console script imports this module: a Ctrl-C in any of its imports is one line
+    from importlib.util import find_spec
 
-from concord._common.extras import missing
+    from concord._common.extras import missing
 
-#: What every command needs, from the cli extra: checked (not imported) when this loads.
-NEEDED = ("click", "pandas", "pyarrow")
-_ABSENT = next((m for m in NEEDED if find_spec(m) is None), None)
+    #: What every command needs, from the cli extra: checked (not imported) when this loads.
+    NEEDED = ("click", "pandas", "pyarrow")
+    _ABSENT = next((m for m in NEEDED if find_spec(m) is None), None)
 
-if _ABSENT is None:
-    try:
+    if _ABSENT is None:
         from concord._cli.main import main
-    except KeyboardInterrupt:  # Ctrl-C while the commands import: one line, as a shell's 130
-        import sys
+    else:
 
-        sys.stderr.write("concord: interrupted while starting (Ctrl-C).\n")
-        raise SystemExit(130) from None
-else:
+        def main() -> None:  # type: ignore[misc]  # the stand-in of the click group
+            """Say in one line that the command line needs the cli extra."""
+            assert _ABSENT is not None
+            raise SystemExit(f"Error: {missing(_ABSENT, 'cli', 'the concord command line')}")
 
-    def main() -> None:  # type: ignore[misc]  # the stand-in of the click group
-        """Say in one line that the command line needs the cli extra."""
-        assert _ABSENT is not None
-        raise SystemExit(f"Error: {missing(_ABSENT, 'cli', 'the concord command line')}")
+except KeyboardInterrupt:  # the line of concord._cli.terminal.interrupted (no click here)
+    import sys
+
+    sys.stderr.write("concord: interrupted while starting (Ctrl-C).\n")
+    raise SystemExit(130) from None
 
 
 __all__ = ["main"]

@@ -16,27 +16,74 @@ spellings where the terminal cannot encode a symbol
 from __future__ import annotations
 
 import errno
+import importlib
 import os
+from collections.abc import MutableMapping
 from typing import Any
 
 import click
 
-from concord._cli.agree import agree
-from concord._cli.bland_altman import bland_altman
-from concord._cli.compare import compare
-from concord._cli.drift import drift
-from concord._cli.evaluate import evaluate
-from concord._cli.icc import icc
-from concord._cli.items import items
-from concord._cli.judge import judge
-from concord._cli.kappa import kappa
-from concord._cli.plan import plan
-from concord._cli.raters import raters
-from concord._cli.report import report
-from concord._cli.terminal import encoding, fitted
-from concord._cli.thresholds import thresholds
+from concord._cli.terminal import encoding, fitted, interrupted
 from concord._common.extras import MissingExtraError
 from concord._version import __version__
+
+#: Each command: the module that defines it, and the first paragraph of its help, which
+#: ``concord --help`` lists without importing the command (and numpy, pandas, the library);
+#: tests/test_lazy_import.py checks the summaries against the commands' own help.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "agree": (
+        "concord._cli.agree",
+        "Every agreement coefficient of many raters in FILE, with SE, CI and p-value.",
+    ),
+    "bland-altman": (
+        "concord._cli.bland_altman",
+        "Bland-Altman limits of agreement and Lin's concordance of two numeric columns in FILE.",
+    ),
+    "compare": (
+        "concord._cli.compare",
+        "Compare agreement on the same items: two raters against a truth, or two panels.",
+    ),
+    "drift": (
+        "concord._cli.drift",
+        "Agreement in FILE per time window, windows that differ from the reference flagged.",
+    ),
+    "evaluate": (
+        "concord._cli.evaluate",
+        "Evaluate machine scores in FILE against human scores, as RSMTool's rsmeval.",
+    ),
+    "icc": (
+        "concord._cli.icc",
+        "Print the intraclass correlation of the numeric scores in FILE, in all six forms.",
+    ),
+    "items": (
+        "concord._cli.items",
+        "Which items in FILE are hard: per item its pairwise agreement, majority and entropy.",
+    ),
+    "judge": (
+        "concord._cli.judge",
+        "Is the judge in FILE as good as the humans? The judge study, section by section.",
+    ),
+    "kappa": (
+        "concord._cli.kappa",
+        "Cohen's kappa of two raters in FILE, with SE, confidence interval and p-value.",
+    ),
+    "plan": (
+        "concord._cli.plan",
+        "Print how many items a study needs: COEFFICIENT is cohen, fleiss, icc or alpha.",
+    ),
+    "raters": (
+        "concord._cli.raters",
+        "Which rater drifts from the panel in FILE: one row per rater, and the pairwise matrix.",
+    ),
+    "report": (
+        "concord._cli.report",
+        "Write a self-contained HTML report of the agreement in FILE.",
+    ),
+    "thresholds": (
+        "concord._cli.thresholds",
+        "Cut points of continuous scores in FILE that maximise kappa against the truth.",
+    ),
+}
 
 EXAMPLES = """
 \b
@@ -64,7 +111,45 @@ class _Group(click.Group):
     and is reported as one line too (``CONCORD_DEBUG=1`` shows the traceback), never as a
     traceback. Click's own exits, Ctrl-C and a closed pipe keep click's
     handling. Every error line is in symbols standard error can encode.
+
+    The commands load when named (:data:`COMMANDS`): ``concord --help`` and
+    ``concord --version`` import neither numpy nor the library.
     """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return self._load(cmd_name) if cmd_name in COMMANDS else None
+
+    @property  # click's groups keep a dict; this one loads it when it is read
+    def commands(self) -> MutableMapping[str, click.Command]:
+        """Every command, loaded: for code that reads them all (``--help`` does not)."""
+        return {name: self._load(name) for name in COMMANDS}
+
+    @commands.setter
+    def commands(self, value: MutableMapping[str, click.Command]) -> None:
+        """Ignore click's empty dict: the commands are :data:`COMMANDS`."""
+
+    @staticmethod
+    def _load(name: str) -> click.Command:
+        try:
+            module = importlib.import_module(COMMANDS[name][0])
+        except KeyboardInterrupt:  # Ctrl-C while the command imports: one line, as before
+            interrupted()
+        command = getattr(module, name.replace("-", "_"))
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List the commands with their summaries, as click does, without loading them."""
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [
+            (name, click.Command(name, help=summary).get_short_help_str(limit))
+            for name, (_, summary) in sorted(COMMANDS.items())
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -102,26 +187,3 @@ def main() -> None:
     stdin), in wide form (one column per rater) or long form (--item,
     --rater, --rating: one row per rating).
     """
-
-
-def _register() -> None:
-    """Add the commands, one module each."""
-    for command in (
-        kappa,
-        agree,
-        raters,
-        items,
-        drift,
-        compare,
-        icc,
-        thresholds,
-        report,
-        bland_altman,
-        evaluate,
-        judge,
-        plan,
-    ):
-        main.add_command(command)
-
-
-_register()

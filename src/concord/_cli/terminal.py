@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import json
 import sys
+from typing import NoReturn
 
 import click
 
@@ -123,3 +124,9 @@ def encoding(err: bool = False) -> str | None:
 def echo(text: str, *, err: bool = False, as_json: bool = False, nl: bool = True) -> None:
     """:func:`click.echo` ``text`` in the symbols the stream can carry."""
     click.echo(fitted(text, encoding(err), as_json=as_json), err=err, nl=nl)
+
+
+def interrupted() -> NoReturn:
+    """Ctrl-C while the command line loads: one line and a shell's 130, not a traceback."""
+    sys.stderr.write("concord: interrupted while starting (Ctrl-C).\n")
+    raise SystemExit(130) from None

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # an annotation only: the CLI's --help imports this module, not numpy
+    import numpy as np
 
 # Unicode's bidirectional controls (ALM, LRM, RLM, the embeddings and overrides U+202A–U+202E,
 # the isolates U+2066–U+2069): invisible, they reorder the text around them, so a label
