@@ -373,3 +373,14 @@ def test_exact_match_against_seqeval(seed: int) -> None:
     pair = r.by_pair().iloc[0]  # gold the reference (rater1): seqeval's y_true
     assert pair.precision == pytest.approx(precision, abs=1e-12)
     assert pair.recall == pytest.approx(recall, abs=1e-12)
+
+
+@pytest.mark.parametrize("match", ["exact", "overlap", 0.5])
+def test_huge_offsets_give_the_same_counts(match: Any) -> None:
+    # offsets near 2**61: the int64 keys item·width + offset would overflow; their ranks
+    # keep every comparison, the IoU reads the offsets themselves
+    frame = random_spans(np.random.default_rng(4), n_items=5, raters=("a", "b"))
+    shifted = frame.assign(start=frame.start + 2**61, end=frame.end + 2**61)
+    small = concord.span_agreement(frame, match=match)
+    huge = concord.span_agreement(shifted, match=match)
+    assert small.statistic == huge.statistic and small.macro == huge.macro

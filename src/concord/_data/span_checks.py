@@ -6,6 +6,7 @@ for the policies).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -150,7 +151,7 @@ def no_overlap(
     func: str,
 ) -> None:
     """Refuse two overlapping spans of one rater with one label on one item."""
-    order = np.lexsort((first, label, rater, item))
+    order = sorted_by(item, rater, label, first)
     same = (
         (item[order][1:] == item[order][:-1])
         & (rater[order][1:] == rater[order][:-1])
@@ -172,3 +173,19 @@ def no_overlap(
         raw=True,
         fix="Merge them into one span, or drop the duplicate.",
     )
+
+
+def sorted_by(*keys: np.ndarray) -> np.ndarray:
+    """Return the order of the rows sorted by ``keys`` (non-negative ints, the first foremost).
+
+    One stable argsort of a composite int64 key where it fits, else a lexsort.
+    """
+    sizes = [int(k.max()) + 1 if k.size else 1 for k in keys]
+    if math.prod(sizes) < 2**62:
+        composite = np.zeros(keys[0].shape, dtype=np.int64)
+        for key, size in zip(keys, sizes, strict=True):
+            composite *= size
+            composite += key
+        order: np.ndarray = np.argsort(composite, kind="stable")
+        return order
+    return np.lexsort(keys[::-1])

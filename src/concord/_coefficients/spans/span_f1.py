@@ -22,10 +22,12 @@ import numpy as np
 from concord._coefficients.spans.span_match import SpanCounts, match_spans, unmatched
 from concord._common.errors import param_error
 from concord._data.spans import read_spans
+from concord._inference.intervals import progress
 from concord._inference.resampling import Resampled
 from concord._results.spans.span_f1 import SpanAgreementResult
 
 _FUNC = "span_agreement"
+_CHUNK = 1 << 22  # item draws at a time: bounds the memory of a batch of resamples
 
 
 def f1_of(matched: np.ndarray, totals: np.ndarray, macro: bool) -> np.ndarray:
@@ -67,6 +69,25 @@ class SpanSampler(Resampled):
 
     def frequencies(self) -> np.ndarray:
         return np.ones(self.matched.shape[0])
+
+    def replicates(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        """Return the statistic of ``n_resamples`` redraws of the items, with replacement.
+
+        Each redraw takes n item indices and counts them (a multinomial draw,
+        with none of the per-category cost of ``Generator.multinomial``).
+        """
+        n = self.matched.shape[0]
+        per = max(1, _CHUNK // max(n, 1))
+        out = []
+        with progress(n_resamples, "bootstrap") as bar:
+            for done in range(0, n_resamples, per):
+                size = min(per, n_resamples - done)
+                drawn = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
+                counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n)
+                out.append(self.statistic(counts.astype(np.float64)))
+                if bar is not None:
+                    bar.update(size)
+        return np.concatenate(out)
 
     def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
         """Return the statistic with each item left out: the sums less that item's counts."""

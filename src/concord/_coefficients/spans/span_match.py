@@ -19,6 +19,7 @@ of the other rater.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -27,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from concord._common.extras import require
+from concord._data.span_checks import sorted_by
 from concord._data.spans import SpanTable
 
 
@@ -92,8 +94,7 @@ def _canonical(table: SpanTable) -> np.ndarray:
     names = np.array([str(v) for v in table.labels], dtype=object)
     rank = np.empty(len(names), dtype=np.int64)
     rank[np.argsort(names, kind="stable")] = np.arange(len(names))
-    order: np.ndarray = np.lexsort((table.end, table.start, rank[table.label], table.item))
-    return order
+    return sorted_by(table.item, rank[table.label], table.start, table.end)
 
 
 def _pairs(
@@ -130,19 +131,17 @@ def _candidates(
     if first.size == 0 or second.size == 0:
         empty = np.empty(0, dtype=np.intp)
         return empty, empty
-    values = np.unique(np.concatenate([start[first], start[second], end[first], end[second]]))
-    width = values.size + 1
     g_a, s_a, e_a = group[first], start[first], end[first]
     g_b, s_b, e_b = group[second], start[second], end[second]
+    pos, width = _positions(g_a, g_b, (s_a, e_a, s_b, e_b))
     if match == "exact":
-        return _same(g_a * width + np.searchsorted(values, s_a), e_a, g_b * width
-                     + np.searchsorted(values, s_b), e_b)  # fmt: skip
-    sort = np.lexsort((s_b, g_b))
-    key = g_b[sort] * width + np.searchsorted(values, s_b[sort])
+        return _same(g_a * width + pos(s_a), e_a, g_b * width + pos(s_b), e_b)
+    sort = sorted_by(g_b, s_b)
+    key = g_b[sort] * width + pos(s_b[sort])
     longest = int((e_b - s_b).max())
-    earliest = np.searchsorted(values, s_a - longest + 1)  # a candidate starts at least here
+    earliest = pos(np.maximum(s_a - longest + 1, 0))  # a candidate starts at least here
     lo = np.searchsorted(key, g_a * width + earliest, "left")
-    hi = np.searchsorted(key, g_a * width + np.searchsorted(values, e_a), "left")
+    hi = np.searchsorted(key, g_a * width + pos(e_a), "left")
     rows, at = _expand(lo, hi)
     cols = sort[at]
     inter = np.minimum(e_a[rows], e_b[cols]) - np.maximum(s_a[rows], s_b[cols])
@@ -157,11 +156,27 @@ def _candidates(
     return rows[keep], cols[keep]
 
 
+def _positions(
+    g_a: np.ndarray, g_b: np.ndarray, offsets: tuple[np.ndarray, ...]
+) -> tuple[Callable[[np.ndarray], np.ndarray], int]:
+    """Return how offsets enter the keys group·width + position, and the width.
+
+    The offsets themselves where the keys fit in int64, else their ranks among
+    the offsets present (which keep every comparison; the lengths the IoU
+    needs are taken from the offsets themselves).
+    """
+    width = int(max(int(x.max()) for x in offsets)) + 2
+    if (int(max(g_a.max(), g_b.max())) + 1) * width < 2**62:
+        return (lambda x: x), width
+    values = np.unique(np.concatenate(offsets))
+    return (lambda x: np.searchsorted(values, x)), values.size + 1
+
+
 def _same(
     key_a: np.ndarray, end_a: np.ndarray, key_b: np.ndarray, end_b: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return the pairs with the same group, start and end (a hash join, by sorting)."""
-    sort = np.lexsort((end_b, key_b))
+    sort = sorted_by(key_b, end_b)
     kb, eb = key_b[sort], end_b[sort]
     lo = np.searchsorted(kb, key_a, "left")
     hi = np.searchsorted(kb, key_a, "right")
