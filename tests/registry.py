@@ -102,6 +102,8 @@ NOT_COEFFICIENTS = {
     "span_agreement": "span F1 of annotated spans (item, rater, start, end, label), not ratings",
     "specific_agreement": "per-category agreement, one value per category",
     "symmetry_test": "a test of a square table, not a coefficient",
+    "token_agreement": "takes a coefficient and runs it on spans painted on a grid",
+    "token_ratings": "spans painted on a grid: ratings, not a coefficient",
     "weight_matrix": "the disagreement weights of a scale",
 }
 

@@ -90,6 +90,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._studies.plan.plan import plan
     from concord._studies.raters.diagnostics import rater_diagnostics
     from concord._studies.raters.gold import against_gold
+    from concord._studies.spans.tokens import token_agreement, token_ratings
     from concord._tables.weights import weight_matrix
     from concord._thresholds.estimator import ThresholdClassifier
     from concord._thresholds.optimize import (
@@ -184,6 +185,8 @@ __all__ = [
     "span_agreement",
     "specific_agreement",
     "symmetry_test",
+    "token_agreement",
+    "token_ratings",
     "weight_matrix",
 ]
 
@@ -271,6 +274,8 @@ _WHERE: dict[str, str] = {
     "span_agreement": "concord._coefficients.spans.span_f1",
     "specific_agreement": "concord._coefficients.kappa.categories",
     "symmetry_test": "concord._coefficients.kappa.categories_square",
+    "token_agreement": "concord._studies.spans.tokens",
+    "token_ratings": "concord._studies.spans.tokens",
     "weight_matrix": "concord._tables.weights",
     "ThresholdClassifier": "concord._thresholds.estimator",
 }
