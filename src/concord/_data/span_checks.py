@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.errors import describe, param_error
+from concord._common.errors import ForCli, describe, param_error
 from concord._data.columns import _python_scalar
 from concord._data.long import where
 
@@ -58,6 +58,10 @@ def case(labels: list[Any], name: Any, func: str) -> None:
                 raw=True,
                 fix=f"Spell the label one way, e.g. spans[{name!r}].str.upper(), or rename one "
                 "of them if they are different labels.",
+                cli=ForCli(
+                    fix="Spell the label one way in FILE, or rename one of them if they are "
+                    "different labels."
+                ),
             )
 
 
@@ -166,7 +170,7 @@ def no_overlap(
     param_error(
         func,
         "spans",
-        "spans of one rater with one label that do not overlap on an item",
+        "non-overlapping for one rater and one label on an item",
         f"[{first[a]}, {last[a]}) at {where(a, index)} and [{first[b]}, {last[b]}) at "
         f"{where(b, index)}, both {describe(found['label'][label[a]])} by rater "
         f"{describe(who)} on item {describe(items[item[a]])}",
