@@ -40,7 +40,7 @@ NOT_RESULTS = {
 NOT_RESULT_FUNCTIONS = {
     "accumulate": "returns an Accumulator",
     "weight_matrix": "returns an array",
-    "token_ratings": "returns a DataFrame: spans painted on a grid, the ratings of token_agreement",
+    "token_ratings": "returns a DataFrame: spans painted on a grid (token_agreement's ratings)",
     "quadratic_weighted_kappa": "returns a float: Hamner's metric for scoring loops (the "
     'result is cohen_kappa(..., weights="quadratic"))',
 }
