@@ -1,0 +1,1 @@
+"""Span measures: unitizing alpha (and, from other branches, span F1, token agreement, gamma)."""
