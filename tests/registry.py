@@ -100,6 +100,7 @@ NOT_COEFFICIENTS = {
     "rater_diagnostics": "leaves each rater out of a coefficient of many raters",
     "specific_agreement": "per-category agreement, one value per category",
     "symmetry_test": "a test of a square table, not a coefficient",
+    "unitizing_alpha": "spans on continua, not ratings of items (Krippendorff's uα)",
     "weight_matrix": "the disagreement weights of a scale",
 }
 

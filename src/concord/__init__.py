@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._coefficients.ranks.cronbach import cronbach_alpha
     from concord._coefficients.ranks.kendall import kendall_w
     from concord._coefficients.ranks.overall import overall_concordance
+    from concord._coefficients.spans.unitizing import unitizing_alpha
     from concord._common.errors import UndefinedKappaWarning
     from concord._data.matrix import CategoryCounts
     from concord._inference.intervals import ConfidenceInterval
@@ -65,6 +66,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
         LightResult,
     )
     from concord._results.multirater.panel import AgreementTable
+    from concord._results.spans.unitizing import UnitizingAlphaResult
     from concord._results.studies.alt_test import AltTestResult
     from concord._results.studies.comparison import ComparisonResult, HomogeneityResult
     from concord._results.studies.diagnostic import DiagnosticResult
@@ -139,6 +141,7 @@ __all__ = [
     "ThresholdClassifier",
     "ThresholdResult",
     "UndefinedKappaWarning",
+    "UnitizingAlphaResult",
     "__version__",
     "accumulate",
     "against_gold",
@@ -180,6 +183,7 @@ __all__ = [
     "scott_pi",
     "specific_agreement",
     "symmetry_test",
+    "unitizing_alpha",
     "weight_matrix",
 ]
 
@@ -225,6 +229,7 @@ _WHERE: dict[str, str] = {
     "SymmetryResult": "concord._results.continuous.square",
     "ThresholdResult": "concord._thresholds.optimize",
     "UndefinedKappaWarning": "concord._common.errors",
+    "UnitizingAlphaResult": "concord._results.spans.unitizing",
     "accumulate": "concord._streaming.accumulator",
     "against_gold": "concord._studies.raters.gold",
     "agree": "concord._coefficients.panel",
@@ -265,6 +270,7 @@ _WHERE: dict[str, str] = {
     "scott_pi": "concord._coefficients.kappa.cohen",
     "specific_agreement": "concord._coefficients.kappa.categories",
     "symmetry_test": "concord._coefficients.kappa.categories_square",
+    "unitizing_alpha": "concord._coefficients.spans.unitizing",
     "weight_matrix": "concord._tables.weights",
     "ThresholdClassifier": "concord._thresholds.estimator",
 }

@@ -57,6 +57,8 @@ def randomised(seed: int) -> dict:
                 units.append((pos, size, r, c))
                 pos += size + rng.randint(0, 15)
     units = [u for u in units if u[0] + u[1] <= length]
+    # a long table of spans cannot show a rater who marked nothing at all: give each one unit
+    units += [(0, 1, r, "x") for r in range(raters) if all(u[2] != r for u in units)]
     return {"name": f"random_{seed}", "raters": raters, "length": length, "units": units}
 
 
@@ -102,8 +104,10 @@ def dkpro(studies: list[dict], classpath: str) -> None:
 
 
 if __name__ == "__main__":
-    studies = [k1995(1), k1995(100)] + [randomised(seed) for seed in range(12)] + [
-        jittered(seed) for seed in range(12, 20)
-    ]
+    studies = (
+        [k1995(1), k1995(100)]
+        + [randomised(seed) for seed in range(12)]
+        + [jittered(seed) for seed in range(12, 20)]
+    )
     dkpro(studies, sys.argv[1])
     (HERE / "dkpro_unitizing.json").write_text(json.dumps(studies, indent=1) + "\n")

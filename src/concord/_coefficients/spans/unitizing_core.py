@@ -70,7 +70,7 @@ def _overlaps(
 
 
 def _lone(length: np.ndarray, matched: np.ndarray) -> np.ndarray:
-    """The lengths of the units that overlap no unit of the other rater."""
+    """Return the lengths of the units that overlap no unit of the other rater."""
     alone = np.ones(length.size, dtype=bool)
     alone[matched] = False
     out: np.ndarray = length[alone]
@@ -88,15 +88,13 @@ def observed_pair(
     end = cast(a[1][i] - b[1][j])
     lone_a = cast(_lone(a[1] - a[0], i))
     lone_b = cast(_lone(b[1] - b[0], j))
-    return (
-        _total(begin * begin + end * end) + _total(lone_a * lone_a) + _total(lone_b * lone_b)
-    )
+    return _total(begin * begin + end * end) + _total(lone_a * lone_a) + _total(lone_b * lone_b)
 
 
 def gaps(
     rater: np.ndarray, start: np.ndarray, end: np.ndarray, bounds: np.ndarray, n_raters: int
 ) -> np.ndarray:
-    """The lengths of every rater's gaps (positive ones), sorted ascending.
+    """Return the lengths of every rater's gaps (positive ones), sorted ascending.
 
     ``bounds`` are the item boundaries 0, o_1, …, L of the laid-out continuum:
     as empty segments they end a gap at each item's end. Raters are laid one
@@ -133,7 +131,7 @@ def category_sums(
     bounds: np.ndarray,
     n_raters: int,
 ) -> CategorySums:
-    """The sums of one category from its units on the laid-out continuum (any order)."""
+    """Return the sums of one category from its units on the laid-out continuum (any order)."""
     total = int(bounds[-1])
     order = np.lexsort((start, rater))
     rater, start, end = rater[order], start[order], end[order]
@@ -165,7 +163,7 @@ def unitizing_sums(
     n_raters: int,
     n_labels: int,
 ) -> list[CategorySums]:
-    """The sums of every category (codes 0 … n_labels − 1) of checked spans.
+    """Return the sums of every category (codes 0 … n_labels − 1) of checked spans.
 
     Items are laid end to end in their order; offsets are within each item.
     """
