@@ -77,12 +77,16 @@ def _lone(length: np.ndarray, matched: np.ndarray) -> np.ndarray:
     return out
 
 
-def observed_pair(
-    a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], total: int
-) -> int:
+def _longest(units: tuple[np.ndarray, np.ndarray]) -> int:
+    return int((units[1] - units[0]).max()) if units[0].size else 0
+
+
+def observed_pair(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> int:
     """S_o of two raters: their units (starts, ends) of one category on the laid-out continuum."""
     i, j = _overlaps(a[0], a[1], b[0], b[1])
-    safe = fits_int64(total, total, 2 * (i.size + a[0].size + b[0].size) + 1)
+    # overlapping units begin (and end) less than the longer one's length apart
+    longest = max(_longest(a), _longest(b))
+    safe = fits_int64(longest, longest, 2 * (i.size + a[0].size + b[0].size) + 1)
     cast = (lambda x: x) if safe else as_object
     begin = cast(a[0][i] - b[0][j])
     end = cast(a[1][i] - b[1][j])
@@ -113,7 +117,9 @@ def gaps(
 def expected_sum(length: np.ndarray, gap: np.ndarray, total: int, n_raters: int) -> int:
     """S_e of one category: its units' lengths of all raters and its sorted gaps."""
     n = length.size
-    safe = fits_int64(2 * n + 2, total, total, total, n_raters + 1)
+    longest = int(length.max()) if n else 0
+    # Σ_(h ≥ l) (h − l + 1) ≤ Σ gaps ≤ m L; l (l − 1)(2l − 1) < 2 l³
+    safe = fits_int64(n + 1, longest, longest, max(2 * longest, n_raters * total))
     cast = (lambda x: x) if safe else as_object
     tail = np.concatenate([np.cumsum(gap[::-1])[::-1], [0]]) if gap.size else np.zeros(1, int)
     at = np.searchsorted(gap, length, side="left")
@@ -138,13 +144,12 @@ def category_sums(
     cut = np.searchsorted(rater, np.arange(n_raters + 1))
     own = [(start[cut[r] : cut[r + 1]], end[cut[r] : cut[r + 1]]) for r in range(n_raters)]
     observed = sum(
-        observed_pair(own[r], own[s], total)
-        for r in range(n_raters)
-        for s in range(r + 1, n_raters)
+        observed_pair(own[r], own[s]) for r in range(n_raters) for s in range(r + 1, n_raters)
     )
     length = end - start
     spread = gaps(rater, start, end, bounds, n_raters)
-    ell = length if fits_int64(total, total, length.size + 1) else as_object(length)
+    longest = int(length.max()) if length.size else 0
+    ell = length if fits_int64(longest, longest, length.size + 1) else as_object(length)
     return CategorySums(
         observed=int(observed),
         expected=expected_sum(length, spread, total, n_raters),
