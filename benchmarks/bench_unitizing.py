@@ -26,17 +26,21 @@ The machine is shared and noisy: read medians and ratios, not single times.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# numba imports the `coverage` package, which benchmarks/coverage.py would shadow
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
 import argparse
 import bisect
 import os
 import platform
 import statistics
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -85,7 +89,7 @@ def loops(table: dict[str, np.ndarray], lengths: dict[int, int]) -> float:
     m, big = len(raters), sum(lengths.values())
     o_sum, e_sum = Fraction(0), Fraction(0)
     for c in sorted(set(table["label"].tolist())):
-        observed, gaps, sizes = 0, [], []
+        observed, gaps, sizes = 0, list[int](), list[int]()
         for i, size in lengths.items():
             mine = [sorted(units.get((c, i, r), [])) for r in raters]
             for a in range(m):
@@ -239,4 +243,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -104,6 +104,17 @@ def test_stretching_keeps_the_observed_disagreement_exactly():
         assert isinstance(b.expected, int)
 
 
+def test_python_ints_give_what_int64_gives(monkeypatch):
+    # the sums fall back to Python ints where int64 could overflow: force that path
+    from concord._coefficients.spans import unitizing_core
+
+    spans, lengths = random_spans(2)
+    fast = concord.unitizing_alpha(spans, lengths=lengths)
+    monkeypatch.setattr(unitizing_core, "fits_int64", lambda *bounds: False)
+    slow = concord.unitizing_alpha(spans, lengths=lengths)
+    assert slow.exact == fast.exact
+
+
 @pytest.mark.parametrize("name", [s["name"] for s in STUDIES])
 def test_matches_dkpro(name):
     # DKPro Statistics' KrippendorffAlphaUnitizingAgreement (commit f7f4f89) on the same study

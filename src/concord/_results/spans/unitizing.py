@@ -115,7 +115,8 @@ class UnitizingAlphaResult(Reported):
             self.labels, self.observed, self.expected, self.alphas, self.units, strict=True
         ):
             lines.append(
-                f"  {c!s}: N_c = {int(n)} units, D_o = {number(o)}, D_e = {number(e)}, "
+                f"  {c!s}: N_c = {int(n)} unit{'' if n == 1 else 's'}, D_o = {number(o)}, "
+                f"D_e = {number(e)}, "
                 f"α_c = {_shown(a)}"
             )
         lines.append(
