@@ -72,6 +72,7 @@ NOT_COEFFICIENTS = {
     "ThresholdClassifier": "scikit-learn estimator for cut points",
     "ThresholdResult": "result class of optimize_thresholds",
     "UndefinedKappaWarning": "warning class",
+    "UnitizingAlphaResult": "result class of unitizing_alpha",
     "__version__": "version string",
     "accumulate": "takes a coefficient and returns its accumulator",
     "against_gold": "each rater against gold labels, with a coefficient of two raters",
