@@ -304,6 +304,13 @@ def test_one_rater_is_refused():
         concord.unitizing_alpha(spans, lengths={0: 5})
 
 
+def test_no_spans_at_all_is_refused():
+    empty = {k: np.array([], dtype=int) for k in ("item", "start", "end")}
+    empty |= {"rater": np.array([], dtype=str), "label": np.array([], dtype=str)}
+    with pytest.raises(ValueError, match=r"at least two raters\. Got no spans"):
+        concord.unitizing_alpha(empty, lengths={0: 5})
+
+
 def test_lengths_are_needed():
     spans, _ = random_spans(0)
     with pytest.raises(ValueError, match="'lengths' parameter of unitizing_alpha"):

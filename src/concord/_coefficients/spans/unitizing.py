@@ -73,7 +73,9 @@ def unitizing_alpha(
     without spans on an item said "nothing here" (all gap). A rater's spans
     of one label may not overlap on an item (an error names both rows);
     spans of different labels may. The sums are integers, so α is computed
-    exactly (``result.exact`` is a Fraction) and rounded once.
+    exactly (``result.exact`` is a Fraction) and rounded once. With more
+    than two raters this is still the 2004 definition (pairs of raters
+    averaged), which Krippendorff et al. (2016) later revised.
 
     References
     ----------
