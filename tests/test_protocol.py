@@ -135,6 +135,16 @@ CALLS = {
     "plan": lambda: concord.plan("cohen", expected=0.8, null=0.6),
     "rater_diagnostics": lambda: concord.rater_diagnostics(PANEL),
     "scott_pi": lambda: concord.scott_pi(A, B),
+    "span_agreement": lambda: concord.span_agreement(
+        {
+            "item": [1, 1, 1, 1, 2, 2, 2],
+            "rater": ["ann", "ann", "bob", "bob", "ann", "bob", "cy"],
+            "start": [0, 10, 0, 11, 0, 0, 1],
+            "end": [4, 15, 4, 15, 5, 5, 5],
+            "label": ["PER", "LOC", "PER", "LOC", "PER", "PER", "PER"],
+        },
+        rng=0,
+    ),
     "specific_agreement": lambda: concord.specific_agreement(A, B),
     "symmetry_test": lambda: concord.symmetry_test(A, B),
     "unitizing_alpha": lambda: concord.unitizing_alpha(

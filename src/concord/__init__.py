@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._coefficients.ranks.cronbach import cronbach_alpha
     from concord._coefficients.ranks.kendall import kendall_w
     from concord._coefficients.ranks.overall import overall_concordance
+    from concord._coefficients.spans.span_f1 import span_agreement
     from concord._coefficients.spans.unitizing import unitizing_alpha
     from concord._common.errors import UndefinedKappaWarning
     from concord._data.matrix import CategoryCounts
@@ -66,6 +67,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
         LightResult,
     )
     from concord._results.multirater.panel import AgreementTable
+    from concord._results.spans.span_f1 import SpanAgreementResult
     from concord._results.spans.unitizing import UnitizingAlphaResult
     from concord._results.studies.alt_test import AltTestResult
     from concord._results.studies.comparison import ComparisonResult, HomogeneityResult
@@ -136,6 +138,7 @@ __all__ = [
     "OverallConcordanceResult",
     "PlanResult",
     "RaterDiagnostics",
+    "SpanAgreementResult",
     "SpecificAgreementResult",
     "SymmetryResult",
     "ThresholdClassifier",
@@ -181,6 +184,7 @@ __all__ = [
     "quadratic_weighted_kappa",
     "rater_diagnostics",
     "scott_pi",
+    "span_agreement",
     "specific_agreement",
     "symmetry_test",
     "unitizing_alpha",
@@ -225,6 +229,7 @@ _WHERE: dict[str, str] = {
     "OverallConcordanceResult": "concord._results.continuous.reliability",
     "PlanResult": "concord._results.studies.plan",
     "RaterDiagnostics": "concord._results.studies.raters",
+    "SpanAgreementResult": "concord._results.spans.span_f1",
     "SpecificAgreementResult": "concord._results.kappa.categories",
     "SymmetryResult": "concord._results.continuous.square",
     "ThresholdResult": "concord._thresholds.optimize",
@@ -268,6 +273,7 @@ _WHERE: dict[str, str] = {
     "quadratic_weighted_kappa": "concord._coefficients.kappa.qwk",
     "rater_diagnostics": "concord._studies.raters.diagnostics",
     "scott_pi": "concord._coefficients.kappa.cohen",
+    "span_agreement": "concord._coefficients.spans.span_f1",
     "specific_agreement": "concord._coefficients.kappa.categories",
     "symmetry_test": "concord._coefficients.kappa.categories_square",
     "unitizing_alpha": "concord._coefficients.spans.unitizing",

@@ -1,1 +1,1 @@
-"""Results of the span measures: unitizing alpha (and, from other branches, span F1, gamma)."""
+"""The results of the span measures: span F1 (and, beside it, unitizing α and γ)."""
