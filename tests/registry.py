@@ -73,6 +73,7 @@ NOT_COEFFICIENTS = {
     "ThresholdClassifier": "scikit-learn estimator for cut points",
     "ThresholdResult": "result class of optimize_thresholds",
     "UndefinedKappaWarning": "warning class",
+    "UnitizingAlphaResult": "result class of unitizing_alpha",
     "__version__": "version string",
     "accumulate": "takes a coefficient and returns its accumulator",
     "against_gold": "each rater against gold labels, with a coefficient of two raters",
@@ -104,6 +105,7 @@ NOT_COEFFICIENTS = {
     "symmetry_test": "a test of a square table, not a coefficient",
     "token_agreement": "takes a coefficient and runs it on spans painted on a grid",
     "token_ratings": "spans painted on a grid: ratings, not a coefficient",
+    "unitizing_alpha": "spans on continua, not ratings of items (Krippendorff's uα)",
     "weight_matrix": "the disagreement weights of a scale",
 }
 

@@ -158,6 +158,16 @@ CALLS = {
         },
         lengths={1: 12, 2: 8},
     ),
+    "unitizing_alpha": lambda: concord.unitizing_alpha(
+        {
+            "item": [0, 0, 0, 0],
+            "rater": ["a", "b", "a", "b"],
+            "start": [0, 1, 6, 6],
+            "end": [4, 4, 9, 8],
+            "label": ["x", "x", "y", "y"],
+        },
+        lengths={0: 12},
+    ),
 }
 
 # results whose frame has a row per item and whose headline is the mean of its statistic column

@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._coefficients.ranks.kendall import kendall_w
     from concord._coefficients.ranks.overall import overall_concordance
     from concord._coefficients.spans.span_f1 import span_agreement
+    from concord._coefficients.spans.unitizing import unitizing_alpha
     from concord._common.errors import UndefinedKappaWarning
     from concord._data.matrix import CategoryCounts
     from concord._inference.intervals import ConfidenceInterval
@@ -67,6 +68,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     )
     from concord._results.multirater.panel import AgreementTable
     from concord._results.spans.span_f1 import SpanAgreementResult
+    from concord._results.spans.unitizing import UnitizingAlphaResult
     from concord._results.studies.alt_test import AltTestResult
     from concord._results.studies.comparison import ComparisonResult, HomogeneityResult
     from concord._results.studies.diagnostic import DiagnosticResult
@@ -143,6 +145,7 @@ __all__ = [
     "ThresholdClassifier",
     "ThresholdResult",
     "UndefinedKappaWarning",
+    "UnitizingAlphaResult",
     "__version__",
     "accumulate",
     "against_gold",
@@ -187,6 +190,7 @@ __all__ = [
     "symmetry_test",
     "token_agreement",
     "token_ratings",
+    "unitizing_alpha",
     "weight_matrix",
 ]
 
@@ -233,6 +237,7 @@ _WHERE: dict[str, str] = {
     "SymmetryResult": "concord._results.continuous.square",
     "ThresholdResult": "concord._thresholds.optimize",
     "UndefinedKappaWarning": "concord._common.errors",
+    "UnitizingAlphaResult": "concord._results.spans.unitizing",
     "accumulate": "concord._streaming.accumulator",
     "against_gold": "concord._studies.raters.gold",
     "agree": "concord._coefficients.panel",
@@ -276,6 +281,7 @@ _WHERE: dict[str, str] = {
     "symmetry_test": "concord._coefficients.kappa.categories_square",
     "token_agreement": "concord._studies.spans.tokens",
     "token_ratings": "concord._studies.spans.tokens",
+    "unitizing_alpha": "concord._coefficients.spans.unitizing",
     "weight_matrix": "concord._tables.weights",
     "ThresholdClassifier": "concord._thresholds.estimator",
 }
