@@ -1,0 +1,232 @@
+"""The doccano, brat and CoNLL readers: their long frames, and a one-line error for bad input.
+
+The samples in tests/data/annotations/ (README-formats.md) were written for
+these tests following each tool's documented format.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import zipfile
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pd = pytest.importorskip("pandas")
+
+from concord import krippendorff_alpha  # noqa: E402
+from concord._readers import doccano  # noqa: E402
+
+DATA = Path(__file__).parent / "data" / "annotations"
+
+
+def rows(df: Any) -> list[tuple[Any, ...]]:
+    return [tuple(r) for r in df.itertuples(index=False)]
+
+
+def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+# -- doccano -----------------------------------------------------------------------------------
+
+PER_USER = [
+    (1, "ann", "pos"),
+    (2, "ann", None),
+    (3, "ann", "neg"),
+    (4, "ann", "pos"),
+    (5, "ann", "neg"),
+    (6, "ann", "pos"),
+    (1, "bob", "neg"),
+    (2, "bob", "pos"),
+    (3, "bob", "neg"),
+    (4, "bob", "pos"),
+    (5, "bob", "neg"),
+    (6, "bob", "pos"),
+]
+
+
+def test_doccano_per_user_folder() -> None:
+    df = doccano.read(DATA / "doccano_per_user")
+    assert list(df.columns) == ["item", "rater", "label"]
+    assert rows(df) == PER_USER
+    assert df.attrs == {"format": "doccano", "skipped": {}}
+
+
+def test_doccano_per_user_zip(tmp_path: Path) -> None:
+    """doccano's export without collaborative annotation: a zip of USERNAME.jsonl."""
+    archive = tmp_path / "export.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for file in sorted((DATA / "doccano_per_user").glob("*.jsonl")):
+            zf.write(file, file.name)
+    assert rows(doccano.read(archive)) == PER_USER
+    with (DATA / "doccano_per_user" / "ann.jsonl").open() as handle:  # one user, named
+        assert rows(doccano.read({"ann": handle})) == PER_USER[:6]
+    files = sorted((DATA / "doccano_per_user").glob("*.jsonl"))
+    assert rows(doccano.read([str(f) for f in files])) == PER_USER
+
+
+def alpha(df: Any) -> float:
+    result = krippendorff_alpha(df, item="item", rater="rater", rating="label")
+    return float(result.statistic)
+
+
+def test_doccano_empty_label_is_missing_not_a_category() -> None:
+    """The issue's trap: ``label: []`` counted as a category lowers α.
+
+    Hand computation with Krippendorff's coincidence formula (Krippendorff 2011,
+    "Computing Krippendorff's alpha-reliability", nominal δ):
+    * [] missing: item 2 is not pairable; n = 10 values (5 pos, 5 neg), one
+      disagreeing pair (item 1) → α = 1 − 9·2/(2·5·5) = 16/25 = 0.64;
+    * [] a category: n = 12 (6 pos, 5 neg, 1 none), two disagreeing pairs →
+      α = 1 − 11·4/(2·(6·5 + 6·1 + 5·1)) = 19/41 = 0.463.
+    """
+    missing = doccano.read(DATA / "doccano_per_user")
+    assert alpha(missing) == pytest.approx(float(Fraction(16, 25)), abs=1e-12)
+    category = doccano.read(DATA / "doccano_per_user", empty="category")
+    labels = category["label"].tolist()
+    assert frozenset() in labels and all(isinstance(v, frozenset) for v in labels)
+    as_words = category.assign(label=[next(iter(s)) if s else "(none)" for s in labels])
+    assert alpha(as_words) == pytest.approx(float(Fraction(19, 41)), abs=1e-12)
+
+
+@pytest.mark.skipif(
+    "empty" not in inspect.signature(krippendorff_alpha).parameters,
+    reason="krippendorff_alpha(empty=) comes with the label-set work (issue 26, item 2)",
+)
+def test_doccano_empty_category_through_alpha() -> None:
+    category = doccano.read(DATA / "doccano_per_user", empty="category")
+    result = krippendorff_alpha(
+        category, item="item", rater="rater", rating="label", empty="category"
+    )
+    assert float(result.statistic) == pytest.approx(float(Fraction(19, 41)), abs=1e-12)
+    assert alpha(category) == pytest.approx(0.64, abs=1e-12)  # the empty set: missing
+
+
+def test_doccano_collaborative_label_sets() -> None:
+    """Several labels make a label set; every label is then a set, single ones too."""
+    df = doccano.read(DATA / "doccano_collaborative.jsonl")
+    assert rows(df) == [
+        (10, "ann", frozenset({"econ", "pol"})),
+        (10, "bob", frozenset({"econ"})),
+        (11, "ann", frozenset({"sport"})),
+        (11, "bob", frozenset({"sport"})),
+        (12, "ann", frozenset({"health"})),
+        (12, "bob", frozenset({"pol", "health"})),
+    ]
+
+
+def test_doccano_parsed_records_and_rater_key() -> None:
+    records = [
+        {"text": "a", "label": ["x"], "annotator": "p"},
+        {"text": "b", "label": "y", "annotator": "p"},  # a single label as a string
+        {"text": "a", "label": ["x"], "annotator": "q"},
+    ]
+    df = doccano.read(records)  # no id: the position in the file
+    assert rows(df) == [(1, "p", "x"), (2, "p", "y"), (3, "q", "x")]
+    renamed = [{**r, "who": r.pop("annotator")} for r in [dict(r) for r in records]]
+    assert rows(doccano.read(renamed, rater="who")) == rows(df)
+
+
+def test_doccano_spans_both_layouts() -> None:
+    """``label: [[start, end, label]]`` and the ``entities`` dicts of the relation export."""
+    df = doccano.read(
+        {"ann": DATA / "doccano_spans_ann.jsonl", "bob": DATA / "doccano_spans_bob.jsonl"}
+    )
+    assert list(df.columns) == ["item", "rater", "start", "end", "label", "text"]
+    got = [(r.item, r.rater, r.start, r.end, r.label, r.text[r.start : r.end]) for r in df.itertuples()]
+    assert got == [
+        (1, "ann", 0, 12, "PER", "Ada Lovelace"),
+        (1, "ann", 17, 32, "PER", "Charles Babbage"),
+        (1, "ann", 36, 42, "LOC", "London"),
+        (2, "ann", 0, 5, "LOC", "Paris"),
+        (1, "bob", 0, 12, "PER", "Ada Lovelace"),
+        (1, "bob", 25, 32, "PER", "Babbage"),
+        (2, "bob", 0, 5, "LOC", "Paris"),
+        (2, "bob", 12, 18, "LOC", "France"),
+    ]
+    assert str(df["start"].dtype) == "int64"
+
+
+def test_doccano_looks_like() -> None:
+    assert doccano.looks_like({"id": 1, "text": "a", "label": []})
+    assert doccano.looks_like({"id": 1, "text": "a", "entities": [], "relations": []})
+    assert not doccano.looks_like({"text": "a", "label": "x", "_input_hash": 1})  # Prodigy
+    assert not doccano.looks_like({"id": 1, "data": {"text": "a"}, "annotations": []})
+    assert not doccano.looks_like(["not", "a", "record"])
+
+
+@pytest.mark.parametrize(
+    ("lines", "options", "message"),
+    [
+        (
+            ['{"id": 1, "text": "a", "label": ["x"], "user": "u"}', '{"id": 2, "text": "b", "lab'],
+            {},
+            r"Line 2 of bad\.jsonl is not valid JSON \(.* at column \d+\)\. The file may be "
+            r"truncated",
+        ),
+        (
+            ['{"id": 1, "text": "a", "label": ["x"]}'],
+            {},
+            r"Line 1 of bad\.jsonl \(id 1\) has no annotator \(no 'user' or 'annotator' key\)\. "
+            r"doccano's collaborative export merges",
+        ),
+        (
+            ['{"id": 1, "text": "a", "label": ["x"], "user": "u"}'],
+            {"rater": "annotator"},
+            r"has no annotator \(no annotator key\)",
+        ),
+        (
+            ['{"id": 4, "text": "abc", "label": [[1, 9, "X"]], "user": "u"}'],
+            {},
+            r"Line 1 of bad\.jsonl \(id 4\) has the span \[1, 9\) past the end of its text "
+            r"\(3 characters\)",
+        ),
+        (
+            ['{"id": 4, "text": "abc", "label": [[2, 2, "X"]], "user": "u"}'],
+            {},
+            r"\(id 4\) has the span \[2, 2\): a span needs 0 <= start < end",
+        ),
+        (
+            ['{"id": 4, "text": "abc", "label": [[0, 1.5, "X"]], "user": "u"}'],
+            {},
+            r"has the end offset 1\.5, not a whole number",
+        ),
+        (
+            ['{"id": 5, "text": "a", "label": ["x"], "user": "u"}'] * 2,
+            {},
+            r"Line 2 of bad\.jsonl \(id 5\) rates the item 5 for the rater 'u' again \(Line 1 of "
+            r"bad\.jsonl \(id 5\) did\)",
+        ),
+        (
+            [
+                '{"id": 1, "text": "ab", "label": ["x"], "user": "u"}',
+                '{"id": 2, "text": "ab", "label": [[0, 1, "X"]], "user": "u"}',
+            ],
+            {},
+            r"Line 2 of bad\.jsonl \(id 2\) holds spans where Line 1 .* holds classes",
+        ),
+        (['{"id": 1, "text": "a", "user": "u"}'], {}, r"has neither 'label' nor 'entities'"),
+        (['"text"'], {}, r"Line 1 of bad\.jsonl is 'text', not a record"),
+        (['[1, 2]'], {}, r"Record 1 of bad\.jsonl is 1, not a record"),  # a JSON list
+    ],
+)
+def test_doccano_bad_input(tmp_path: Path, lines: list[str], options: dict[str, Any], message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=message) as info:
+        doccano.read(path, **options)
+    assert "\n" not in str(info.value)
+
+
+def test_doccano_bad_options(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="'empty' parameter of read_annotations"):
+        doccano.read(DATA / "doccano_per_user", empty="none")
+    with pytest.raises(ValueError, match="holds no .jsonl file"):
+        doccano.read(tmp_path)
+    with pytest.raises(TypeError, match="'source' parameter"):
+        doccano.read(42)
