@@ -138,7 +138,10 @@ def test_doccano_spans_both_layouts() -> None:
         {"ann": DATA / "doccano_spans_ann.jsonl", "bob": DATA / "doccano_spans_bob.jsonl"}
     )
     assert list(df.columns) == ["item", "rater", "start", "end", "label", "text"]
-    got = [(r.item, r.rater, r.start, r.end, r.label, r.text[r.start : r.end]) for r in df.itertuples()]
+    got = [
+        (r.item, r.rater, r.start, r.end, r.label, r.text[r.start : r.end])
+        for r in df.itertuples()
+    ]
     assert got == [
         (1, "ann", 0, 12, "PER", "Ada Lovelace"),
         (1, "ann", 17, 32, "PER", "Charles Babbage"),
@@ -212,10 +215,12 @@ def test_doccano_looks_like() -> None:
         ),
         (['{"id": 1, "text": "a", "user": "u"}'], {}, r"has neither 'label' nor 'entities'"),
         (['"text"'], {}, r"Line 1 of bad\.jsonl is 'text', not a record"),
-        (['[1, 2]'], {}, r"Record 1 of bad\.jsonl is 1, not a record"),  # a JSON list
+        (["[1, 2]"], {}, r"Record 1 of bad\.jsonl is 1, not a record"),  # a JSON list
     ],
 )
-def test_doccano_bad_input(tmp_path: Path, lines: list[str], options: dict[str, Any], message: str) -> None:
+def test_doccano_bad_input(
+    tmp_path: Path, lines: list[str], options: dict[str, Any], message: str
+) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match=message) as info:
@@ -226,7 +231,7 @@ def test_doccano_bad_input(tmp_path: Path, lines: list[str], options: dict[str, 
 def test_doccano_bad_options(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="'empty' parameter of read_annotations"):
         doccano.read(DATA / "doccano_per_user", empty="none")
-    with pytest.raises(ValueError, match="holds no .jsonl file"):
+    with pytest.raises(ValueError, match=r"holds no \.jsonl file"):
         doccano.read(tmp_path)
     with pytest.raises(TypeError, match="'source' parameter"):
         doccano.read(42)
