@@ -18,7 +18,7 @@ import pytest
 pd = pytest.importorskip("pandas")
 
 from concord import krippendorff_alpha  # noqa: E402
-from concord._readers import doccano  # noqa: E402
+from concord._readers import brat, doccano  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "annotations"
 
@@ -235,3 +235,114 @@ def test_doccano_bad_options(tmp_path: Path) -> None:
         doccano.read(tmp_path)
     with pytest.raises(TypeError, match="'source' parameter"):
         doccano.read(42)
+
+
+# -- brat --------------------------------------------------------------------------------------
+
+BRAT = DATA / "brat_collection"
+
+
+def spans(df: Any) -> list[tuple[Any, ...]]:
+    return [
+        (r.item, r.rater, r.start, r.end, r.label, r.text[r.start : r.end])
+        for r in df.itertuples()
+    ]
+
+
+def test_brat_collection_one_folder_per_annotator() -> None:
+    """Only T lines are spans; A, R, N and # lines are counted; offsets are code points."""
+    df = brat.read(BRAT)
+    assert list(df.columns) == ["item", "rater", "start", "end", "label", "text"]
+    assert spans(df) == [
+        ("doc1", "alice", 0, 12, "Person", "Ada Lovelace"),
+        ("doc1", "alice", 17, 32, "Person", "Charles Babbage"),
+        ("doc1", "alice", 36, 42, "Location", "London"),
+        ("doc2", "alice", 2, 7, "Location", "North"),  # a discontinuous span's fragments
+        ("doc2", "alice", 18, 25, "Location", "America"),
+        ("doc2", "alice", 12, 25, "Location", "South America"),
+        ("doc2", "alice", 31, 37, "Location", "Zürich"),  # after 🙂: one code point, not two
+        ("doc1", "bob", 0, 12, "Person", "Ada Lovelace"),
+        ("doc1", "bob", 25, 32, "Person", "Babbage"),
+        ("doc1", "bob", 36, 42, "Location", "London"),
+        ("doc2", "bob", 2, 25, "Location", "North and South America"),
+        ("doc2", "bob", 31, 37, "Location", "Zürich"),
+    ]
+    assert df.attrs == {
+        "format": "brat",
+        "skipped": {
+            "relations (R)": 1,
+            "attributes (A)": 1,
+            "notes (#)": 1,
+            "normalizations (N)": 1,
+        },
+    }
+
+
+def test_brat_discontinuous_options() -> None:
+    hull = brat.read(BRAT / "alice", rater="alice", discontinuous="hull")
+    assert ("doc2", "alice", 2, 25, "Location", "North and South America") in spans(hull)
+    with pytest.raises(ValueError, match=r"doc2\.ann:1 is a discontinuous span of 2 fragments"):
+        brat.read(BRAT / "alice", rater="alice", discontinuous="error")
+    with pytest.raises(ValueError, match="'discontinuous' parameter"):
+        brat.read(BRAT, discontinuous="split")
+
+
+def test_brat_one_folder_or_file_with_a_rater() -> None:
+    one = brat.read(BRAT / "bob", rater="bob")
+    assert spans(one) == [s for s in spans(brat.read(BRAT)) if s[1] == "bob"]
+    single = brat.read(BRAT / "bob" / "doc2.ann", rater="bob")
+    assert [s[0] for s in spans(single)] == ["doc2", "doc2"]
+    both = brat.read({"A": BRAT / "alice", "B": BRAT / "bob"})
+    assert sorted(set(both["rater"])) == ["A", "B"]
+    with pytest.raises(ValueError, match=r"'rater' parameter of read_annotations must be the"):
+        brat.read(BRAT / "bob")
+    with pytest.raises(ValueError, match=r"'rater' parameter .* must be None for a collection"):
+        brat.read(BRAT, rater="x")
+
+
+def test_brat_looks_like(tmp_path: Path) -> None:
+    assert brat.looks_like(BRAT) and brat.looks_like(BRAT / "bob")
+    assert brat.looks_like(BRAT / "bob" / "doc1.ann")
+    assert not brat.looks_like(tmp_path) and not brat.looks_like(
+        DATA / "doccano_collaborative.jsonl"
+    )
+    assert not brat.looks_like({"text": "a"})
+
+
+def brat_doc(tmp_path: Path, text: str | None, ann: str) -> Path:
+    folder = tmp_path / "x"
+    folder.mkdir()
+    if text is not None:
+        (folder / "d.txt").write_text(text, encoding="utf-8", newline="")
+    (folder / "d.ann").write_text(ann, encoding="utf-8", newline="")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("text", "ann", "message"),
+    [
+        (None, "T1\tX 0 1\ta\n", r"x/d\.ann has no d\.txt beside it\. brat's offsets count"),
+        ("abc", "T1\tX 1 9\tbc\n", r"d\.ann:1 has the span \[1, 9\) past the end of its text \(3"),
+        ("abc", "#1\tnote\nT1\tX 2 1\tb\n", r"d\.ann:2 has the span \[2, 1\): a span needs"),
+        (
+            "abc",
+            "T1\tX 0 2\tbc\n",
+            r"d\.ann:1 has the text 'bc' where its \.txt holds 'ab' at those offsets\. The "
+            r"offsets count Unicode characters",
+        ),
+        ("abc", "T1\tX 0 a\ta\n", r"d\.ann:1 has the offsets '0 a', not 'START END'"),
+        ("abc", "T1\tX\ta\n", r"d\.ann:1 is not a text-bound annotation"),
+        ("abc", "Q1\tX 0 1\ta\n", r"d\.ann:1 is not a brat annotation line"),
+    ],
+)
+def test_brat_bad_input(tmp_path: Path, text: str | None, ann: str, message: str) -> None:
+    folder = brat_doc(tmp_path, text, ann)
+    with pytest.raises(ValueError, match=message) as info:
+        brat.read(folder, rater="r")
+    assert "\n" not in str(info.value)
+
+
+def test_brat_windows_line_ends_count_two(tmp_path: Path) -> None:
+    """The .txt is read as it is: brat's offsets count both characters of \\r\\n."""
+    folder = brat_doc(tmp_path, "ab\r\ncd", "T1\tX 4 6\tcd\r\n")
+    assert spans(brat.read(folder, rater="r")) == [("d", "r", 4, 6, "X", "cd")]
