@@ -18,7 +18,7 @@ import pytest
 pd = pytest.importorskip("pandas")
 
 from concord import krippendorff_alpha  # noqa: E402
-from concord._readers import brat, doccano  # noqa: E402
+from concord._readers import brat, conll, doccano  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "annotations"
 
@@ -346,3 +346,146 @@ def test_brat_windows_line_ends_count_two(tmp_path: Path) -> None:
     """The .txt is read as it is: brat's offsets count both characters of \\r\\n."""
     folder = brat_doc(tmp_path, "ab\r\ncd", "T1\tX 4 6\tcd\r\n")
     assert spans(brat.read(folder, rater="r")) == [("d", "r", 4, 6, "X", "cd")]
+
+
+# -- CoNLL -------------------------------------------------------------------------------------
+
+CONLL = DATA / "conll_two_annotators.conll"
+
+
+def chunks(df: Any) -> list[tuple[Any, ...]]:
+    got = []
+    for r in df.itertuples():
+        words = r.text.replace("\n", " ").split(" ")
+        assert r.text[r.start : r.end] == " ".join(words[r.token_start : r.token_end])
+        got.append((r.item, r.rater, r.start, r.end, r.label, r.text[r.start : r.end]))
+    return got
+
+
+def test_conll_one_column_per_annotator() -> None:
+    """CoNLL-2003 columns; the IOB1 column and the IOB2 column give the same chunks."""
+    df = conll.read(CONLL, raters=["ann", "bob"])
+    assert list(df.columns) == [
+        "item", "rater", "start", "end", "label", "text", "token_start", "token_end",
+    ]  # fmt: skip
+    got = chunks(df)
+    doc1 = [
+        (1, 0, 2, "ORG", "EU"),
+        (1, 11, 17, "MISC", "German"),
+        (1, 34, 41, "MISC", "British"),
+        (1, 49, 64, "PER", "Peter Blackburn"),  # the second sentence, after a newline
+    ]
+    assert [g[:1] + g[2:] for g in got if g[1] == "ann" and g[0] == 1] == doc1
+    assert [g[:1] + g[2:] for g in got if g[1] == "bob" and g[0] == 1] == doc1
+    # IOB1's B- separates adjacent chunks of one type; bob's I-LOC continues London
+    assert [g[4:] for g in got if g[0] == 2] == [
+        ("PER", "Ada Lovelace"), ("LOC", "Paris"), ("LOC", "London"), ("LOC", "Berlin"),
+        ("PER", "Ada Lovelace"), ("LOC", "Paris"), ("LOC", "London Berlin"),
+    ]  # fmt: skip
+    assert df["text"].iloc[0] == (
+        "EU rejects German call to boycott British lamb .\nPeter Blackburn"
+    )
+    assert df.attrs == {"format": "conll", "skipped": {}}
+
+
+def conll_file(tmp_path: Path, text: str, name: str = "x.conll") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_conll_chunks_as_conlleval_counts_them(tmp_path: Path) -> None:
+    """conlleval.pl's own counts on 300 random cases (tests/reference/conlleval)."""
+    reference = Path(__file__).parent / "reference" / "conlleval" / "conlleval_counts.json"
+    cases = json.loads(reference.read_text(encoding="utf-8"))
+    for n, case in enumerate(cases):
+        text = "\n\n".join("\n".join(" ".join(r) for r in s) for s in case["sentences"])
+        df = conll.read(conll_file(tmp_path, text + "\n"), raters=["gold", "guess"])
+        found = {
+            who: {(r.item, r.token_start, r.token_end, r.label) for r in part.itertuples()}
+            for who, part in df.groupby("rater")
+        }
+        gold, guess = found.get("gold", set()), found.get("guess", set())
+        counts = (len(gold), len(guess), len(gold & guess))
+        assert counts == (case["gold"], case["guess"], case["correct"]), n
+
+
+def test_conll_schemes(tmp_path: Path) -> None:
+    """Strict IOB1 refuses B- after O; strict IOB2 refuses a chunk begun with I-."""
+    assert len(conll.read(CONLL, raters={"ann": 4}, scheme="iob1")) == 8
+    assert len(conll.read(CONLL, raters=["bob"], scheme="iob2")) == 7  # the last column
+    with pytest.raises(ValueError, match="column numbers from 2 to 5"):
+        conll.read(CONLL, raters={"ann": 1})
+    with pytest.raises(ValueError, match=r"conll_two_annotators\.conll:3 has 'B-ORG' after O"):
+        conll.read(CONLL, raters=["ann", "bob"], scheme="iob1")
+    with pytest.raises(ValueError, match=r"\.conll:3 begins a chunk with 'I-ORG': IOB2 begins"):
+        conll.read(CONLL, raters=["ann", "bob"], scheme="iob2")
+    mixed = conll_file(tmp_path, "a B-X\nb I-Y\nc B-Y\nd B-Y\ne I-X\n")
+    got = [(r.token_start, r.token_end, r.label) for r in conll.read(mixed).itertuples()]
+    assert got == [(0, 1, "X"), (1, 2, "Y"), (2, 3, "Y"), (3, 4, "Y"), (4, 5, "X")]
+    with pytest.raises(ValueError, match="'scheme' parameter"):
+        conll.read(mixed, scheme="bio")
+
+
+def test_conll_one_file_per_annotator() -> None:
+    """Without -DOCSTART- each sentence is an item; the files name the raters."""
+    files = {"alice": DATA / "conll_alice.conll", "bob": DATA / "conll_bob.conll"}
+    got = [g[:2] + g[4:] for g in chunks(conll.read(files))]
+    assert got == [
+        (1, "alice", "PER", "Ada Lovelace"),
+        (2, "alice", "PER", "Babbage"),
+        (2, "alice", "LOC", "London"),
+        (1, "bob", "PER", "Ada"),
+        (2, "bob", "PER", "Babbage"),
+        (2, "bob", "ORG", "London"),
+    ]
+    listed = conll.read([str(files["alice"]), files["bob"]])
+    assert sorted(set(listed["rater"])) == ["conll_alice", "conll_bob"]
+    with (DATA / "conll_alice.conll").open(encoding="utf-8") as handle:
+        assert len(conll.read(handle)) == 3  # one open file: its one tag column
+    with pytest.raises(ValueError, match="'raters' parameter"):
+        conll.read(files, raters=["a", "b"])
+
+
+def test_conll_looks_like() -> None:
+    assert conll.looks_like(["-DOCSTART- -X- O", "", "EU B-ORG"])
+    assert conll.looks_like(["EU NNP I-ORG", "rejects VBZ O"])
+    assert not conll.looks_like(['{"id": 1, "text": "a"}'])
+    assert not conll.looks_like(["a plain sentence"]) and not conll.looks_like([])
+
+
+@pytest.mark.parametrize(
+    ("texts", "options", "message"),
+    [
+        (["a B-X\nb I-X O\n"], {}, r"x0\.conll:2 has 3 columns where line 1 has 2\. Every token"),
+        (["EU NNP B-X\n"], {}, r"x0\.conll:1 has 'NNP' in column 2, not an IOB tag\. IOB tags"),
+        (["a X\n"], {}, r"x0\.conll:1 has 'X' in column 2, not an IOB tag"),
+        (["a B-\n"], {}, r"has 'B-' in column 2, not an IOB tag"),
+        (["a O\n"], {"raters": ["p", "q"]}, r"'raters' parameter .* must be 1 to 1 names"),
+        (
+            ["a O\nb O\n\nc O\n", "a O\nb O\nc O\n\nd O\n"],
+            {},
+            r"x1\.conll:1 starts sentence 1 of item 1, of 3 tokens where x0\.conll:1 starts "
+            r"it with 2\. The annotators' files must hold the same tokens",
+        ),
+        (
+            ["a O\nb O\n", "a O\nc O\n"],
+            {},
+            r"x1\.conll:2 has the token 'c' where x0\.conll:2 has 'b'",
+        ),
+        (["a O\n\nb O\n", "a O\n"], {}, r"x1\.conll has 1 items where x0\.conll has 2"),
+        (
+            ["-DOCSTART- O\n\na O\n\nb O\n", "-DOCSTART- O\n\na O\nb O\n"],
+            {},
+            r"x1\.conll has 1 sentences in item 1 where x0\.conll has 2",
+        ),
+    ],
+)
+def test_conll_bad_input(
+    tmp_path: Path, texts: list[str], options: dict[str, Any], message: str
+) -> None:
+    paths = [conll_file(tmp_path, t, f"x{k}.conll") for k, t in enumerate(texts)]
+    source: Any = paths[0] if len(paths) == 1 else paths
+    with pytest.raises(ValueError, match=message) as info:
+        conll.read(source, **options)
+    assert "\n" not in str(info.value)
