@@ -36,28 +36,13 @@ positions in the document, end exclusive).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from concord._common.errors import check_option, param_error
+from concord._readers.iob import DOCSTART, Token, chunks, is_tag
 from concord._readers.rows import FUNC, Rows, record_error
-
-_TAG = re.compile(r"([BI])-(.+)")
-_DOCSTART = "-DOCSTART-"
-_TAGS_FIX = "IOB tags are O, B-TYPE and I-TYPE; name the annotators' tag columns with raters=."
-
-
-@dataclass(frozen=True)
-class Token:
-    """One token line: its file, line number and columns."""
-
-    name: str
-    line: int
-    fields: list[str]
-
 
 #: an item: its number and its sentences, each a list of tokens
 Unit = tuple[int, list[list[Token]]]
@@ -70,17 +55,13 @@ def looks_like(sample: Any) -> bool:
     lines = [line.split() for line in sample if isinstance(line, str) and line.strip()]
     if not lines:
         return False
-    if lines[0][0] == _DOCSTART:
+    if lines[0][0] == DOCSTART:
         return True
-    return all(len(f) >= 2 and _is_tag(f[-1]) for f in lines)
-
-
-def _is_tag(tag: str) -> bool:
-    return tag == "O" or _TAG.fullmatch(tag) is not None
+    return all(len(f) >= 2 and is_tag(f[-1]) for f in lines)
 
 
 def read(source: Any, /, *, raters: Any = None, scheme: str = "auto") -> Any:
-    """Read CoNLL IOB columns into concord's long span form.
+    r"""Read CoNLL IOB columns into concord's long span form.
 
     Parameters
     ----------
@@ -99,6 +80,16 @@ def read(source: Any, /, *, raters: Any = None, scheme: str = "auto") -> Any:
     pandas.DataFrame
         ``item, rater, start, end, label, text, token_start, token_end``, with
         ``attrs["format"] == "conll"``.
+
+    Examples
+    --------
+    Two annotators' IOB2 columns of one sentence (CoNLL-2003's layout):
+
+    >>> import io
+    >>> lines = ["Ada B-PER B-PER", "Lovelace I-PER O", "wrote O O"]
+    >>> df = read(io.StringIO("\n".join(lines)), raters=["ann", "bob"])
+    >>> df[["rater", "start", "end", "label"]].to_dict("list")
+    {'rater': ['ann', 'bob'], 'start': [0, 0], 'end': [12, 3], 'label': ['PER', 'PER']}
     """
     scheme = check_option(FUNC, "scheme", scheme, ("auto", "iob1", "iob2"))
     rows = Rows(spans=True, extra=("text", "token_start", "token_end"))
@@ -131,7 +122,17 @@ def _named(source: Any, raters: Any) -> list[tuple[Any, Any]]:
         )
     if isinstance(source, Mapping):
         return list(source.items())
-    return [(Path(getattr(part, "name", part)).stem, part) for part in source]
+    named = [(Path(str(getattr(part, "name", part))).stem, part) for part in source]
+    stems = [name for name, _ in named]
+    if len(set(stems)) < len(stems):
+        param_error(
+            FUNC,
+            "source",
+            "files of distinct names (each names its annotator)",
+            stems,
+            fix="Name the annotators with a mapping {rater: file}.",
+        )
+    return named
 
 
 def _parse(source: Any) -> tuple[list[list[list[Token]]], bool]:
@@ -156,7 +157,7 @@ def _documents(lines: Iterable[str], name: str) -> tuple[list[list[list[Token]]]
     started = False
     for number, line in enumerate(lines, 1):
         fields = line.split()
-        if not fields or fields[0] == _DOCSTART:
+        if not fields or fields[0] == DOCSTART:
             if sentence:
                 docs[-1].append(sentence)
                 sentence = []
@@ -191,8 +192,10 @@ def _units(parsed: tuple[list[list[list[Token]]], bool]) -> list[Unit]:
 def _columns(units: list[Unit], raters: Any) -> list[tuple[Any, int]]:
     """Return ``(rater, column)`` for the tag columns of one file."""
     token = next((s[0] for _, sentences in units for s in sentences), None)
-    if token is None:
-        return []
+    if token is None or len(token.fields) < 2:
+        where = f"{token.name}:{token.line}" if token else "The file"
+        shown = "holds no token line" if token is None else "has one column, no tag column"
+        record_error(where, shown, "Give CoNLL columns: the token, ..., the tags.")
     width = len(token.fields)
     if raters is None:
         return [(f"column {c + 1}", c) for c in range(1, width)]
@@ -269,7 +272,7 @@ def _add(rows: Rows, units: list[Unit], rater: Any, column: int, scheme: str) ->
         text, starts = _text(sentences)
         position = 0
         for sentence in sentences:
-            for first, last, label in _chunks(sentence, column, scheme):
+            for first, last, label in chunks(sentence, column, scheme):
                 a, b = position + first, position + last
                 start, end = starts[a], starts[b - 1] + len(sentence[last - 1].fields[0])
                 span = {"start": start, "end": end, "token_start": a, "token_end": b}
@@ -287,68 +290,3 @@ def _text(sentences: list[list[Token]]) -> tuple[str, list[int]]:
             at += len(token.fields[0]) + 1  # the space, or the newline after the sentence
     text = "\n".join(" ".join(t.fields[0] for t in s) for s in sentences)
     return text, starts
-
-
-def _chunks(sentence: list[Token], column: int, scheme: str) -> list[tuple[int, int, str]]:
-    """Return the chunks ``(first, end, type)`` of one sentence, as ``conlleval`` finds them."""
-    found: list[tuple[int, int, str]] = []
-    open_at: int | None = None
-    prev, prev_type = "O", ""
-    for i, token in enumerate(sentence):
-        tag, kind = _tag(token, column)
-        if open_at is not None and _ends(prev, tag, prev_type, kind):
-            found.append((open_at, i, prev_type))
-            open_at = None
-        if _starts(prev, tag, prev_type, kind):
-            _check_scheme(token, column, scheme, prev, tag, prev_type, kind)
-            open_at = i
-        prev, prev_type = tag, kind
-    if open_at is not None:
-        found.append((open_at, len(sentence), prev_type))
-    return found
-
-
-def _tag(token: Token, column: int) -> tuple[str, str]:
-    raw = token.fields[column]
-    if raw == "O":
-        return "O", ""
-    match = _TAG.fullmatch(raw)
-    if match is None:
-        number = column % len(token.fields) + 1
-        record_error(
-            f"{token.name}:{token.line}",
-            f"has {raw!r} in column {number}, not an IOB tag",
-            _TAGS_FIX,
-        )
-    return match.group(1), match.group(2)
-
-
-def _ends(prev: str, tag: str, prev_type: str, kind: str) -> bool:
-    """Conlleval's endOfChunk for O, B and I: a chunk ended before this token."""
-    return (prev in "BI" and tag in "BO") or (prev != "O" and prev_type != kind)
-
-
-def _starts(prev: str, tag: str, prev_type: str, kind: str) -> bool:
-    """Conlleval's startOfChunk for O, B and I: a chunk starts at this token."""
-    return tag == "B" or (prev == "O" and tag == "I") or (tag != "O" and prev_type != kind)
-
-
-def _check_scheme(
-    token: Token, column: int, scheme: str, prev: str, tag: str, prev_type: str, kind: str
-) -> None:
-    """Refuse a chunk start that breaks the strict IOB1 or IOB2 scheme."""
-    where = f"{token.name}:{token.line}"
-    shown = token.fields[column]
-    if scheme == "iob2" and tag == "I":
-        record_error(
-            where,
-            f"begins a chunk with {shown!r}: IOB2 begins every chunk with B-",
-            "Pass scheme='iob1' or 'auto' to read it as conlleval does.",
-        )
-    if scheme == "iob1" and tag == "B" and not (prev != "O" and prev_type == kind):
-        record_error(
-            where,
-            f"has {shown!r} after {'O' if prev == 'O' else prev + '-' + prev_type}: IOB1 "
-            "puts B- only between adjacent chunks of one type",
-            "Pass scheme='iob2' or 'auto' to read it as conlleval does.",
-        )
