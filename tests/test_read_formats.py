@@ -489,3 +489,35 @@ def test_conll_bad_input(
     with pytest.raises(ValueError, match=message) as info:
         conll.read(source, **options)
     assert "\n" not in str(info.value)
+
+
+def test_conll_files_without_tags_or_names(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"x\.conll:1 has one column, no tag column"):
+        conll.read(conll_file(tmp_path, "Ada\nLovelace\n"))
+    with pytest.raises(ValueError, match="holds no token line"):
+        conll.read(conll_file(tmp_path, "-DOCSTART- O\n\n"))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    same = [conll_file(tmp_path / d, "w O\n") for d in ("a", "b")]
+    with pytest.raises(ValueError, match="files of distinct names"):
+        conll.read(same)
+
+
+def test_doccano_more_layouts(tmp_path: Path) -> None:
+    """A JSON list, a zip of the collaborative all.jsonl, and per-user files of one name."""
+    records = [{"id": 3, "text": "t", "label": ["x"], "user": "u"}]
+    listed = tmp_path / "export.json"
+    listed.write_text(json.dumps(records), encoding="utf-8")
+    assert rows(doccano.read(listed)) == [(3, "u", "x")]
+    archive = tmp_path / "all.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("all.jsonl", json.dumps(records[0]) + "\n")
+    assert rows(doccano.read(archive)) == [(3, "u", "x")]  # all.jsonl: the user key
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    same = [write_jsonl(tmp_path / d / "ann.jsonl", records) for d in ("a", "b")]
+    with pytest.raises(ValueError, match="per-user files of distinct names"):
+        doccano.read(same)
+    with pytest.raises(ValueError, match=r"Line 2 of export\.json is not valid JSON"):
+        listed.write_text('[{"id": 1,\n', encoding="utf-8")
+        doccano.read(listed)

@@ -67,7 +67,7 @@ def read(
     discontinuous: str = "fragments",
     encoding: str = "utf-8",
 ) -> Any:
-    """Read brat standoff annotations into concord's long span form.
+    r"""Read brat standoff annotations into concord's long span form.
 
     Parameters
     ----------
@@ -88,6 +88,23 @@ def read(
         ``item, rater, start, end, label, text`` (``text``: the document), with
         ``attrs["format"] == "brat"`` and the lines that are not spans counted
         in ``attrs["skipped"]``.
+
+    Examples
+    --------
+    One annotator's folder: a document's ``.txt`` and its ``.ann`` (brat's
+    standoff format, brat.nlplab.org):
+
+    >>> import pathlib, shutil, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "d1.txt").write_text("Ada met Babbage.", encoding="utf-8")
+    >>> ann = "T1\tPerson 0 3\tAda\nT2\tPerson 8 15\tBabbage\nA1\tNotable T1\n"
+    >>> _ = (folder / "d1.ann").write_text(ann, encoding="utf-8")
+    >>> df = read(folder, rater="ann")
+    >>> df[["item", "start", "end", "label"]].to_dict("list")
+    {'item': ['d1', 'd1'], 'start': [0, 8], 'end': [3, 15], 'label': ['Person', 'Person']}
+    >>> df.attrs["skipped"]
+    {'attributes (A)': 1}
+    >>> shutil.rmtree(folder)
     """
     discontinuous = check_option(
         FUNC, "discontinuous", discontinuous, ("fragments", "hull", "error")
