@@ -521,3 +521,19 @@ def test_doccano_more_layouts(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"Line 2 of export\.json is not valid JSON"):
         listed.write_text('[{"id": 1,\n', encoding="utf-8")
         doccano.read(listed)
+
+
+def test_line_breaks_inside_tokens_and_texts(tmp_path: Path) -> None:
+    """Only \\n ends a line: U+2028 inside a JSON string, a no-break space inside a token."""
+    text = "a\u2028b"
+    path = tmp_path / "u.jsonl"
+    path.write_text(
+        json.dumps(
+            {"id": 1, "text": text, "label": [[0, 3, "X"]], "user": "u"}, ensure_ascii=False
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    assert rows(doccano.read(path)) == [(1, "u", 0, 3, "X", text)]
+    tokens = conll_file(tmp_path, "New\u00a0York B-LOC\r\nis O\r\n")
+    assert chunks(conll.read(tokens)) == [(1, "column 2", 0, 8, "LOC", "New\u00a0York")]

@@ -36,6 +36,7 @@ positions in the document, end exclusive).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,9 @@ from typing import Any
 from concord._common.errors import check_option, param_error
 from concord._readers.iob import DOCSTART, Token, chunks, is_tag
 from concord._readers.rows import FUNC, Rows, record_error
+
+#: spaces and tabs separate the columns (not any Unicode space: a token may hold one)
+_COLUMNS = re.compile(r"[ \t]+")
 
 #: an item: its number and its sentences, each a list of tokens
 Unit = tuple[int, list[list[Token]]]
@@ -139,14 +143,14 @@ def _parse(source: Any) -> tuple[list[list[list[Token]]], bool]:
     """Return one file's documents (lists of sentences of tokens), and if -DOCSTART- split it."""
     if hasattr(source, "read"):
         name = Path(str(getattr(source, "name", "the file"))).name
-        return _documents(source.read().splitlines(), name)
+        return _documents(source.read().split("\n"), name)
     if not isinstance(source, str | Path):
         param_error(
             FUNC, "source", "a path, an open file, or a list of them", source, exc=TypeError
         )
     path = Path(source)
     with path.open(encoding="utf-8") as handle:
-        return _documents(handle.read().splitlines(), path.name)
+        return _documents(handle.read().split("\n"), path.name)
 
 
 def _documents(lines: Iterable[str], name: str) -> tuple[list[list[list[Token]]], bool]:
@@ -156,7 +160,8 @@ def _documents(lines: Iterable[str], name: str) -> tuple[list[list[list[Token]]]
     first: Token | None = None
     started = False
     for number, line in enumerate(lines, 1):
-        fields = line.split()
+        stripped = line.strip(" \t\r")
+        fields = _COLUMNS.split(stripped) if stripped else []
         if not fields or fields[0] == DOCSTART:
             if sentence:
                 docs[-1].append(sentence)
