@@ -64,6 +64,7 @@ def test_doccano_per_user_zip(tmp_path: Path) -> None:
         for file in sorted((DATA / "doccano_per_user").glob("*.jsonl")):
             zf.write(file, file.name)
     assert rows(doccano.read(archive)) == PER_USER
+    assert doccano.looks_like(archive)
     with (DATA / "doccano_per_user" / "ann.jsonl").open() as handle:  # one user, named
         assert rows(doccano.read({"ann": handle})) == PER_USER[:6]
     files = sorted((DATA / "doccano_per_user").glob("*.jsonl"))
@@ -126,6 +127,12 @@ def test_doccano_parsed_records_and_rater_key() -> None:
         {"text": "b", "label": "y", "annotator": "p"},  # a single label as a string
         {"text": "a", "label": ["x"], "annotator": "q"},
     ]
+
+    class Named(list):  # type: ignore[type-arg]  # parsed records keeping their file's name
+        name = "/tmp/export.jsonl"
+
+    with pytest.raises(ValueError, match=r"^Record 2 of export\.jsonl has no annotator"):
+        doccano.read(Named([records[0], {"text": "c", "label": []}]))
     df = doccano.read(records)  # no id: the position in the file
     assert rows(df) == [(1, "p", "x"), (2, "p", "y"), (3, "q", "x")]
     renamed = [{**r, "who": r.pop("annotator")} for r in [dict(r) for r in records]]
@@ -161,6 +168,9 @@ def test_doccano_looks_like() -> None:
     assert not doccano.looks_like({"text": "a", "label": "x", "_input_hash": 1})  # Prodigy
     assert not doccano.looks_like({"id": 1, "data": {"text": "a"}, "annotations": []})
     assert not doccano.looks_like(["not", "a", "record"])
+    assert doccano.looks_like(DATA / "doccano_per_user")  # a folder of USERNAME.jsonl
+    assert not doccano.looks_like(DATA / "brat_collection" / "alice")
+    assert not doccano.looks_like(str(DATA / "doccano_collaborative.jsonl"))
 
 
 @pytest.mark.parametrize(

@@ -26,18 +26,20 @@ How the records become rows:
   kept with the label ``None``); ``empty="category"`` keeps it as a category of
   its own, the empty set ``frozenset()``, with every label a label set (pass
   ``empty="category"`` to the coefficient too, for which the empty set is
-  otherwise missing). Counting "no label" as a category changes α: see the
-  guide.
+  otherwise missing). Counting "no label" as a category changes α, and
+  doccano's per-user files hold every example, ``[]`` too for those a user
+  never opened: with ``"category"`` these count as "no label" as well.
 * spans: one row per span (``start``, ``end``, ``label`` and the record's
   ``text``); a record with no span adds no row.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from concord._common.errors import check_option, describe
-from concord._readers.doccano_files import records
+from concord._readers.doccano_files import per_user_files, records
 from concord._readers.rows import FUNC, Rows, check_span, offset, record_error
 
 _USER_KEYS = ("user", "annotator")
@@ -49,7 +51,13 @@ _NO_USER = (
 
 
 def looks_like(sample: Any) -> bool:
-    """Whether the first parsed record looks like a doccano export's record."""
+    """Whether the first parsed record looks like a doccano export's record.
+
+    A path is asked too: a zip or a folder of ``.jsonl`` files is doccano's
+    per-user export.
+    """
+    if isinstance(sample, str | Path):
+        return per_user_files(Path(sample))
     if not isinstance(sample, dict) or "_input_hash" in sample or "annotations" in sample:
         return False
     if not isinstance(sample.get("text", sample.get("data")), str):

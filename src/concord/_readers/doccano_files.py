@@ -44,8 +44,10 @@ def records(source: Any) -> Iterator[Record]:
 def _one(source: Any, user: Any) -> Iterator[Record]:
     """Yield the records of one file, directory, zip or list, with the rater ``user`` (or None)."""
     if isinstance(source, list | tuple):
+        name = getattr(source, "name", None)  # parsed records that keep their file's name
+        of = f" of {Path(name).name}" if isinstance(name, str) else ""
         for pos, rec in enumerate(source, 1):
-            yield _checked(f"Record {pos}", user, pos, rec)
+            yield _checked(f"Record {pos}{of}", user, pos, rec)
         return
     if hasattr(source, "read"):
         name = str(getattr(source, "name", "the file"))
@@ -65,7 +67,7 @@ def _one(source: Any, user: Any) -> Iterator[Record]:
     elif path.suffix == ".zip":
         yield from _zip(path, user)
     else:
-        yield from _lines(path.read_text(encoding="utf-8"), path.name, user)
+        yield from _lines(path.read_text(encoding="utf-8-sig"), path.name, user)
 
 
 def _zip(path: Path, user: Any) -> Iterator[Record]:
@@ -77,7 +79,7 @@ def _zip(path: Path, user: Any) -> Iterator[Record]:
         for name in names:
             stem = Path(name).stem
             rater = user if user is not None else (None if stem == "all" else stem)
-            text = archive.read(name).decode("utf-8")
+            text = archive.read(name).decode("utf-8-sig")
             yield from _lines(text, f"{path.name}:{name}", rater)
 
 
@@ -119,3 +121,13 @@ def _checked(where: str, user: Any, pos: int, rec: Any) -> Record:
             where, f"is {describe(rec)}, not a record (a JSON object)", "Give doccano's export."
         )
     return where, user, pos, rec
+
+
+def per_user_files(path: Path) -> bool:
+    """Whether ``path`` is a zip or a folder of ``.jsonl`` files (doccano's per-user export)."""
+    if path.is_dir():
+        return any(path.glob("*.jsonl")) and not any(path.glob("*.ann"))
+    if path.suffix != ".zip" or not zipfile.is_zipfile(path):
+        return False
+    with zipfile.ZipFile(path) as archive:
+        return any(name.endswith(".jsonl") for name in archive.namelist())
