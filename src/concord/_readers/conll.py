@@ -36,7 +36,6 @@ positions in the document, end exclusive).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -44,9 +43,6 @@ from typing import Any
 from concord._common.errors import check_option, param_error
 from concord._readers.iob import DOCSTART, Token, chunks, is_tag
 from concord._readers.rows import FUNC, Rows, record_error
-
-#: spaces and tabs separate the columns (not any Unicode space: a token may hold one)
-_COLUMNS = re.compile(r"[ \t]+")
 
 #: an item: its number and its sentences, each a list of tokens
 Unit = tuple[int, list[list[Token]]]
@@ -160,8 +156,8 @@ def _documents(lines: Iterable[str], name: str) -> tuple[list[list[list[Token]]]
     first: Token | None = None
     started = False
     for number, line in enumerate(lines, 1):
-        stripped = line.strip(" \t\r")
-        fields = _COLUMNS.split(stripped) if stripped else []
+        # spaces and tabs separate the columns, not any Unicode space (a token may hold one)
+        fields = [f for f in line.replace("\t", " ").rstrip("\r").split(" ") if f]
         if not fields or fields[0] == DOCSTART:
             if sentence:
                 docs[-1].append(sentence)
