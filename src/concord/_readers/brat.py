@@ -14,7 +14,9 @@ text field joins the fragments' text with one space. The text field is checked
 against the ``.txt``: a difference (another encoding, an edited file) is an
 error naming the file and line. Attributes (``A``, ``M``), relations (``R``),
 events (``E``), normalizations (``N``), equivalences (``*``) and notes (``#``)
-are not spans: they are counted in ``attrs["skipped"]``.
+are not spans: they are counted in ``attrs["skipped"]``. An event's trigger
+is a ``T`` line too, read as a span of its type (drop that label from the frame
+where triggers are not wanted).
 
 Layout: a collection folder holding one sub-folder per annotator (the folder's
 name is the rater, the document's path inside it without ``.ann`` the item), or
