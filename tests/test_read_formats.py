@@ -547,3 +547,26 @@ def test_line_breaks_inside_tokens_and_texts(tmp_path: Path) -> None:
     assert rows(doccano.read(path)) == [(1, "u", 0, 3, "X", text)]
     tokens = conll_file(tmp_path, "New\u00a0York B-LOC\r\nis O\r\n")
     assert chunks(conll.read(tokens)) == [(1, "column 2", 0, 8, "LOC", "New\u00a0York")]
+
+
+# -- through concord.read_annotations (the dispatcher, written beside these readers) -----------
+
+
+def test_through_read_annotations() -> None:
+    """The public entry point reaches these readers, by name and by detection."""
+    import concord
+
+    read_annotations = getattr(concord, "read_annotations", None)
+    if read_annotations is None:
+        pytest.skip("concord.read_annotations comes with the readers' dispatcher (issue 26)")
+    by_name = read_annotations(DATA / "doccano_per_user", format="doccano")
+    assert rows(by_name) == PER_USER
+    cases = [
+        (DATA / "doccano_collaborative.jsonl", "doccano", {}),
+        (BRAT, "brat", {}),
+        (CONLL, "conll", {"raters": ["ann", "bob"]}),
+    ]
+    for path, fmt, options in cases:
+        with pytest.warns(UserWarning, match=fmt):
+            detected = read_annotations(path, **options)
+        assert detected.attrs["format"] == fmt
