@@ -310,6 +310,23 @@ def test_brat_one_folder_or_file_with_a_rater() -> None:
         brat.read(BRAT, rater="x")
 
 
+def test_brat_folders(tmp_path: Path) -> None:
+    """Hidden sub-folders are no annotators; a folder without .ann files is an error."""
+    with pytest.raises(ValueError, match=r"holds no \.ann file"):
+        brat.read(tmp_path)
+    with pytest.raises(ValueError, match="is not a brat folder"):
+        brat.read(tmp_path / "missing")
+    with pytest.raises(TypeError, match="'source' parameter"):
+        brat.read(3)
+    hidden = tmp_path / ".ipynb_checkpoints"
+    hidden.mkdir()
+    (hidden / "d.ann").write_text("T1\tX 0 1\ta\n", encoding="utf-8")
+    (hidden / "d.txt").write_text("a", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"holds no \.ann file"):
+        brat.read(tmp_path)
+    assert not brat.looks_like(tmp_path)
+
+
 def test_brat_looks_like(tmp_path: Path) -> None:
     assert brat.looks_like(BRAT) and brat.looks_like(BRAT / "bob")
     assert brat.looks_like(BRAT / "bob" / "doc1.ann")

@@ -57,7 +57,10 @@ def looks_like(sample: Any) -> bool:
         return path.suffix == ".ann"
     return path.is_dir() and (
         any(path.glob("*.ann"))
-        or any(sub.is_dir() and any(sub.rglob("*.ann")) for sub in path.iterdir())
+        or any(
+            sub.is_dir() and not sub.name.startswith(".") and any(sub.rglob("*.ann"))
+            for sub in path.iterdir()
+        )
     )
 
 
@@ -141,7 +144,7 @@ def _annotators(source: Any, rater: str | None) -> list[tuple[Any, Path | None, 
     subs = [
         (sub.name, sub, sorted(sub.rglob("*.ann")))
         for sub in sorted(path.iterdir())
-        if sub.is_dir()
+        if sub.is_dir() and not sub.name.startswith(".")  # not .git, .ipynb_checkpoints
     ]
     found: list[tuple[Any, Path | None, list[Path]]] = [s for s in subs if s[2]]
     if not found:
