@@ -1,0 +1,1 @@
+"""Readers of annotation tools' exports: each format's records as concord's long form."""
