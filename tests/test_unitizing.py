@@ -320,7 +320,7 @@ def test_lengths_are_needed():
 def test_overlapping_units_of_one_rater_and_label_are_refused():
     spans = {"item": [0, 0, 0], "rater": ["a", "a", "b"], "start": [0, 2, 0], "end": [3, 5, 3],
              "label": ["x", "x", "x"]}  # fmt: skip
-    with pytest.raises(ValueError, match="do not overlap"):
+    with pytest.raises(ValueError, match="non-overlapping for one rater and one label"):
         concord.unitizing_alpha(spans, lengths={0: 9})
 
 
