@@ -1,0 +1,230 @@
+"""Label sets: Krippendorff's alpha with the MASI and Jaccard distances, and ``empty=``.
+
+Reference: NLTK's ``AnnotationTask(data, distance=masi_distance).alpha()``
+(nltk.metrics.agreement; NLTK 3.9's ``masi_distance`` with M = 2/3 and 1/3)
+and its ``jaccard_distance``; the acceptance case of the issue is worked by
+hand below in fractions.
+"""
+
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+from itertools import permutations
+
+import numpy as np
+import pytest
+
+import concord
+from concord._coefficients.krippendorff.krippendorff_sets import jaccard, masi
+
+# three coders on six items (issue 26); NLTK 3.9 gives 0.467785843920145
+SETS = [
+    [{"pol"}, {"pol"}, {"pol", "econ"}],
+    [{"pol", "econ"}, {"econ"}, {"pol", "econ"}],
+    [{"sport"}, {"sport"}, {"sport"}],
+    [{"econ"}, {"econ", "pol"}, {"econ"}],
+    [{"sport", "health"}, {"sport"}, {"health"}],
+    [{"health"}, {"health"}, {"health", "econ"}],
+]
+
+
+def cells(rows: list[list[object]]) -> np.ndarray:
+    out = np.empty((len(rows), len(rows[0])), dtype=object)
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):
+            out[i, j] = None if value is None else frozenset(value)  # type: ignore[arg-type]
+    return out
+
+
+def by_hand(rows: list[list[object]], distance: object) -> Fraction:
+    """Krippendorff's alpha with δ = distance, from its definition, in fractions."""
+    units = [[frozenset(v) for v in row if v is not None] for row in rows]  # type: ignore[arg-type]
+    units = [u for u in units if len(u) >= 2]
+    values = [v for u in units for v in u]
+    n = len(values)
+    d = distance  # type: ignore[assignment]
+    observed = sum(
+        (
+            Fraction(sum(d(len(a), len(b), len(a & b)) for a, b in permutations(u, 2)), len(u) - 1)  # type: ignore[operator]
+            for u in units
+        ),
+        Fraction(0),
+    )
+    expected = sum(d(len(a), len(b), len(a & b)) for a in values for b in values)  # type: ignore[operator]
+    return 1 - (n - 1) * observed / expected
+
+
+def test_acceptance_masi_is_nltk() -> None:
+    """Issue 26's acceptance case: α = 1031/2204 (NLTK 3.9: 0.467785843920145)."""
+    assert by_hand(SETS, masi) == Fraction(1031, 2204)
+    r = concord.krippendorff_alpha(cells(SETS), level="masi")
+    assert r.statistic == float(Fraction(1031, 2204))
+    assert r.statistic == pytest.approx(0.467785843920145, abs=1e-15)  # NLTK's float
+    assert r.level == "masi"
+
+
+def test_jaccard_by_hand() -> None:
+    r = concord.krippendorff_alpha(cells(SETS), level="jaccard")
+    assert r.statistic == float(by_hand(SETS, jaccard))
+
+
+def test_distances_are_nltk_definitions() -> None:
+    """masi_distance({1, 2}, {1, 2, 3, 4}) = 2/3 in NLTK's doctest; J·M cases by hand."""
+    assert masi(2, 4, 2) == Fraction(2, 3)  # 1 − (2/4)·(2/3)
+    assert masi(2, 2, 2) == 0 and masi(1, 1, 0) == 1
+    assert masi(2, 2, 1) == 1 - Fraction(1, 3) * Fraction(1, 3)
+    assert jaccard(2, 4, 2) == Fraction(1, 2) and jaccard(0, 0, 0) == 0
+
+
+def test_order_of_the_labels_does_not_matter() -> None:
+    shuffled = [[list(reversed(sorted(v))) for v in row] for row in SETS]
+    out = np.empty((6, 3), dtype=object)
+    for i, row in enumerate(shuffled):
+        for j, value in enumerate(row):
+            out[i, j] = value
+    assert concord.krippendorff_alpha(out, level="masi").statistic == float(Fraction(1031, 2204))
+
+
+def test_same_variance_as_the_distance_matrix() -> None:
+    """The set engine's Gwet SE is the coincidence engine's with the q×q MASI matrix."""
+    r = concord.krippendorff_alpha(cells(SETS), level="masi")
+    dense = concord.krippendorff_alpha(cells(SETS), level=r.distances)
+    assert r.statistic == pytest.approx(dense.statistic, abs=1e-14)
+    assert r.standard_error == pytest.approx(dense.standard_error, rel=1e-12)
+    assert r.distances is not None and r.distances.shape == (7, 7)
+
+
+def test_missing_ratings_and_unpairable_items() -> None:
+    rows = [[*row[:2], None] for row in SETS] + [[{"a"}, None, None]]
+    want = by_hand(rows, masi)
+    r = concord.krippendorff_alpha(cells(rows), level="masi")
+    assert r.statistic == float(want)
+
+
+def test_bootstrap_runs_and_brackets() -> None:
+    r = concord.krippendorff_alpha(cells(SETS * 5), level="masi")
+    ci = r.confidence_interval(
+        method="bootstrap-percentile", n_resamples=300, rng=np.random.default_rng(3)
+    )
+    assert ci.low < r.statistic < ci.high
+    bca = r.confidence_interval(
+        method="bootstrap-bca", n_resamples=300, rng=np.random.default_rng(3)
+    )
+    assert bca.low < bca.high
+
+
+def test_single_labels_with_a_set_level_is_an_error() -> None:
+    with pytest.raises(ValueError, match=r"level.*masi.*single label"):
+        concord.krippendorff_alpha([["a", "b"], ["a", "a"]], level="masi")
+
+
+def test_all_equal_is_undefined() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = concord.krippendorff_alpha(cells([[{"a"}, {"a"}]] * 3), level="masi")
+    assert np.isnan(r.statistic)
+
+
+# --- empty= --------------------------------------------------------------------------------
+
+EMPTY = [
+    [{"a"}, {"a"}, set()],
+    [{"a", "b"}, {"b"}, {"b"}],
+    [set(), set(), {"c"}],
+    [{"c"}, {"c"}, {"a"}],
+]
+
+
+def test_empty_set_is_missing_by_default() -> None:
+    as_none = [[v or None for v in row] for row in EMPTY]
+    for level in ("nominal", "masi", "jaccard"):
+        got = concord.krippendorff_alpha(cells(EMPTY), level=level).statistic
+        assert got == concord.krippendorff_alpha(cells(as_none), level=level).statistic
+    assert concord.krippendorff_alpha(cells(EMPTY), level="masi").statistic == float(
+        by_hand(as_none, masi)
+    )
+
+
+def test_empty_set_as_a_category() -> None:
+    """d(∅, ∅) = 0 and d(∅, A) = 1: by hand in fractions."""
+    r = concord.krippendorff_alpha(cells(EMPTY), level="masi", empty="category")
+    assert r.statistic == float(by_hand(EMPTY, masi))
+    assert frozenset() in r.labels
+    nominal = concord.krippendorff_alpha(cells(EMPTY), empty="category")
+    assert frozenset() in nominal.labels
+    assert nominal.statistic != concord.krippendorff_alpha(cells(EMPTY)).statistic
+
+
+def test_empty_in_fleiss_and_cohen() -> None:
+    both = cells(EMPTY)
+    missing = concord.fleiss_kappa(both)
+    category = concord.fleiss_kappa(both, empty="category")
+    assert frozenset() in category.labels and frozenset() not in missing.labels
+    # Cohen: the two raters' empty sets (item 3) agree as a category
+    a, b = list(both[:, 0]), list(both[:, 1])
+    kept = concord.cohen_kappa(a, b, empty="category")
+    assert kept.n == 4
+    assert concord.cohen_kappa(a, b, nan_policy="omit").n == 3
+
+
+def test_empty_option_is_checked() -> None:
+    with pytest.raises(ValueError, match=r"empty.*'missing', 'category'"):
+        concord.krippendorff_alpha(cells(EMPTY), empty="none")
+
+
+def test_empty_set_as_a_declared_label() -> None:
+    labels = [frozenset(), {"a"}, {"b"}, {"c"}, {"a", "b"}]
+    r = concord.krippendorff_alpha(cells(EMPTY), labels=labels, empty="category")
+    assert frozenset() in r.labels
+    with pytest.raises(ValueError, match="empty set"):
+        concord.krippendorff_alpha(cells(EMPTY), labels=labels)
+
+
+# --- streams --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["masi", "jaccard"])
+@pytest.mark.parametrize("empty", ["missing", "category"])
+def test_accumulator_is_the_one_shot(level: str, empty: str) -> None:
+    data = cells(EMPTY + SETS)
+    acc = concord.accumulate(concord.krippendorff_alpha, level=level, empty=empty)
+    for start in range(0, 10, 3):
+        acc.update(data[start : start + 3])
+    got, want = acc.result(), concord.krippendorff_alpha(data, level=level, empty=empty)
+    assert got.statistic == want.statistic
+    assert got.standard_error == pytest.approx(want.standard_error, rel=1e-12)
+
+
+# --- NLTK, on seeded random label sets ------------------------------------------------------
+
+
+def _random_sets(rng: np.random.Generator, n: int, raters: int, labels: int) -> np.ndarray:
+    out = np.empty((n, raters), dtype=object)
+    truth = rng.integers(0, labels, n)
+    for i in range(n):
+        for j in range(raters):
+            size = int(rng.integers(1, 4))
+            chosen = {int(truth[i])} if rng.random() < 0.6 else set()
+            chosen |= {int(v) for v in rng.integers(0, labels, size)}
+            out[i, j] = None if rng.random() < 0.1 else frozenset(f"L{v}" for v in chosen)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("level", ["masi", "jaccard"])
+def test_matches_nltk(seed: int, level: str) -> None:
+    agreement = pytest.importorskip("nltk.metrics.agreement")
+    distance = pytest.importorskip("nltk.metrics.distance")
+    rng = np.random.default_rng(seed)
+    data = _random_sets(rng, 40, 4, 6)
+    triples = [
+        (f"c{j}", f"i{i}", data[i, j])
+        for i in range(data.shape[0])
+        for j in range(data.shape[1])
+        if data[i, j] is not None
+    ]
+    metric = distance.masi_distance if level == "masi" else distance.jaccard_distance
+    want = agreement.AnnotationTask(triples, distance=metric).alpha()
+    got = concord.krippendorff_alpha(data, level=level).statistic
+    assert got == pytest.approx(want, abs=1e-12)
