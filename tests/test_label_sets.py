@@ -228,3 +228,80 @@ def test_matches_nltk(seed: int, level: str) -> None:
     want = agreement.AnnotationTask(triples, distance=metric).alpha()
     got = concord.krippendorff_alpha(data, level=level).statistic
     assert got == pytest.approx(want, abs=1e-12)
+
+
+# --- label_agreement ------------------------------------------------------------------------
+
+# NLTK's AnnotationTask(triples).alpha() (binary_distance) of each label's 0/1 ratings
+NLTK_PER_LABEL = {
+    "pol": 0.5277777777777778,
+    "econ": 0.5750000000000001,
+    "health": 0.7384615384615385,
+    "sport": 0.7384615384615385,
+}
+
+
+def test_label_agreement_per_label_is_nltk() -> None:
+    r = concord.label_agreement(SETS)
+    assert isinstance(r, concord.LabelAgreementResult)
+    assert r.labels == ("pol", "econ", "health", "sport")  # worst first
+    for label, want in NLTK_PER_LABEL.items():
+        assert r[label].statistic == pytest.approx(want, abs=1e-15)
+    assert r.statistic == pytest.approx(np.mean(list(NLTK_PER_LABEL.values())))
+    assert r.worst is not None and r.worst.label == "pol"
+    table = r.table()
+    assert list(table.index) == ["pol", "econ", "health", "sport"]
+    assert table.loc["pol", "prevalence"] == pytest.approx(6 / 18)
+    assert table["ci_low"].lt(table["statistic"]).all()
+    assert table["standard_error"].gt(0).all()
+
+
+def test_label_agreement_binary_ratings() -> None:
+    """Each label's result is the coefficient of the 0/1 matrix, missing cells missing."""
+    rows = [[*row[:2], None] for row in SETS]
+    r = concord.label_agreement(rows, function=concord.fleiss_kappa)
+    binary = np.array([[float("econ" in v) for v in row[:2]] for row in rows])
+    assert r["econ"].statistic == concord.fleiss_kappa(binary).statistic
+    assert r.coefficient == "fleiss_kappa"
+
+
+def test_label_agreement_long_form_and_options() -> None:
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(
+        [
+            {"doc": i, "who": f"c{j}", "labels": sorted(v)}
+            for i, row in enumerate(SETS)
+            for j, v in enumerate(row)
+        ]
+    )
+    r = concord.label_agreement(frame, item="doc", rater="who", rating="labels", labels=["pol"])
+    assert r.labels == ("pol",)
+    assert r["pol"].statistic == pytest.approx(NLTK_PER_LABEL["pol"], abs=1e-15)
+    boot = concord.label_agreement(
+        SETS, method="bootstrap-percentile", n_resamples=200, rng=0, population_size=100
+    )
+    assert boot.method == "bootstrap-percentile"
+
+
+def test_label_agreement_empty() -> None:
+    missing = concord.label_agreement(EMPTY)
+    category = concord.label_agreement(EMPTY, empty="category")
+    assert missing.table().loc["a", "prevalence"] == pytest.approx(4 / 9)
+    assert category.table().loc["a", "prevalence"] == pytest.approx(4 / 12)
+
+
+def test_label_agreement_errors() -> None:
+    with pytest.raises(ValueError, match="labels that occur"):
+        concord.label_agreement(SETS, labels=["art"])
+    with pytest.raises(ValueError, match="label sets"):
+        concord.label_agreement([["a", "b"], ["a", "a"]])
+
+
+def test_label_agreement_protocol() -> None:
+    import json
+
+    r = concord.label_agreement(SETS)
+    json.dumps(r.to_dict(), allow_nan=False)
+    assert "pol" in r.explain() and "worst" in r.summary()
+    assert r._report_section_().title == "Agreement per label"
+    assert "<table" in r._repr_html_()

@@ -70,12 +70,12 @@ _DISTANCE = {"masi": masi, "jaccard": jaccard}
 
 
 def popcount(x: np.ndarray) -> np.ndarray:
-    """Return the number of set bits of each uint64, as int64."""
+    """Return the number of set bits of each uint64, as int32."""
     if hasattr(np, "bitwise_count"):  # numpy >= 2.0
-        out: np.ndarray = np.bitwise_count(x).astype(np.int64)
+        out: np.ndarray = np.bitwise_count(x).astype(np.int32)
         return out
     bytes_ = np.ascontiguousarray(x).view(np.uint8).reshape(*x.shape, 8)
-    counted: np.ndarray = _BYTE_BITS[bytes_].sum(axis=-1)
+    counted: np.ndarray = _BYTE_BITS[bytes_].sum(axis=-1).astype(np.int32)
     return counted
 
 
@@ -93,9 +93,14 @@ class SetCodes:
 
     def keys(self, c: np.ndarray, k: np.ndarray) -> np.ndarray:
         """Class keys (a·(s+1) + b)·(s+1) + i of the pairs of set codes c, k (broadcast)."""
-        inter = popcount(self.masks[c] & self.masks[k]).sum(axis=-1)
+        if self.masks.shape[1] == 1:  # up to 64 labels: one word
+            words = self.masks[:, 0]
+            inter = popcount(words[c] & words[k])
+        else:
+            inter = popcount(self.masks[c] & self.masks[k]).sum(axis=-1)
         side = self.side
-        out: np.ndarray = (self.sizes[c] * side + self.sizes[k]) * side + inter
+        sizes = self.sizes.astype(np.int32)
+        out: np.ndarray = sizes[c] * np.int32(side * side) + (sizes[k] * np.int32(side) + inter)
         return out
 
     def deltas(self, level: str) -> list[Fraction]:
@@ -182,7 +187,7 @@ def class_sums(sets: SetCodes, codes: np.ndarray, weight: np.ndarray) -> SetSums
         expected += np.bincount(
             keys.ravel(), weights=(n_c[rows, None] * n_c[None, :]).ravel(), minlength=n_keys
         )
-        present[np.unique(keys)] = True
+        present |= np.bincount(keys.ravel(), minlength=n_keys) > 0
     return SetSums(observed, expected, present, n_c, float(n_c.sum()))
 
 
