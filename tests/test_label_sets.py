@@ -305,3 +305,16 @@ def test_label_agreement_protocol() -> None:
     assert "pol" in r.explain() and "worst" in r.summary()
     assert r._report_section_().title == "Agreement per label"
     assert "<table" in r._repr_html_()
+
+
+@pytest.mark.parametrize("level", ["masi", "jaccard"])
+@pytest.mark.parametrize("empty", ["missing", "category"])
+def test_dask_is_the_one_shot(level: str, empty: str) -> None:
+    da = pytest.importorskip("dask.array")
+    from concord import dask as concord_dask
+
+    data = cells(SETS + EMPTY + SETS)
+    got = concord_dask.compute(
+        concord.krippendorff_alpha, da.from_array(data, chunks=(4, 3)), level=level, empty=empty
+    )
+    assert got.statistic == concord.krippendorff_alpha(data, level=level, empty=empty).statistic
