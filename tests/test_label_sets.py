@@ -318,3 +318,28 @@ def test_dask_is_the_one_shot(level: str, empty: str) -> None:
         concord.krippendorff_alpha, da.from_array(data, chunks=(4, 3)), level=level, empty=empty
     )
     assert got.statistic == concord.krippendorff_alpha(data, level=level, empty=empty).statistic
+
+
+def test_bootstrap_twin_is_the_exact_value() -> None:
+    """The sampler's float α of the observed data is the exact α (to rounding)."""
+    for rows in (SETS, [[*row[:2], None] for row in SETS] + [[{"a"}, None, None]]):
+        r = concord.krippendorff_alpha(cells(rows), level="masi")
+        sampler = r._inferred().sampler
+        assert sampler.observed() == pytest.approx(r.statistic, abs=1e-14)
+        values, sizes = sampler.jackknife()
+        assert values.shape == sizes.shape and np.isfinite(values).all()
+
+
+def test_largest_distance_without_disjoint_sets() -> None:
+    """Every set holds 'a': max δ < 1, found over every pair of sets (as the q×q engine)."""
+    rows = [
+        [{"a"}, {"a", "b"}, {"a", "b"}],
+        [{"a", "c"}, {"a"}, {"a", "c"}],
+        [{"a", "b"}, {"a", "b"}, {"a", "b", "c"}],
+        [{"a", "d", "e", "f"}, None, None],  # a set only an unpairable item holds: max δ
+    ]
+    r = concord.krippendorff_alpha(cells(rows), level="masi")
+    dense = concord.krippendorff_alpha(cells(rows), level=r.distances)
+    assert r.statistic == float(by_hand(rows, masi))
+    assert r.standard_error == pytest.approx(dense.standard_error, rel=1e-12)
+    assert r.observed_agreement == pytest.approx(dense.observed_agreement, rel=1e-12)

@@ -356,12 +356,20 @@ def _from_sets(
         codes, freq = sets.codes_of_patterns(items.counts)
     sums = sets.class_sums(found, codes, freq)
     deltas = found.deltas(level)
-    observed, expected, top = sets.exact_sums(sums, deltas)
+    observed, expected = sets.exact_sums(sums, deltas)
+    top = sets.top_delta(found, sums, deltas)
     n = int(sums.n)
     values = _values(n, observed, expected, top, Fraction(1))
     delta = np.array([float(d) for d in deltas])
     inference = deferred(
-        population, _set_inference, found, codes, freq, delta, sums, values["alpha"], population
+        population,
+        _set_inference,
+        found,
+        (codes, freq),
+        delta,
+        sums,
+        (values["alpha"], float(top)),
+        population,
     )
     rated = codes >= 0
     totals = np.bincount(
@@ -381,15 +389,14 @@ def _from_sets(
 
 def _set_inference(
     found: sets.SetCodes,
-    codes: np.ndarray,
-    freq: np.ndarray,
+    data: tuple[np.ndarray, np.ndarray],
     delta: np.ndarray,
     sums: sets.SetSums,
-    alpha: float,
+    values: tuple[float, float],
     population: float | None,
 ) -> Inference:
     """Gwet's (2014) variance of α on label sets, and the bootstrap of items."""
-    top = float(delta[np.flatnonzero(sums.present)].max(initial=0.0))
+    (codes, freq), (alpha, top) = data, values
     var = sets.item_variance(found, codes, freq, delta, sums, top, population)
     rated = (codes >= 0).sum(axis=1) >= 1
     return Inference(
