@@ -77,7 +77,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
-    nltk_sizes = (300, 1000) if args.quick else (1000, 3000)
+    nltk_sizes = (300, 1000) if args.quick else (1000, 3000, 10_000)
     sizes = (1000, 10_000) if args.quick else (1000, 10_000, 100_000)
     print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
     print("| items | distinct sets | concord (s) | NLTK (s) | speed-up |")

@@ -343,3 +343,19 @@ def test_largest_distance_without_disjoint_sets() -> None:
     assert r.statistic == float(by_hand(rows, masi))
     assert r.standard_error == pytest.approx(dense.standard_error, rel=1e-12)
     assert r.observed_agreement == pytest.approx(dense.observed_agreement, rel=1e-12)
+
+
+def test_notebook_html_without_a_distance_table() -> None:
+    """α of more than 256 sets (or continuous values) keeps no q×q table: the page still shows.
+
+    It failed (zip of 300 labels with an empty weights matrix) before.
+    """
+    rng = np.random.default_rng(0)
+    many = cells(
+        [[{f"L{v}" for v in rng.integers(0, 12, 3)} for _ in range(3)] for _ in range(200)]
+    )
+    r = concord.krippendorff_alpha(many, level="masi")
+    assert len(r.labels) > 256 and r.weights.size == 0
+    assert "concord-result" in r._repr_html_()
+    scores = concord.krippendorff_alpha(rng.normal(size=(300, 3)), level="interval")
+    assert "concord-result" in scores._repr_html_()
