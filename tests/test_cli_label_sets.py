@@ -1,6 +1,6 @@
 """``concord agree --label-sets``: MASI alpha and the agreement per label from a CSV.
 
-Expected values: NLTK 3.9's ``AnnotationTask(data, distance=masi_distance).alpha()``
+Expected values: NLTK 3.10's ``AnnotationTask(data, distance=masi_distance).alpha()``
 on the same label sets gives 0.467785843920145 (1031/2204), and its binary alpha of
 each label's 0/1 ratings 0.5277777777777778 for pol (see tests/test_label_sets.py).
 """

@@ -1,7 +1,7 @@
 """Label sets: Krippendorff's alpha with the MASI and Jaccard distances, and ``empty=``.
 
 Reference: NLTK's ``AnnotationTask(data, distance=masi_distance).alpha()``
-(nltk.metrics.agreement; NLTK 3.9's ``masi_distance`` with M = 2/3 and 1/3)
+(nltk.metrics.agreement; NLTK 3.10's ``masi_distance`` with M = 2/3 and 1/3)
 and its ``jaccard_distance``; the acceptance case of the issue is worked by
 hand below in fractions.
 """
@@ -18,7 +18,7 @@ import pytest
 import concord
 from concord._coefficients.krippendorff.krippendorff_sets import jaccard, masi
 
-# three coders on six items (issue 26); NLTK 3.9 gives 0.467785843920145
+# three coders on six items (issue 26); NLTK 3.10 gives 0.467785843920145
 SETS = [
     [{"pol"}, {"pol"}, {"pol", "econ"}],
     [{"pol", "econ"}, {"econ"}, {"pol", "econ"}],
@@ -56,7 +56,7 @@ def by_hand(rows: list[list[object]], distance: object) -> Fraction:
 
 
 def test_acceptance_masi_is_nltk() -> None:
-    """Issue 26's acceptance case: α = 1031/2204 (NLTK 3.9: 0.467785843920145)."""
+    """Issue 26's acceptance case: α = 1031/2204 (NLTK 3.10: 0.467785843920145)."""
     assert by_hand(SETS, masi) == Fraction(1031, 2204)
     r = concord.krippendorff_alpha(cells(SETS), level="masi")
     assert r.statistic == float(Fraction(1031, 2204))
@@ -225,6 +225,8 @@ def test_matches_nltk(seed: int, level: str) -> None:
         if data[i, j] is not None
     ]
     metric = distance.masi_distance if level == "masi" else distance.jaccard_distance
+    if level == "masi" and distance.masi_distance({1, 2}, {1, 2, 3, 4}) != 1 - 0.5 * (2 / 3):
+        pytest.skip("NLTK before 3.10 rounds MASI's M to 0.67 and 0.33 (nltk#3361)")
     want = agreement.AnnotationTask(triples, distance=metric).alpha()
     got = concord.krippendorff_alpha(data, level=level).statistic
     assert got == pytest.approx(want, abs=1e-12)

@@ -274,7 +274,7 @@ def set_distance(level: str, a: frozenset[Any], b: frozenset[Any]) -> F:
     """Passonneau (2006) MASI, 1 − J·M, or the Jaccard distance 1 − J, of two label sets.
 
     J = |A ∩ B| / |A ∪ B|; M = 1 if A = B, 2/3 if one holds the other, 1/3 if they
-    overlap, 0 if disjoint (NLTK 3.9's masi_distance). Two empty sets are at 0.
+    overlap, 0 if disjoint (NLTK 3.10's masi_distance). Two empty sets are at 0.
     """
     union = a | b
     if not union:

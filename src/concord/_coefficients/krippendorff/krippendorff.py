@@ -189,8 +189,8 @@ def krippendorff_alpha(
     one category whatever its order; ``level="masi"`` and ``"jaccard"``
     compare sets by the labels they share. MASI is 1 − J·M, J the Jaccard
     similarity and M = 1 for equal sets, 2/3 when one holds the other, 1/3
-    when they overlap, 0 when disjoint, as NLTK 3.9's ``masi_distance``
-    (before NLTK 3.8: 0.67 and 0.33). As NLTK's
+    when they overlap, 0 when disjoint, as NLTK 3.10's ``masi_distance``
+    (earlier NLTK rounded them to 0.67 and 0.33, nltk#3361). As NLTK's
     ``AnnotationTask(distance=masi_distance).alpha()`` and Passonneau (2006),
     α takes the distance itself as δ² (Krippendorff (2011) writes his metrics
     as squared differences; the set distances are not differences of scores,

@@ -45,8 +45,8 @@ def masi(a: int, b: int, i: int) -> Fraction:
     """MASI distance (Passonneau 2006) of sets of sizes a and b sharing i labels.
 
     1 − J·M with J = i/|A ∪ B| and M = 1 (equal sets), 2/3 (one inside the
-    other), 1/3 (overlapping), 0 (disjoint): NLTK 3.9's ``masi_distance``
-    (NLTK before 3.8 rounded M to 0.67 and 0.33). Two empty sets are at 0.
+    other), 1/3 (overlapping), 0 (disjoint): NLTK 3.10's ``masi_distance``
+    (earlier NLTK rounded M to 0.67 and 0.33, nltk#3361). Two empty sets are at 0.
     """
     union = a + b - i
     if union == 0:
