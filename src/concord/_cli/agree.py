@@ -215,7 +215,7 @@ def _label_sets(file: str, o: dict[str, Any]) -> list[dict[str, Any]]:
     """``concord agree --label-sets``: the whole file (label sets are not counted in chunks)."""
     if not o["label_sets"]:
         raise click.UsageError("--set-separator needs --label-sets.")
-    if stream.chunk_rows(file, o):
+    if o.get("chunk_rows"):  # a large file is read whole too: label sets are not streamed
         raise click.UsageError("--label-sets reads the whole file: leave out --chunk-rows.")
     return label_sets.report(file, inputs.ratings(file, o), o)
 
