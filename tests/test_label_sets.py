@@ -361,3 +361,20 @@ def test_notebook_html_without_a_distance_table() -> None:
     assert "concord-result" in r._repr_html_()
     scores = concord.krippendorff_alpha(rng.normal(size=(300, 3)), level="interval")
     assert "concord-result" in scores._repr_html_()
+
+
+@pytest.mark.parametrize("level", ["masi", "jaccard"])
+def test_large_sets_take_the_sorted_path(level: str) -> None:
+    """Sets of up to 200 of 300 labels: (s + 1)³ classes beyond the dense count (2²²)."""
+    rng = np.random.default_rng(7)
+    rows = [
+        [
+            {f"L{v}" for v in rng.choice(300, int(rng.integers(150, 200)), replace=False)}
+            for _ in range(3)
+        ]
+        for _ in range(8)
+    ]
+    rows[0][1] = rows[0][0]  # an equal pair
+    r = concord.krippendorff_alpha(cells(rows), level=level)
+    assert r.statistic == float(by_hand(rows, masi if level == "masi" else jaccard))
+    assert np.isfinite(r.standard_error)

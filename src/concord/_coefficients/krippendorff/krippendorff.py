@@ -355,18 +355,15 @@ def _from_sets(
         assert items.counts is not None
         codes, freq = sets.codes_of_patterns(items.counts)
     sums = sets.class_sums(found, codes, freq)
-    deltas = found.deltas(level)
-    observed, expected = sets.exact_sums(sums, deltas)
-    top = sets.top_delta(found, sums, deltas)
+    observed, expected = sets.exact_sums(found, sums)
+    top = sets.top_delta(found, sums)
     n = int(sums.n)
     values = _values(n, observed, expected, top, Fraction(1))
-    delta = np.array([float(d) for d in deltas])
     inference = deferred(
         population,
         _set_inference,
         found,
         (codes, freq),
-        delta,
         sums,
         (values["alpha"], float(top)),
         population,
@@ -378,7 +375,7 @@ def _from_sets(
     q = items.labels.k
     if q <= _DENSE_MAX:  # the q × q distances of the result, as the coincidence engine shows
         every = np.arange(q)
-        metric = delta[found.keys(every[:, None], every[None, :])]
+        metric = found.delta(found.keys(every[:, None], every[None, :]))
     else:
         metric = np.zeros((0, 0))
     summary = (int(freq.sum()), totals.astype(np.int64))
@@ -390,14 +387,13 @@ def _from_sets(
 def _set_inference(
     found: sets.SetCodes,
     data: tuple[np.ndarray, np.ndarray],
-    delta: np.ndarray,
     sums: sets.SetSums,
     values: tuple[float, float],
     population: float | None,
 ) -> Inference:
     """Gwet's (2014) variance of α on label sets, and the bootstrap of items."""
     (codes, freq), (alpha, top) = data, values
-    var = sets.item_variance(found, codes, freq, delta, sums, top, population)
+    var = sets.item_variance(found, codes, freq, sums, top, population)
     rated = (codes >= 0).sum(axis=1) >= 1
     return Inference(
         statistic=alpha,
@@ -405,7 +401,7 @@ def _set_inference(
         df=max(int(freq[rated].sum()) - 1, 0),
         bounds=ALPHA.bounds,
         default_method=ALPHA.interval,
-        sampler=sets.SetSampler(found, codes, freq, delta),
+        sampler=sets.SetSampler(found, codes, freq),
     )
 
 

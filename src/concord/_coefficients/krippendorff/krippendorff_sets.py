@@ -31,6 +31,7 @@ from concord._tables.patterns import Patterns
 
 SET_LEVELS = ("masi", "jaccard")
 _BLOCK = 1 << 21  # pairs of distinct sets per block of the expected disagreement
+_KEYS_MAX = 1 << 22  # class keys counted in a dense array up to this many, else sorted
 _GROUPS = 100  # blocks of the grouped jackknife
 _CACHED = 1 << 22  # the bootstrap keeps the q × q matrix of δ up to this many cells (32 MiB)
 _BYTE_BITS = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
@@ -83,15 +84,21 @@ def popcount(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class SetCodes:
-    """The label sets as bitmasks: ``masks`` (q × words uint64), ``sizes`` (q,)."""
+    """The label sets as bitmasks: ``masks`` (q × words uint64), ``sizes`` (q,), the distance."""
 
     masks: np.ndarray
     sizes: np.ndarray
+    level: str
 
     @property
     def side(self) -> int:
         """The base of the class keys: one more than the size of the largest set."""
         return int(self.sizes.max(initial=0)) + 1
+
+    @property
+    def n_keys(self) -> int:
+        """How many class keys there are: (s + 1)³."""
+        return self.side**3
 
     def keys(self, c: np.ndarray, k: np.ndarray) -> np.ndarray:
         """Class keys (a·(s+1) + b)·(s+1) + i of the pairs of set codes c, k (broadcast)."""
@@ -101,14 +108,36 @@ class SetCodes:
         else:
             inter = popcount(self.masks[c] & self.masks[k]).sum(axis=-1)
         side = self.side
-        sizes = self.sizes.astype(np.int32)
-        out: np.ndarray = sizes[c] * np.int32(side * side) + (sizes[k] * np.int32(side) + inter)
+        kind = np.int32 if self.n_keys < 2**31 else np.int64
+        sizes = self.sizes.astype(kind)
+        out: np.ndarray = sizes[c] * kind(side * side) + (sizes[k] * kind(side) + inter)
         return out
 
-    def deltas(self, level: str) -> list[Fraction]:
-        """δ of every class key."""
-        side, distance = self.side, _DISTANCE[level]
-        return [distance(a, b, i) for a in range(side) for b in range(side) for i in range(side)]
+    def split(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return the sizes a, b and the shared labels i of class keys."""
+        side = self.side
+        return keys // (side * side), keys // side % side, keys % side
+
+    def delta(self, keys: np.ndarray) -> np.ndarray:
+        """δ of class keys in floating point (each a rational rounded once or twice)."""
+        a, b, i = (x.astype(np.float64) for x in self.split(np.asarray(keys, dtype=np.int64)))
+        union = a + b - i
+        shared = np.divide(i, union, out=np.zeros_like(union), where=union > 0)
+        if self.level == "jaccard":
+            out: np.ndarray = np.where(union > 0, 1 - shared, 0.0)
+            return out
+        m = np.where(
+            (a == b) & (b == i),
+            1.0,
+            np.where(i == np.minimum(a, b), 2 / 3, np.where(i > 0, 1 / 3, 0.0)),
+        )
+        out = np.where(union > 0, 1 - shared * m, 0.0)
+        return out
+
+    def exact(self, key: int) -> Fraction:
+        """δ of one class key as a Fraction."""
+        side, key = self.side, int(key)
+        return _DISTANCE[self.level](key // (side * side), key // side % side, key % side)
 
 
 def set_codes(values: tuple[Any, ...], func: str, level: str) -> SetCodes:
@@ -135,7 +164,7 @@ def set_codes(values: tuple[Any, ...], func: str, level: str) -> SetCodes:
         [[(v >> (64 * w)) & every for w in range(words)] for v in ints], dtype=np.uint64
     ).reshape(len(values), words)
     sizes = np.array([len(v) for v in values], dtype=np.int64)
-    return SetCodes(masks, sizes)
+    return SetCodes(masks, sizes, level)
 
 
 def codes_of_patterns(counts: Patterns) -> tuple[np.ndarray, np.ndarray]:
@@ -155,10 +184,15 @@ def codes_of_patterns(counts: Patterns) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class SetSums:
-    """Class totals of one data set: α's two sums and Gwet's per-item terms come from them."""
+    """Class totals of one data set (only the classes that occur): α's two sums come from them.
 
-    observed: np.ndarray  # per (m, class): rater pairs (unordered), weighted by freq
-    expected: np.ndarray  # per class: Σ n_c n_k over ordered pairs of values
+    ``observed``: rater pairs (unordered, weighted by freq) per item size m and class,
+    keyed m · (s + 1)³ + class; ``expected``: Σ n_c n_k per class over ordered pairs of
+    values. Each is (keys, totals), the totals integers held in floats (exact below 2⁵³).
+    """
+
+    observed: tuple[np.ndarray, np.ndarray]
+    expected: tuple[np.ndarray, np.ndarray]
     n_c: np.ndarray  # pairable values per set
     n: float  # n.., the pairable values
 
@@ -168,17 +202,36 @@ def _blocks(q: int) -> list[np.ndarray]:
     return [np.arange(start, min(start + step, q)) for start in range(0, q, step)]
 
 
-def expected_sums(sets: SetCodes, n_c: np.ndarray) -> np.ndarray:
+def _totals(keys: np.ndarray, weights: np.ndarray, dense: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return the distinct keys and the sum of the weights of each (those with a weight)."""
+    if dense <= _KEYS_MAX:
+        summed = np.bincount(keys, weights=weights, minlength=dense)
+        found = np.flatnonzero(summed)
+        return found, summed[found]
+    found, inverse = np.unique(keys, return_inverse=True)
+    summed = np.bincount(inverse.ravel(), weights=weights)
+    keep = summed != 0
+    return found[keep], summed[keep]
+
+
+def _merge(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    keys = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
+    weights = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
+    found, inverse = np.unique(keys, return_inverse=True)
+    return found, np.bincount(inverse.ravel(), weights=weights, minlength=found.size)
+
+
+def expected_sums(sets: SetCodes, n_c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return Σ n_c n_k per class over the ordered pairs of sets (δ is symmetric: c ≤ k once)."""
-    q, n_keys = sets.sizes.size, sets.side**3
-    expected = np.zeros(n_keys)
+    q = sets.sizes.size
+    parts = []
     for rows in _blocks(q):
         cols = np.arange(int(rows[0]), q)
         keys = sets.keys(rows[:, None], cols[None, :])
         twice = np.where(cols[None, :] > rows[:, None], 2.0, (cols[None, :] == rows[:, None]))
         weights = (n_c[rows, None] * twice) * n_c[None, cols]
-        expected += np.bincount(keys.ravel(), weights=weights.ravel(), minlength=n_keys)
-    return expected
+        parts.append(_totals(keys.ravel(), weights.ravel(), sets.n_keys))
+    return _merge(parts)
 
 
 def class_sums(sets: SetCodes, codes: np.ndarray, weight: np.ndarray) -> SetSums:
@@ -187,46 +240,53 @@ def class_sums(sets: SetCodes, codes: np.ndarray, weight: np.ndarray) -> SetSums
     m = rated.sum(axis=1)
     pair = m >= 2
     codes, rated, m, weight = codes[pair], rated[pair], m[pair], weight[pair]
-    n_keys, width = sets.side**3, codes.shape[1]
-    observed = np.zeros((width + 1, n_keys))
+    width, n_keys = codes.shape[1], sets.n_keys
+    keys, weights = [], []
     for r in range(width):
         for s in range(r + 1, width):
             both = rated[:, r] & rated[:, s]
-            keys = sets.keys(codes[both, r], codes[both, s])
-            observed += np.bincount(
-                m[both] * n_keys + keys, weights=weight[both], minlength=(width + 1) * n_keys
-            ).reshape(width + 1, n_keys)
+            keys.append(m[both] * n_keys + sets.keys(codes[both, r], codes[both, s]))
+            weights.append(weight[both])
+    if keys:
+        observed = _totals(np.concatenate(keys), np.concatenate(weights), (width + 1) * n_keys)
+    else:
+        observed = (np.zeros(0, dtype=np.int64), np.zeros(0))
     q = sets.sizes.size
     n_c = np.bincount(codes[rated], weights=np.repeat(weight, rated.sum(axis=1)), minlength=q)
     return SetSums(observed, expected_sums(sets, n_c), n_c, float(n_c.sum()))
 
 
-def top_delta(sets: SetCodes, sums: SetSums, deltas: list[Fraction]) -> Fraction:
+def top_delta(sets: SetCodes, sums: SetSums) -> Fraction:
     """Return max δ over the pairs of distinct sets that occur (those of any item).
 
     δ ≤ 1, reached by two disjoint sets: when two pairable values are disjoint
     the answer is 1 without another pass over the q × q pairs.
     """
-    found = max((deltas[key] for key in np.flatnonzero(sums.expected)), default=Fraction(0))
+    keys = sums.expected[0]
+    found = max((sets.exact(k) for k in keys[sets.delta(keys) >= 1]), default=Fraction(0))
     if found == 1:
         return found
-    q, n_keys = sets.sizes.size, sets.side**3
-    present = np.zeros(n_keys, dtype=bool)
-    for rows in _blocks(q):
-        present |= (
-            np.bincount(sets.keys(rows[:, None], np.arange(q)[None, :]).ravel(), minlength=n_keys)
-            > 0
+    q = sets.sizes.size
+    parts = [
+        _totals(
+            sets.keys(rows[:, None], np.arange(q)[None, :]).ravel(),
+            np.ones(rows.size * q),
+            sets.n_keys,
         )
-    return max((deltas[key] for key in np.flatnonzero(present)), default=Fraction(0))
+        for rows in _blocks(q)
+    ]
+    return max((sets.exact(k) for k in _merge(parts)[0]), default=Fraction(0))
 
 
-def exact_sums(sums: SetSums, deltas: list[Fraction]) -> tuple[Fraction, Fraction]:
+def exact_sums(sets: SetCodes, sums: SetSums) -> tuple[Fraction, Fraction]:
     """Return n.. D_o and n..(n.. − 1) D_e as Fractions (from integer class totals)."""
     observed = Fraction(0)
-    for m, key in zip(*np.nonzero(sums.observed), strict=True):
-        observed += 2 * int(sums.observed[m, key]) * deltas[key] / (int(m) - 1)
+    n_keys = sets.n_keys
+    for key, total in zip(*sums.observed, strict=True):
+        m, cls = divmod(int(key), n_keys)
+        observed += 2 * int(total) * sets.exact(cls) / (m - 1)
     expected = sum(
-        (int(sums.expected[key]) * deltas[key] for key in np.flatnonzero(sums.expected)),
+        (int(total) * sets.exact(int(k)) for k, total in zip(*sums.expected, strict=True)),
         Fraction(0),
     )
     return observed, expected
@@ -236,7 +296,6 @@ def item_variance(
     sets: SetCodes,
     codes: np.ndarray,
     freq: np.ndarray,
-    delta: np.ndarray,
     sums: SetSums,
     top: float,
     population: float | None,
@@ -257,7 +316,7 @@ def item_variance(
     spread = np.empty(q)  # Σ_l δ_cl n_l
     every = np.arange(q)
     for rows in _blocks(q):
-        spread[rows] = delta[sets.keys(rows[:, None], every[None, :])] @ sums.n_c
+        spread[rows] = sets.delta(sets.keys(rows[:, None], every[None, :])) @ sums.n_c
     a_pi = 1 - spread / (top * sums.n)
     pe = float(sums.n_c @ a_pi) / sums.n
     agree, chance = np.zeros(codes.shape[0]), np.zeros(codes.shape[0])
@@ -267,7 +326,7 @@ def item_variance(
         for s in range(r + 1, width):
             both = rated[:, r] & rated[:, s]
             keys = sets.keys(codes[both, r], codes[both, s])
-            agree[both] += 2 * (1 - delta[keys] / top)
+            agree[both] += 2 * (1 - sets.delta(keys) / top)
     return krippendorff_items(freq, m.astype(np.float64), agree, chance, pe, population, n_rated)
 
 
@@ -283,12 +342,10 @@ class SetSampler(Resampled):
     100 blocks of units, as the continuous engine's does.
     """
 
-    def __init__(
-        self, sets: SetCodes, codes: np.ndarray, freq: np.ndarray, delta: np.ndarray
-    ) -> None:
+    def __init__(self, sets: SetCodes, codes: np.ndarray, freq: np.ndarray) -> None:
         rated = codes >= 0
         pair = rated.sum(axis=1) >= 2
-        self.sets, self.delta = sets, delta
+        self.sets = sets
         self.codes = codes[pair]
         self.freq = np.append(freq[pair], freq[~pair].sum()).astype(np.float64)
         m = rated[pair].sum(axis=1)
@@ -297,7 +354,7 @@ class SetSampler(Resampled):
             for s in range(r + 1, codes.shape[1]):
                 both = rated[pair][:, r] & rated[pair][:, s]
                 keys = sets.keys(self.codes[both, r], self.codes[both, s])
-                self.pairs[both] += 2 * delta[keys] / (m[both] - 1)
+                self.pairs[both] += 2 * sets.delta(keys) / (m[both] - 1)
         row, col = np.nonzero(self.codes >= 0)
         value = self.codes[row, col]
         order = np.argsort(value, kind="stable")
@@ -328,13 +385,13 @@ class SetSampler(Resampled):
         if q * q <= _CACHED:
             if self._matrix is None:
                 every = np.arange(q)
-                self._matrix = self.delta[self.sets.keys(every[:, None], every[None, :])]
+                self._matrix = self.sets.delta(self.sets.keys(every[:, None], every[None, :]))
             cached: np.ndarray = np.einsum("bi,bi->b", per_set, per_set @ self._matrix)
             return cached
         out = np.zeros(per_set.shape[0])
         every = np.arange(q)
         for rows in _blocks(q):
-            block = self.delta[self.sets.keys(rows[:, None], every[None, :])]
+            block = self.sets.delta(self.sets.keys(rows[:, None], every[None, :]))
             out += np.einsum("bi,bi->b", per_set[:, rows], per_set @ block.T)
         return out
 
