@@ -122,6 +122,9 @@ CALLS = {
     "icc": lambda: concord.icc(PANEL.astype(float)),
     "intra_rater": _intra_rater,
     "item_agreement": lambda: concord.item_agreement(PANEL),
+    "label_agreement": lambda: concord.label_agreement(
+        [[{"a"}, {"a", "b"}, {"b"}], [{"b"}, {"b"}, {"a", "b"}], [{"a"}, {"a"}, {"a"}]] * 3
+    ),
     "kendall_w": lambda: concord.kendall_w(PANEL),
     "krippendorff_alpha": lambda: concord.krippendorff_alpha(PANEL),
     "light_kappa": lambda: concord.light_kappa(PANEL),

@@ -75,6 +75,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._results.studies.evaluation import EvaluationResult
     from concord._results.studies.gold import GoldResult
     from concord._results.studies.intra_rater import IntraRaterResult
+    from concord._results.studies.labels import LabelAgreementResult
     from concord._results.studies.plan import PlanResult
     from concord._results.studies.raters import RaterDiagnostics
     from concord._streaming.accumulator import Accumulator, accumulate
@@ -89,6 +90,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._studies.judges.accuracy import diagnostic_accuracy
     from concord._studies.judges.alt_test import alt_test
     from concord._studies.judges.intra_rater import intra_rater
+    from concord._studies.labels.label_agreement import label_agreement
     from concord._studies.plan.plan import plan
     from concord._studies.raters.diagnostics import rater_diagnostics
     from concord._studies.raters.gold import against_gold
@@ -132,6 +134,7 @@ __all__ = [
     "KappaResult",
     "KendallResult",
     "KrippendorffResult",
+    "LabelAgreementResult",
     "LightResult",
     "MarginalHomogeneityResult",
     "MeanCorrelationResult",
@@ -174,6 +177,7 @@ __all__ = [
     "item_agreement",
     "kendall_w",
     "krippendorff_alpha",
+    "label_agreement",
     "light_kappa",
     "marginal_homogeneity",
     "mean_correlation",
@@ -221,6 +225,7 @@ _WHERE: dict[str, str] = {
     "HomogeneityResult": "concord._results.studies.comparison",
     "IccResult": "concord._results.continuous.continuous",
     "IntraRaterResult": "concord._results.studies.intra_rater",
+    "LabelAgreementResult": "concord._results.studies.labels",
     "ItemAgreementResult": "concord._studies.crowds.items_result",
     "KappaResult": "concord._results.kappa.kappa",
     "KendallResult": "concord._results.continuous.ranks",
@@ -262,6 +267,7 @@ _WHERE: dict[str, str] = {
     "homogeneity": "concord._studies.compare.compare",
     "icc": "concord._coefficients.continuous.icc",
     "intra_rater": "concord._studies.judges.intra_rater",
+    "label_agreement": "concord._studies.labels.label_agreement",
     "item_agreement": "concord._studies.crowds.items",
     "kendall_w": "concord._coefficients.ranks.kendall",
     "krippendorff_alpha": "concord._coefficients.krippendorff.krippendorff",
