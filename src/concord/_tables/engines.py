@@ -36,6 +36,7 @@ import numpy as np
 
 from concord._common.extras import missing
 from concord._data.arrays import MAX_RANGE
+from concord._tables.numpy_sums import DIRECT, direct_sums, table_sums
 
 Engine = Literal["auto", "numpy", "numba"]
 
@@ -271,6 +272,10 @@ def pair_moments(
     if kernels is not None:
         _warm.add(signature)
     n = a.shape[0]
+    if kernels is None:
+        counted = (direct_sums if n <= DIRECT else table_sums)(a, b)
+        if counted is not None:
+            return counted
     small = a.dtype.itemsize <= 2 and b.dtype.itemsize <= 2 and n < 1 << 31
     if kernels is not None and small:
         total = _add_sums(_map_slices(kernels.sums, a, b))

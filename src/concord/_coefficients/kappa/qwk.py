@@ -127,10 +127,13 @@ def quadratic_weighted_kappa(
     >>> concord.quadratic_weighted_kappa([1, 2, None, 3], [1, 2, 2, 3], nan_policy="omit")
     1.0
     """
-    rater1, rater2, labels, _ = two_raters(
-        "quadratic_weighted_kappa", rater1, rater2, (item, rater, rating), raters, labels, None
-    )
     func = "quadratic_weighted_kappa"
+    if labels is None and _plain(rater1, rater2, item, rater, rating, raters):
+        check_nan_policy(nan_policy, func)
+        return _integers(rater1, rater2, *bounds(min_rating, max_rating))
+    rater1, rater2, labels, _ = two_raters(
+        func, rater1, rater2, (item, rater, rating), raters, labels, None
+    )
     check_nan_policy(nan_policy, func)
     lo_bound, hi_bound = bounds(min_rating, max_rating)
     rater1, rater2 = paired(rater1, rater2, func)
@@ -145,14 +148,46 @@ def quadratic_weighted_kappa(
     (c1, c2), _ = omit_missing([c1, c2], None, nan_policy, func)
     a, b = c1.values, c2.values
     if labels is None and _int64_exact(a) and _int64_exact(b):
-        bounded = lo_bound is not None or hi_bound is not None
-        counted = _count.pair_moments(a, b, need_range=bounded)
-        if counted is not None:
-            lo, hi, sums = counted
-            if bounded:
-                check_range(lo, hi, lo_bound, hi_bound)  # type: ignore[arg-type]
-            return _from_sums(a.shape[0], sums)
+        return _integers(a, b, lo_bound, hi_bound, rater1, rater2, nan_policy)
     return _via_cohen(rater1, rater2, lo_bound, hi_bound, labels, nan_policy)
+
+
+def _plain(rater1: Any, rater2: Any, *long: Any) -> bool:
+    """Whether the call is two plain numpy integer arrays of one non-zero length.
+
+    Such arrays pass every check of the general path (no missing value, no
+    categories, nothing to pair by index, no table), so they skip them.
+    """
+    if (
+        type(rater1) is not np.ndarray
+        or type(rater2) is not np.ndarray
+        or any(x is not None for x in long)
+    ):
+        return False
+    if rater1.ndim != 1 or rater1.shape != rater2.shape or rater1.shape[0] == 0:
+        return False
+    return _int64_exact(rater1) and _int64_exact(rater2)
+
+
+def _integers(
+    a: np.ndarray,
+    b: np.ndarray,
+    lo_bound: int | None,
+    hi_bound: int | None,
+    rater1: Any = None,
+    rater2: Any = None,
+    nan_policy: str = "raise",
+) -> float:
+    """κ of integer ratings from their five sums (``rater1``/``rater2``: the inputs as given)."""
+    bounded = lo_bound is not None or hi_bound is not None
+    counted = _count.pair_moments(a, b, need_range=bounded)
+    if counted is None:  # a range too wide for int64 chunks: the table's path
+        first, second = (a, b) if rater1 is None else (rater1, rater2)
+        return _via_cohen(first, second, lo_bound, hi_bound, None, nan_policy)
+    lo, hi, sums = counted
+    if bounded:
+        check_range(lo, hi, lo_bound, hi_bound)  # type: ignore[arg-type]
+    return _from_sums(a.shape[0], sums)
 
 
 def _int64_exact(x: np.ndarray) -> bool:
