@@ -36,7 +36,7 @@ import numpy as np
 
 from concord._common.extras import missing
 from concord._data.arrays import MAX_RANGE
-from concord._tables.numpy_sums import DIRECT, direct_sums, table_sums
+from concord._tables.numpy_sums import DIRECT, direct_sums, numpy_minmax, table_sums, wrapped
 
 Engine = Literal["auto", "numpy", "numba"]
 
@@ -139,7 +139,7 @@ def _as_kernel_input(x: np.ndarray) -> np.ndarray:
 
 def _minmax(a: np.ndarray, b: np.ndarray, kernels: ModuleType | None) -> tuple[int, int]:
     if kernels is None:
-        return int(min(a.min(), b.min())), int(max(a.max(), b.max()))
+        return numpy_minmax(a, b)
     parts = _map_slices(kernels.minmax, a, b)
     return min(int(p[0]) for p in parts), max(int(p[1]) for p in parts)
 
@@ -244,13 +244,42 @@ def _added(tables: list[np.ndarray]) -> np.ndarray:
 def _numpy_table(
     a: np.ndarray, b: np.ndarray, weight: np.ndarray | None, lo: int, size: int
 ) -> np.ndarray:
-    dtype = np.int64 if weight is None else np.float64
+    if weight is None:
+        return _numpy_counts(a, b, lo, size)
+    dtype = np.float64
     table = np.zeros(size * size, dtype=dtype)
     for s in range(0, a.shape[0], _CHUNK):
         x = a[s : s + _CHUNK].astype(np.int64) - lo
         y = b[s : s + _CHUNK].astype(np.int64) - lo
         w = None if weight is None else weight[s : s + _CHUNK]
         table += np.bincount(x * size + y, weights=w, minlength=size * size).astype(dtype)
+    return table.reshape(size, size)
+
+
+def _numpy_counts(a: np.ndarray, b: np.ndarray, lo: int, size: int) -> np.ndarray:
+    """Count the pairs with numpy, a chunk at a time into one reused key buffer."""
+    n = a.shape[0]
+    if n <= _CHUNK:  # one chunk: the fewest numpy calls
+        key = np.multiply(a, size, dtype=np.int64)
+        np.add(key, b, out=key, dtype=np.int64, casting="unsafe")
+        key -= wrapped(lo * (size + 1))
+        return np.bincount(key, minlength=size * size).reshape(size, size)
+    key = np.empty(min(n, _CHUNK), dtype=np.int64)
+    table: np.ndarray | None = None
+    for s in range(0, n, _CHUNK):
+        x, y = a[s : s + _CHUNK], b[s : s + _CHUNK]
+        part = key[: x.shape[0]]
+        # (x − lo)·size + (y − lo), each step in int64 whatever the dtype (uint64 < 2**63 too)
+        np.subtract(x, lo, out=part, dtype=np.int64, casting="unsafe")
+        part *= size
+        np.add(part, y, out=part, dtype=np.int64, casting="unsafe")
+        part -= lo
+        counts = np.bincount(part, minlength=size * size)
+        if table is None:
+            table = counts
+        else:
+            table += counts
+    assert table is not None
     return table.reshape(size, size)
 
 

@@ -26,12 +26,25 @@ DIRECT = 1 << 12  # up to here the five reductions beat a table's dozen calls
 STEP = 1 << 15  # two chunks of int64 ratings stay in a core's L2 cache
 MAX_K = 64  # the widest range whose table the chunks build
 _SAFE = 1 << 62
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
+
+
+def numpy_minmax(a: np.ndarray, b: np.ndarray) -> tuple[int, int]:
+    """Return the smallest and largest value of two integer arrays."""
+    if a.shape[0] <= DIRECT and a.dtype == b.dtype:  # two reductions of one copy: fewer calls
+        both = np.concatenate((a, b))
+        return int(_MIN(both)), int(_MAX(both))
+    return min(int(_MIN(a)), int(_MIN(b))), max(int(_MAX(a)), int(_MAX(b)))
+
+
+def wrapped(value: int) -> int:
+    """Return ``value`` modulo 2**64 as an int64: int64 arithmetic wraps alike."""
+    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
 
 
 def direct_sums(a: np.ndarray, b: np.ndarray) -> tuple[int, int, Sums] | None:
     """``(lo, hi, sums)`` of the unshifted ratings, or None if an int64 sum could overflow."""
-    lo = min(int(a.min()), int(b.min()))
-    hi = max(int(a.max()), int(b.max()))
+    lo, hi = numpy_minmax(a, b)
     top = max(lo * lo, hi * hi, 1)
     if a.shape[0] * top >= _SAFE:
         return None

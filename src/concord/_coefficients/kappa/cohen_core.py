@@ -95,7 +95,7 @@ def _split_sums(
 ) -> tuple[int, int, int, int]:
     """Return (n, max W, A, B) of :func:`weighted_kappa_core` from the int64 parts of W."""
     pieces, top, bound = split
-    n = int(rows.sum())
+    n = int(np.add.reduce(rows))
     u, v = (rows + cols, rows + cols) if pooled else (rows, cols)
     if len(pieces) == 1 and _exact.fits_int64(bound, 2 * n, 2 * n):
         shift, w = pieces[0]  # the usual case: every sum is an int64, exactly
