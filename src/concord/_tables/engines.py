@@ -259,7 +259,7 @@ def _numpy_table(
 def _numpy_counts(a: np.ndarray, b: np.ndarray, lo: int, size: int) -> np.ndarray:
     """Count the pairs with numpy, a chunk at a time into one reused key buffer."""
     n = a.shape[0]
-    if n <= _CHUNK:  # one chunk: the fewest numpy calls
+    if n <= max(_CHUNK, size * size):  # one chunk: the fewest calls, and a k² table only once
         key = np.multiply(a, size, dtype=np.int64)
         np.add(key, b, out=key, dtype=np.int64, casting="unsafe")
         key -= wrapped(lo * (size + 1))
