@@ -22,7 +22,9 @@ from concord._tables import engines, weights
     "values",
     [tuple(range(-50, 50)), tuple(range(0, 300, 3)), tuple(f"c{i:03d}" for i in range(100))],
 )
-def test_the_split_of_many_categories_is_the_scanned_split(kind: str, values: tuple) -> None:
+def test_the_split_of_many_categories_is_the_scanned_split(
+    kind: str, values: tuple[object, ...]
+) -> None:
     labels = Labels(values, ordered=True)
     got = weights.resolve(kind, labels, "cohen_kappa")
     assert labels.k > weights._KEEP_K  # not the kept weights' path

@@ -27,16 +27,18 @@ Set ``CONCORD_NUM_THREADS`` to bound the number of threads (default: all cores).
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from concord._common.extras import missing
 from concord._data.arrays import MAX_RANGE
 from concord._tables.numpy_sums import DIRECT, direct_sums, numpy_minmax, table_sums, wrapped
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 Engine = Literal["auto", "numpy", "numba"]
 
@@ -62,6 +64,8 @@ def _kernels() -> ModuleType | None:
 
 @cache
 def _pool() -> ThreadPoolExecutor:
+    from concurrent.futures import ThreadPoolExecutor  # with threading and logging: when used
+
     return ThreadPoolExecutor(max_workers=_n_threads(), thread_name_prefix="concord")
 
 

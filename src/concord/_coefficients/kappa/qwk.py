@@ -1,25 +1,26 @@
-"""Quadratic weighted kappa from five integer sums, in one pass over the ratings."""
+"""Quadratic weighted kappa from five integer sums, in one pass over the ratings.
+
+Two plain numpy integer arrays need only this module, the counting engines and
+the errors: a fresh process that computes one κ imports nothing else of concord.
+Other inputs import the general path (columns, labels, the table) on first use.
+"""
 
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from concord._coefficients.kappa.cohen_core import weighted_kappa_core
 from concord._common import exact as _exact
 from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._common.options import check_nan_policy
-from concord._data.arrays import Fallback, check_numeric, counted_on_device, namespace, to_host
-from concord._data.columns import check_pair, column, omit_missing, paired
-from concord._data.labels import Labels
-from concord._data.two import two_raters
 from concord._results.spec import Spec
 from concord._tables import engines as _count
-from concord._tables.pair_table import PairTable
-from concord._tables.pairs import batch_table, confusion_table
-from concord._tables.weights import resolve
+
+if TYPE_CHECKING:
+    from concord._data.labels import Labels
+    from concord._tables.pair_table import PairTable
 
 # returns a float, not a result: the spec names it, for the registry
 SPEC = Spec("quadratic_weighted_kappa", "Quadratic weighted kappa")
@@ -131,6 +132,10 @@ def quadratic_weighted_kappa(
     if labels is None and _plain(rater1, rater2, item, rater, rating, raters):
         check_nan_policy(nan_policy, func)
         return _integers(rater1, rater2, *bounds(min_rating, max_rating))
+    from concord._data.arrays import counted_on_device, to_host
+    from concord._data.columns import check_pair, column, omit_missing, paired
+    from concord._data.two import two_raters
+
     rater1, rater2, labels, _ = two_raters(
         func, rater1, rater2, (item, rater, rating), raters, labels, None
     )
@@ -206,6 +211,8 @@ def _via_cohen(
     nan_policy: str = "raise",
 ) -> float:
     """κ of ratings that are not integer arrays: the statistic of :func:`cohen_kappa`."""
+    from concord._tables.pairs import confusion_table
+
     if labels is None and lo_bound is not None and hi_bound is not None:
         labels = range(lo_bound, hi_bound + 1)
     func = "quadratic_weighted_kappa"  # errors and warnings name the function the user called
@@ -230,6 +237,9 @@ def _on_device(
     Integer ratings give the k×k table (``_device_pairs``) rather than the
     five sums: κ is the same exactly rounded ratio either way.
     """
+    from concord._data.arrays import Fallback, check_numeric, namespace
+    from concord._tables.pairs import confusion_table
+
     try:
         xp = namespace(rater1, rater2)
         kinds = {check_numeric(xp, x, 1) for x in (rater1, rater2)}
@@ -280,6 +290,9 @@ def _from_sums(n: int, sums: tuple[int, int, int, int, int]) -> float:
 
 def from_table(table: np.ndarray, labels: Labels) -> float:
     """κ of a confusion table: the statistic of ``cohen_kappa(weights="quadratic")``."""
+    from concord._coefficients.kappa.cohen_core import weighted_kappa_core
+    from concord._tables.weights import resolve
+
     weighting = resolve("quadratic", labels, "quadratic_weighted_kappa")
     statistic = weighted_kappa_core(table, weighting.exact, split=weighting.split)[0]
     if np.isnan(statistic):
@@ -298,6 +311,8 @@ def _undefined() -> None:
 
 def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> PairTable | None:
     """Validate and count one batch of a stream; ratings must lie within the declared bounds."""
+    from concord._tables.pairs import batch_table
+
     counted = batch_table(
         *data,
         labels=options["labels"],
