@@ -163,10 +163,11 @@ def pair_table(
     zero. Returns None when that range exceeds ``MAX_RANGE`` values.
     """
     a, b = _as_kernel_input(a), _as_kernel_input(b)
-    signature = _signature("table", a, b)
+    # no kernel has run (a process without numba, say): no signature to look up
+    signature = _signature("table", a, b) if _warm else None
     kernels = None if sample_weight is not None else _engine(a.shape[0], engine, 1, signature)
     if kernels is not None:
-        _warm.add(signature)
+        _warm.add(signature or _signature("table", a, b))
         window = _speculative_table(a, b, kernels)
         if window is not None:
             return window
@@ -300,10 +301,10 @@ def pair_moments(
     int64 sums would need tiny chunks.
     """
     a, b = _as_kernel_input(a), _as_kernel_input(b)
-    signature = _signature("sums", a, b)
+    signature = _signature("sums", a, b) if _warm else None
     kernels = _engine(a.shape[0], engine, _SUMS, signature)
     if kernels is not None:
-        _warm.add(signature)
+        _warm.add(signature or _signature("sums", a, b))
     n = a.shape[0]
     if kernels is None:
         counted = (direct_sums if n <= DIRECT else table_sums)(a, b)
