@@ -2,8 +2,10 @@
 
 Two engines give identical integers:
 
-* numpy, in chunks of ``_CHUNK`` pairs, so the extra memory is O(chunk + k²);
-  it is used for small inputs and whenever numba is not installed;
+* numpy, in chunks of ``_CHUNK`` pairs (one chunk while the k² table is the
+  larger), so the extra memory is O(chunk + k²); it is used for small inputs
+  and whenever numba is not installed (quadratic kappa's five sums by
+  :mod:`concord._tables.numpy_sums`);
 * numba kernels (:mod:`concord._tables.kernels`), one per core on disjoint slices.
 
 The crossover lives here, measured by ``benchmarks/bench_kappa.py`` and
