@@ -55,3 +55,16 @@ def test_kappa_of_a_thousand_categories_is_exact(kind: str) -> None:
     assert fractions is not None
     assert result.statistic == float(fractions[0])
     assert (result.observed_agreement, result.chance_agreement) == tuple(map(float, fractions[1:]))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_parts_of_fractional_weights_add_up_to_their_integers(seed: int) -> None:
+    # _exact.integers is the definition: x · 2**−e in Python integers, one value at a time
+    rng = np.random.default_rng(seed)
+    k = 60
+    x = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) ** rng.uniform(0.3, 2.5)
+    x[rng.random((k, k)) < 0.1] *= 2.0**-40  # exponents spread over more parts
+    pieces = _exact.parts(x)
+    assert pieces is not None and len(pieces) > 1
+    total = sum((p.astype(object) << s for s, p in pieces), np.zeros(x.shape, dtype=object))
+    assert total.tolist() == _exact.integers(x).tolist()

@@ -223,12 +223,17 @@ def parts(x: np.ndarray) -> list[tuple[int, np.ndarray]] | None:
         return None
     y = np.ldexp(x, -low)  # integers below 2**(LIMB · count), exact
     out = []
+    rest, low_digits = np.empty_like(y), np.empty_like(y)
     for t in range(count):
-        rest = np.floor(y / 2.0**LIMB)
-        digit = (y - rest * 2.0**LIMB).astype(np.int64)
+        # floor(y / 2**LIMB) and the remainder: exact in floating point, in two reused buffers
+        np.multiply(y, 2.0**-LIMB, out=rest)
+        np.floor(rest, out=rest)
+        np.multiply(rest, 2.0**LIMB, out=low_digits)
+        np.subtract(y, low_digits, out=low_digits)
+        digit = low_digits.astype(np.int64)
         if digit.any():
             out.append((LIMB * t, digit))
-        y = rest
+        y, rest = rest, y  # y is ldexp's own array, never the caller's x
     return out
 
 
