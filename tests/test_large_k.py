@@ -68,3 +68,27 @@ def test_the_parts_of_fractional_weights_add_up_to_their_integers(seed: int) -> 
     assert pieces is not None and len(pieces) > 1
     total = sum((p.astype(object) << s for s, p in pieces), np.zeros(x.shape, dtype=object))
     assert total.tolist() == _exact.integers(x).tolist()
+
+
+@pytest.mark.parametrize(
+    ("cell", "value", "expected"),
+    [
+        ((0, 1), np.nan, "finite"),
+        ((0, 1), np.inf, "finite"),
+        ((1, 0), -np.inf, "finite"),
+        ((0, 1), -1.0, "non-negative"),
+        ((1, 1), 1.0, "zero on the diagonal"),
+        (None, 0.0, "not all zero"),
+    ],
+)
+def test_custom_weights_are_checked_as_before(
+    cell: tuple[int, int] | None, value: float, expected: str
+) -> None:
+    # min and max find what the k×k masks found: the same message for each defect
+    w = np.abs(np.subtract.outer(np.arange(3), np.arange(3))).astype(float)
+    if cell is None:
+        w[:] = value
+    else:
+        w[cell] = value
+    with pytest.raises(ValueError, match=expected):
+        concord.cohen_kappa([0, 1, 2, 1], [0, 2, 2, 1], weights=w)
