@@ -263,6 +263,127 @@ def large_k_table(k: int = 1000, n: int = 10**7, repeat: int = 7) -> str:
     )
 
 
+# Issue 30's rows above Krippendorff's: each in fresh processes that have not loaded numba
+# (the numpy path a script's first calls take), against the snippet in the same process.
+SMALL = """
+import statistics, sys, time
+import numpy as np
+import concord
+
+def snippet(a, b, w=None):
+    lo = min(a.min(), b.min()); k = int(max(a.max(), b.max()) - lo + 1)
+    o = np.bincount((a - lo) * k + (b - lo), minlength=k * k).reshape(k, k).astype(float)
+    if w is None:
+        i, j = np.indices((k, k)); w = (i - j) ** 2
+    e = np.outer(o.sum(1), o.sum(0)) / o.sum()
+    return float(1 - (w * o).sum() / (w * e).sum())
+
+def pairs(n, k, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, k, n)
+    return a, np.clip(a + rng.integers(-1 if k < 10 else -3, 2 if k < 10 else 4, n), 0, k - 1)
+
+def timed(fn):
+    t = time.perf_counter(); fn(); return time.perf_counter() - t
+
+case, seed = sys.argv[1], int(sys.argv[2])
+if case == "wide, numba loaded":  # a long-running process: the kernels are loaded
+    from concord._tables import engines
+    engines._kernels()
+out = {}
+if case == "first":  # the first three calls of a process, each beside the snippet
+    a, b = pairs(10**7, 6, seed)
+    for _ in range(3):
+        out.setdefault("snippet", []).append(timed(lambda: snippet(a, b)))
+        out.setdefault("qwk", []).append(timed(lambda: concord.quadratic_weighted_kappa(a, b)))
+elif case == "small":  # n = 10**3, round-robin
+    a, b = pairs(10**3, 6, seed)
+    fns = {
+        "snippet": lambda: snippet(a, b),
+        "qwk": lambda: concord.quadratic_weighted_kappa(a, b),
+        "cohen_kappa quadratic": lambda: concord.cohen_kappa(a, b, weights="quadratic").statistic,
+    }
+    for _ in range(2):
+        [f() for f in fns.values()]
+    for _ in range(400):
+        for name, f in fns.items():
+            out.setdefault(name, []).append(timed(f))
+else:  # k = 1000 categories, 10**6 pairs; the snippet with the same W
+    k = 1000
+    a, b = pairs(10**6, k, seed)
+    custom = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) ** 1.5
+    unweighted = (np.arange(k)[:, None] != np.arange(k)[None, :]).astype(float)
+    fns = {
+        "snippet unweighted": lambda: snippet(a, b, unweighted),
+        "cohen_kappa unweighted": lambda: concord.cohen_kappa(a, b).statistic,
+        "snippet quadratic": lambda: snippet(a, b),
+        "cohen_kappa quadratic": lambda: concord.cohen_kappa(a, b, weights="quadratic").statistic,
+        "snippet custom W": lambda: snippet(a, b, custom),
+        "cohen_kappa custom W": lambda: concord.cohen_kappa(a, b, weights=custom).statistic,
+    }
+    [f() for f in fns.values()]
+    for _ in range(3):
+        for name, f in fns.items():
+            out.setdefault(name, []).append(timed(f))
+assert "numba" not in sys.modules or "numba" in case, "the numpy path was to be measured"
+print(repr(out))
+"""
+
+
+def small_rows(processes: int) -> str:
+    """Issue 30's rows 1-4: fresh processes without numba, paired ratios to the snippet."""
+    import ast
+
+    pairs_of = {
+        "first": [("qwk", "snippet", "QWK, 10⁷ int64 pairs, first three calls")],
+        "small": [
+            ("qwk", "snippet", "QWK, n = 10³"),
+            ("cohen_kappa quadratic", "snippet", '`cohen_kappa(weights="quadratic")`, n = 10³'),
+        ],
+        "wide": [
+            (f"cohen_kappa {w}", f"snippet {w}", f"`cohen_kappa`, k = 1000, 10⁶ pairs, {w}")
+            for w in ("unweighted", "quadratic", "custom W")
+        ],
+        "wide, numba loaded": [
+            (f"cohen_kappa {w}", f"snippet {w}", f"the same, {w}, numba loaded")
+            for w in ("unweighted", "quadratic", "custom W")
+        ],
+    }
+    rows = []
+    for case, contenders in pairs_of.items():
+        runs: dict[str, list[float]] = {}
+        for seed in range(processes):
+            done = subprocess.run(
+                [sys.executable, "-c", SMALL, case, str(seed)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            for name, t in ast.literal_eval(done.stdout).items():
+                runs.setdefault(name, []).extend(t)
+        for ours, ref, label in contenders:
+            ratios = [x / y for x, y in zip(runs[ours], runs[ref], strict=True)]
+            t, r = runs[ours], runs[ref]
+            rows.append(
+                f"| {label} | {_ms(t)} | {_ms(r)} | **{statistics.median(ratios):.2f}×** "
+                f"({min(ratios):.2f}–{max(ratios):.2f}) |"
+            )
+    return (
+        f"| fresh processes ({processes} each), numba not loaded unless said | "
+        "concord ms, median (min–max) | "
+        "snippet ms | ÷ snippet, paired: median (min–max) |\n|---|---|---|---|\n" + "\n".join(rows)
+    )
+
+
+def _ms(t: list[float]) -> str:
+    scale = 1e3
+    digits = 3 if statistics.median(t) < 1e-3 else 1
+    return (
+        f"{statistics.median(t) * scale:.{digits}f} "
+        f"({min(t) * scale:.{digits}f}–{max(t) * scale:.{digits}f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -272,7 +393,17 @@ def main() -> None:
         default=[10**2, 10**3, 10**4, 3 * 10**4, 10**5, 131_071, 131_073, 10**6, 10**7],
     )
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument(
+        "--small",
+        type=int,
+        metavar="PROCESSES",
+        help="only issue 30's small-input, first-call and k = 1000 rows, in PROCESSES "
+        "fresh processes each (without numba unless a row says)",
+    )
     args = parser.parse_args()
+    if args.small:
+        print(small_rows(args.small))
+        return
     rng = np.random.default_rng(2026)
     concord._tables.engines._kernels()  # a long-running process: the kernels are loaded
     for dtype in (np.int64, np.int8):  # ... and have counted this dtype before

@@ -14,7 +14,6 @@ column 'gold'), so each error carries its parts as a :class:`Problem`
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -143,6 +142,8 @@ def check_option(
     listing = expected or "one of " + ", ".join(repr(c) for c in options)
     hint = ""
     if isinstance(value, str):
+        import difflib  # the error path only
+
         match = difflib.get_close_matches(value.lower(), options, n=1)
         if match:
             hint = f"Did you mean {match[0]!r}?"

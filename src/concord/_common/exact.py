@@ -215,20 +215,24 @@ def parts(x: np.ndarray) -> list[tuple[int, np.ndarray]] | None:
         return [(0, x.astype(np.int64))]
     if (x < 0).any():  # the digits below are those of non-negative numbers
         return None
-    mantissa, exponent = np.frexp(x)
-    nonzero = mantissa != 0
-    low = int((exponent[nonzero] - 53).min())
-    count = -(-(int(exponent[nonzero].max()) - low) // LIMB)
+    used = np.frexp(x)[1][x != 0]  # the exponents of the non-zero weights, gathered once
+    low = int(used.min()) - 53
+    count = -(-(int(used.max()) - low) // LIMB)
     if count > _MAX_LIMBS:
         return None
     y = np.ldexp(x, -low)  # integers below 2**(LIMB · count), exact
     out = []
+    rest, low_digits = np.empty_like(y), np.empty_like(y)
     for t in range(count):
-        rest = np.floor(y / 2.0**LIMB)
-        digit = (y - rest * 2.0**LIMB).astype(np.int64)
+        # floor(y / 2**LIMB) and the remainder: exact in floating point, in two reused buffers
+        np.multiply(y, 2.0**-LIMB, out=rest)
+        np.floor(rest, out=rest)
+        np.multiply(rest, 2.0**LIMB, out=low_digits)
+        np.subtract(y, low_digits, out=low_digits)
+        digit = low_digits.astype(np.int64)
         if digit.any():
             out.append((LIMB * t, digit))
-        y = rest
+        y, rest = rest, y  # y is ldexp's own array, never the caller's x
     return out
 
 
@@ -261,7 +265,7 @@ def weighted_total(
     total = int(counts.sum())
     if not fits_int64(bound(split) if top is None else top, total):
         return sum((int((as_object(p) * as_object(counts)).sum()) << s for s, p in split), 0)
-    return sum((int((p * counts).sum()) << s for s, p in split), 0)
+    return sum((int(np.vdot(p, counts)) << s for s, p in split), 0)  # int64, no product array
 
 
 def bilinear(

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 DEFAULT = ("rater1", "rater2")
 
 
 def name_of(x: Any) -> str | None:
     """Return the name a Series or column carries, or None (arrays, lists, unnamed Series)."""
+    if type(x) is np.ndarray:
+        return None  # the common case: a plain array has no name
     if type(x).__module__.startswith("dask.array"):
         return None  # a dask array's name is its graph key, not a column's
     name = getattr(x, "name", None)

@@ -2,8 +2,10 @@
 
 Two engines give identical integers:
 
-* numpy, in chunks of ``_CHUNK`` pairs, so the extra memory is O(chunk + k²);
-  it is used for small inputs and whenever numba is not installed;
+* numpy, in chunks of ``_CHUNK`` pairs (one chunk while the k² table is the
+  larger), so the extra memory is O(chunk + k²); it is used for small inputs
+  and whenever numba is not installed (quadratic kappa's five sums by
+  :mod:`concord._tables.numpy_sums`);
 * numba kernels (:mod:`concord._tables.kernels`), one per core on disjoint slices.
 
 The crossover lives here, measured by ``benchmarks/bench_kappa.py`` and
@@ -27,15 +29,18 @@ Set ``CONCORD_NUM_THREADS`` to bound the number of threads (default: all cores).
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from concord._common.extras import missing
 from concord._data.arrays import MAX_RANGE
+from concord._tables.numpy_sums import DIRECT, direct_sums, numpy_minmax, table_sums, wrapped
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 Engine = Literal["auto", "numpy", "numba"]
 
@@ -61,6 +66,8 @@ def _kernels() -> ModuleType | None:
 
 @cache
 def _pool() -> ThreadPoolExecutor:
+    from concurrent.futures import ThreadPoolExecutor  # with threading and logging: when used
+
     return ThreadPoolExecutor(max_workers=_n_threads(), thread_name_prefix="concord")
 
 
@@ -138,7 +145,7 @@ def _as_kernel_input(x: np.ndarray) -> np.ndarray:
 
 def _minmax(a: np.ndarray, b: np.ndarray, kernels: ModuleType | None) -> tuple[int, int]:
     if kernels is None:
-        return int(min(a.min(), b.min())), int(max(a.max(), b.max()))
+        return numpy_minmax(a, b)
     parts = _map_slices(kernels.minmax, a, b)
     return min(int(p[0]) for p in parts), max(int(p[1]) for p in parts)
 
@@ -158,10 +165,11 @@ def pair_table(
     zero. Returns None when that range exceeds ``MAX_RANGE`` values.
     """
     a, b = _as_kernel_input(a), _as_kernel_input(b)
-    signature = _signature("table", a, b)
+    # no kernel has run (a process without numba, say): no signature to look up
+    signature = _signature("table", a, b) if _warm else None
     kernels = None if sample_weight is not None else _engine(a.shape[0], engine, 1, signature)
     if kernels is not None:
-        _warm.add(signature)
+        _warm.add(signature or _signature("table", a, b))
         window = _speculative_table(a, b, kernels)
         if window is not None:
             return window
@@ -243,13 +251,42 @@ def _added(tables: list[np.ndarray]) -> np.ndarray:
 def _numpy_table(
     a: np.ndarray, b: np.ndarray, weight: np.ndarray | None, lo: int, size: int
 ) -> np.ndarray:
-    dtype = np.int64 if weight is None else np.float64
+    if weight is None:
+        return _numpy_counts(a, b, lo, size)
+    dtype = np.float64
     table = np.zeros(size * size, dtype=dtype)
     for s in range(0, a.shape[0], _CHUNK):
         x = a[s : s + _CHUNK].astype(np.int64) - lo
         y = b[s : s + _CHUNK].astype(np.int64) - lo
         w = None if weight is None else weight[s : s + _CHUNK]
         table += np.bincount(x * size + y, weights=w, minlength=size * size).astype(dtype)
+    return table.reshape(size, size)
+
+
+def _numpy_counts(a: np.ndarray, b: np.ndarray, lo: int, size: int) -> np.ndarray:
+    """Count the pairs with numpy, a chunk at a time into one reused key buffer."""
+    n = a.shape[0]
+    if n <= max(_CHUNK, size * size):  # one chunk: the fewest calls, and a k² table only once
+        key = np.multiply(a, size, dtype=np.int64)
+        np.add(key, b, out=key, dtype=np.int64, casting="unsafe")
+        key -= wrapped(lo * (size + 1))
+        return np.bincount(key, minlength=size * size).reshape(size, size)
+    key = np.empty(min(n, _CHUNK), dtype=np.int64)
+    table: np.ndarray | None = None
+    for s in range(0, n, _CHUNK):
+        x, y = a[s : s + _CHUNK], b[s : s + _CHUNK]
+        part = key[: x.shape[0]]
+        # (x − lo)·size + (y − lo), each step in int64 whatever the dtype (uint64 < 2**63 too)
+        np.subtract(x, lo, out=part, dtype=np.int64, casting="unsafe")
+        part *= size
+        np.add(part, y, out=part, dtype=np.int64, casting="unsafe")
+        part -= lo
+        counts = np.bincount(part, minlength=size * size)
+        if table is None:
+            table = counts
+        else:
+            table += counts
+    assert table is not None
     return table.reshape(size, size)
 
 
@@ -266,11 +303,15 @@ def pair_moments(
     int64 sums would need tiny chunks.
     """
     a, b = _as_kernel_input(a), _as_kernel_input(b)
-    signature = _signature("sums", a, b)
+    signature = _signature("sums", a, b) if _warm else None
     kernels = _engine(a.shape[0], engine, _SUMS, signature)
     if kernels is not None:
-        _warm.add(signature)
+        _warm.add(signature or _signature("sums", a, b))
     n = a.shape[0]
+    if kernels is None:
+        counted = (direct_sums if n <= DIRECT else table_sums)(a, b)
+        if counted is not None:
+            return counted
     small = a.dtype.itemsize <= 2 and b.dtype.itemsize <= 2 and n < 1 << 31
     if kernels is not None and small:
         total = _add_sums(_map_slices(kernels.sums, a, b))

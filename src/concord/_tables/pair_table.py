@@ -73,8 +73,13 @@ def labelled_table(
 
 
 def _found(dense: np.ndarray, lo: int, both_bool: bool) -> PairTable:
-    """Return the table of the values used, labelled by them."""
-    totals = (dense.sum(axis=0) + dense.sum(axis=1)).tolist()  # k numbers: Python is quicker
+    """Return the table of the values used, labelled by them (``dense``: the caller's own)."""
+    add = np.add.reduce  # ndarray.sum's own reduction, without its Python wrapper
+    totals = (add(dense, axis=0) + add(dense, axis=1)).tolist()  # k numbers: Python is quicker
+    if min(totals) > 0:  # every value of the range used (the usual scale): the table as counted
+        used = range(lo, lo + len(totals))
+        values = tuple(bool(v) for v in used) if both_bool else tuple(used)
+        return PairTable(dense, Labels(values, ordered=True))
     idx = [i for i, total in enumerate(totals) if total > 0]
     first, last = idx[0], idx[-1]
     if last - first + 1 == len(idx):  # no gap (the usual scale): a slice, no fancy index

@@ -261,10 +261,36 @@ def resolve(weights: Any, labels: Labels, func: str) -> Weighting:
             if whole is not None:
                 exact = whole
         if not keep:
-            return Weighting(kind, _scaled(raw), exact)
+            return Weighting(kind, _scaled(raw), exact, _whole_split(kind, labels, exact))
         kept = _kept((kind, labels.values), _scaled(raw), exact)
     # a view of a read-only array cannot be made writeable: results may hand it out
     return Weighting(kind, kept.matrix.view(), kept.exact, kept.split)
+
+
+_WHOLE_TOP = {"linear": lambda span: span, "quadratic": lambda span: span * span}
+
+
+def _whole_split(kind: str, labels: Labels, exact: np.ndarray) -> _exact.Split | None:
+    """:func:`_exact.split` of whole-number weights, without its scans of the k×k matrix.
+
+    No weights ([i ≠ j]) and the linear and quadratic weights of integer
+    labels below 2**25 in magnitude are integers below 2**53, held exactly as
+    floats: one part, whose largest value (and bound) follows from the labels.
+    Other weights: None (the core splits them).
+    """
+    if labels.k < 2:
+        return None
+    if kind == "unweighted":
+        return [(0, exact.astype(np.int64))], 1, 1
+    top = _WHOLE_TOP.get(kind)
+    values = labels.values
+    if top is None or not all(type(v) is int for v in values):
+        return None
+    lo, hi = min(values), max(values)
+    if max(-lo, hi) >= 1 << 25:  # a span below 2**26: squares below 2**53, exact as floats
+        return None
+    largest = top(hi - lo)
+    return [(0, exact.astype(np.int64))], largest, largest
 
 
 _RATIONAL = ("ratio", "bipolar")  # rational functions of the scores: exact integer weights
@@ -371,11 +397,14 @@ def custom(weights: Any, labels: Labels, func: str) -> np.ndarray:
             raw=True,
             fix=f"The labels are {labels.values!r}; pass labels=[...] to fix the categories.",
         )
+    # two reductions, no k×k masks: min and max carry NaN, −inf and +inf
+    lo, hi = (float(w.min()), float(w.max())) if w.size else (0.0, 0.0)
+    finite = np.isfinite(lo) and np.isfinite(hi)
     problems = [
-        (not np.isfinite(w).all(), "finite"),
-        ((w < 0).any(), "non-negative"),
+        (not finite, "finite"),
+        (lo < 0, "non-negative"),
         ((np.diag(w) != 0).any(), "zero on the diagonal (they are disagreement weights)"),
-        (k >= 2 and not w.any(), "not all zero"),
+        (k >= 2 and hi == 0, "not all zero"),
     ]
     for failed, expected in problems:
         if failed:

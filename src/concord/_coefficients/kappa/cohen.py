@@ -123,8 +123,8 @@ def kappa_result(
     function in the warning (default: the coefficient's own).
     """
     func, pooled = pair.spec.name, pair.pooled
-    n = table.sum()
-    rows, cols = table.sum(axis=1), table.sum(axis=0)
+    add = np.add.reduce  # ndarray.sum's own reduction, without its Python wrapper
+    n, rows, cols = add(table, axis=None), add(table, axis=1), add(table, axis=0)
     statistic, p_o, p_e = weighted_kappa_core(
         table, weighting.exact, pooled=pooled, split=weighting.split, margins=(rows, cols)
     )
@@ -137,7 +137,7 @@ def kappa_result(
         )
     if pooled:
         rows = cols = (rows + cols) / 2
-    expected = rows[:, None] * cols[None, :] / n  # np.outer, without its checks
+    expected = np.multiply.outer(rows, cols) / n  # np.outer, without its checks
     return KappaResult(
         statistic=statistic,
         observed=table,

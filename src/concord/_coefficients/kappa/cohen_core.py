@@ -95,11 +95,12 @@ def _split_sums(
 ) -> tuple[int, int, int, int]:
     """Return (n, max W, A, B) of :func:`weighted_kappa_core` from the int64 parts of W."""
     pieces, top, bound = split
-    n = int(rows.sum())
+    n = int(np.add.reduce(rows))
     u, v = (rows + cols, rows + cols) if pooled else (rows, cols)
     if len(pieces) == 1 and _exact.fits_int64(bound, 2 * n, 2 * n):
         shift, w = pieces[0]  # the usual case: every sum is an int64, exactly
-        return n, top, int(np.vdot(w, o)) << shift, int(u @ w @ v) << shift
+        # .dot: the same int64 arithmetic as @, without the matmul ufunc's overhead
+        return n, top, int(np.vdot(w, o)) << shift, int(u.dot(w).dot(v)) << shift
     return n, top, _exact.weighted_total(pieces, o, bound), _exact.bilinear(u, pieces, v, bound)
 
 

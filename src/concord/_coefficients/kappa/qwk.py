@@ -1,25 +1,26 @@
-"""Quadratic weighted kappa from five integer sums, in one pass over the ratings."""
+"""Quadratic weighted kappa from five integer sums, in one pass over the ratings.
+
+Two plain numpy integer arrays need only this module, the counting engines and
+the errors: a fresh process that computes one κ imports nothing else of concord.
+Other inputs import the general path (columns, labels, the table) on first use.
+"""
 
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from concord._coefficients.kappa.cohen_core import weighted_kappa_core
 from concord._common import exact as _exact
 from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._common.options import check_nan_policy
-from concord._data.arrays import Fallback, check_numeric, counted_on_device, namespace, to_host
-from concord._data.columns import check_pair, column, omit_missing, paired
-from concord._data.labels import Labels
-from concord._data.two import two_raters
 from concord._results.spec import Spec
 from concord._tables import engines as _count
-from concord._tables.pair_table import PairTable
-from concord._tables.pairs import batch_table, confusion_table
-from concord._tables.weights import resolve
+
+if TYPE_CHECKING:
+    from concord._data.labels import Labels
+    from concord._tables.pair_table import PairTable
 
 # returns a float, not a result: the spec names it, for the registry
 SPEC = Spec("quadratic_weighted_kappa", "Quadratic weighted kappa")
@@ -127,10 +128,17 @@ def quadratic_weighted_kappa(
     >>> concord.quadratic_weighted_kappa([1, 2, None, 3], [1, 2, 2, 3], nan_policy="omit")
     1.0
     """
-    rater1, rater2, labels, _ = two_raters(
-        "quadratic_weighted_kappa", rater1, rater2, (item, rater, rating), raters, labels, None
-    )
     func = "quadratic_weighted_kappa"
+    if labels is None and _plain(rater1, rater2, item, rater, rating, raters):
+        check_nan_policy(nan_policy, func)
+        return _integers(rater1, rater2, *bounds(min_rating, max_rating))
+    from concord._data.arrays import counted_on_device, to_host
+    from concord._data.columns import check_pair, column, omit_missing, paired
+    from concord._data.two import two_raters
+
+    rater1, rater2, labels, _ = two_raters(
+        func, rater1, rater2, (item, rater, rating), raters, labels, None
+    )
     check_nan_policy(nan_policy, func)
     lo_bound, hi_bound = bounds(min_rating, max_rating)
     rater1, rater2 = paired(rater1, rater2, func)
@@ -145,14 +153,46 @@ def quadratic_weighted_kappa(
     (c1, c2), _ = omit_missing([c1, c2], None, nan_policy, func)
     a, b = c1.values, c2.values
     if labels is None and _int64_exact(a) and _int64_exact(b):
-        bounded = lo_bound is not None or hi_bound is not None
-        counted = _count.pair_moments(a, b, need_range=bounded)
-        if counted is not None:
-            lo, hi, sums = counted
-            if bounded:
-                check_range(lo, hi, lo_bound, hi_bound)  # type: ignore[arg-type]
-            return _from_sums(a.shape[0], sums)
+        return _integers(a, b, lo_bound, hi_bound, rater1, rater2, nan_policy)
     return _via_cohen(rater1, rater2, lo_bound, hi_bound, labels, nan_policy)
+
+
+def _plain(rater1: Any, rater2: Any, *long: Any) -> bool:
+    """Whether the call is two plain numpy integer arrays of one non-zero length.
+
+    Such arrays pass every check of the general path (no missing value, no
+    categories, nothing to pair by index, no table), so they skip them.
+    """
+    if (
+        type(rater1) is not np.ndarray
+        or type(rater2) is not np.ndarray
+        or any(x is not None for x in long)
+    ):
+        return False
+    if rater1.ndim != 1 or rater1.shape != rater2.shape or rater1.shape[0] == 0:
+        return False
+    return _int64_exact(rater1) and _int64_exact(rater2)
+
+
+def _integers(
+    a: np.ndarray,
+    b: np.ndarray,
+    lo_bound: int | None,
+    hi_bound: int | None,
+    rater1: Any = None,
+    rater2: Any = None,
+    nan_policy: str = "raise",
+) -> float:
+    """κ of integer ratings from their five sums (``rater1``/``rater2``: the inputs as given)."""
+    bounded = lo_bound is not None or hi_bound is not None
+    counted = _count.pair_moments(a, b, need_range=bounded)
+    if counted is None:  # a range too wide for int64 chunks: the table's path
+        first, second = (a, b) if rater1 is None else (rater1, rater2)
+        return _via_cohen(first, second, lo_bound, hi_bound, None, nan_policy)
+    lo, hi, sums = counted
+    if bounded:
+        check_range(lo, hi, lo_bound, hi_bound)  # type: ignore[arg-type]
+    return _from_sums(a.shape[0], sums)
 
 
 def _int64_exact(x: np.ndarray) -> bool:
@@ -171,6 +211,8 @@ def _via_cohen(
     nan_policy: str = "raise",
 ) -> float:
     """κ of ratings that are not integer arrays: the statistic of :func:`cohen_kappa`."""
+    from concord._tables.pairs import confusion_table
+
     if labels is None and lo_bound is not None and hi_bound is not None:
         labels = range(lo_bound, hi_bound + 1)
     func = "quadratic_weighted_kappa"  # errors and warnings name the function the user called
@@ -195,6 +237,9 @@ def _on_device(
     Integer ratings give the k×k table (``_device_pairs``) rather than the
     five sums: κ is the same exactly rounded ratio either way.
     """
+    from concord._data.arrays import Fallback, check_numeric, namespace
+    from concord._tables.pairs import confusion_table
+
     try:
         xp = namespace(rater1, rater2)
         kinds = {check_numeric(xp, x, 1) for x in (rater1, rater2)}
@@ -245,6 +290,9 @@ def _from_sums(n: int, sums: tuple[int, int, int, int, int]) -> float:
 
 def from_table(table: np.ndarray, labels: Labels) -> float:
     """κ of a confusion table: the statistic of ``cohen_kappa(weights="quadratic")``."""
+    from concord._coefficients.kappa.cohen_core import weighted_kappa_core
+    from concord._tables.weights import resolve
+
     weighting = resolve("quadratic", labels, "quadratic_weighted_kappa")
     statistic = weighted_kappa_core(table, weighting.exact, split=weighting.split)[0]
     if np.isnan(statistic):
@@ -263,6 +311,8 @@ def _undefined() -> None:
 
 def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> PairTable | None:
     """Validate and count one batch of a stream; ratings must lie within the declared bounds."""
+    from concord._tables.pairs import batch_table
+
     counted = batch_table(
         *data,
         labels=options["labels"],
