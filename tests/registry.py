@@ -98,6 +98,7 @@ NOT_COEFFICIENTS = {
     "overall_concordance": "OCCC of many raters; no accumulator yet",
     "plan": "sample sizes for a planned study; reads no ratings",
     "rater_diagnostics": "leaves each rater out of a coefficient of many raters",
+    "read_annotations": "reads an annotation tool's export into a long DataFrame",
     "specific_agreement": "per-category agreement, one value per category",
     "symmetry_test": "a test of a square table, not a coefficient",
     "weight_matrix": "the disagreement weights of a scale",

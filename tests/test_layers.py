@@ -22,7 +22,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "concord"
 LAYERS = [
     ("_version", "_common"),
-    ("_data",),
+    ("_data", "_readers"),
     ("_tables",),
     ("_inference",),
     ("_results",),

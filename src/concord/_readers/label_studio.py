@@ -1,0 +1,222 @@
+"""Label Studio's JSON export: one task per record, one annotation per annotator.
+
+A task holds its ``id``, its ``data`` (the text) and ``annotations``; each
+annotation names its annotator in ``completed_by`` (a user id, or a user object
+with ``id`` and ``email``), may be ``was_cancelled`` (skipped, and counted), and
+holds ``result``: one entry per answer, naming its control (``from_name``) and
+its ``type``. Read here: ``choices`` (several chosen: a label set), ``rating``,
+``taxonomy`` (a path reads ``"A / B"``) and ``labels`` (spans with ``start`` and
+``end``, character offsets, end exclusive). ``predictions`` are a model's, never
+read. Label Studio's labelling config is not in the export: pass ``choices=`` to
+check that every label is one the project declares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from concord._readers.source import check_mapping, fail, frame, name_of, records, where
+
+FORMAT = "label-studio"
+TYPES = ("choices", "rating", "taxonomy", "labels")
+
+
+def looks_like(sample: Any) -> bool:
+    """Return True for a Label Studio task: ``data`` and ``annotations``."""
+    return isinstance(sample, Mapping) and "annotations" in sample and "data" in sample
+
+
+class _Control:
+    """The rows one control (``from_name``) gives, and what it has seen."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.rows: dict[str, list[Any]] = {"item": [], "rater": [], "label": []}
+        if kind == "labels":
+            self.rows.update(start=[], end=[], text=[])
+        self.seen: set[tuple[Any, Any]] = set()
+        self.several = False
+
+
+def read(
+    source: Any,
+    /,
+    *,
+    from_name: str | None = None,
+    choices: Collection[Any] | None = None,
+    text_key: str | None = None,
+) -> Any:
+    """Read a Label Studio JSON export into a long DataFrame (see :mod:`concord._readers.read`).
+
+    ``from_name`` picks one control where the tasks hold several; ``choices``
+    lists the labels the project declares (a label outside them is an error);
+    ``text_key`` names the ``data`` field that holds the text (default
+    ``"text"``, or the only text field), used to check span offsets.
+    """
+    name = name_of(source)
+    allowed = None if choices is None else frozenset(choices)
+    controls: dict[str, _Control] = {}
+    skipped = {"cancelled": 0, "without a result": 0}
+    answered = 0
+    for position, task in enumerate(records(source)):
+        task = check_mapping(position, task, name)
+        item, text = _task(position, task, name, text_key)
+        for index, annotation in enumerate(task.get("annotations") or ()):
+            if annotation.get("was_cancelled"):
+                skipped["cancelled"] += 1
+                continue
+            answered += 1
+            at = f"{name}: {where(position, task, 'id')}, annotation {index + 1}"
+            rater = _rater(annotation, at)
+            touched: set[str] = set()  # the controls this annotation has answered
+            for result in annotation.get("result") or ():
+                _result(result, controls, (item, rater, text), at, allowed, touched)
+    control = _pick(controls, from_name, name)
+    skipped["without a result"] = answered - len(control.seen)
+    if control.several:  # one control's labels are all sets, or none is
+        labels = control.rows["label"]
+        control.rows["label"] = [v if isinstance(v, frozenset) else frozenset([v]) for v in labels]
+    return frame(control.rows, FORMAT, skipped)
+
+
+def _task(position: int, task: Mapping[str, Any], name: str, key: str | None) -> tuple[Any, Any]:
+    """Return a task's id and its text (None where it has none)."""
+    if task.get("id") is None:
+        fail(f"{name}: {where(position, task)} has no 'id'. Export the tasks from Label Studio.")
+    data = task.get("data")
+    if not isinstance(data, Mapping):
+        fail(f"{name}: {where(position, task, 'id')} has no 'data' object with its text.")
+    if key is not None:
+        return task["id"], data.get(key)
+    if isinstance(data.get("text"), str):
+        return task["id"], data["text"]
+    texts = [v for v in data.values() if isinstance(v, str)]
+    return task["id"], texts[0] if len(texts) == 1 else None
+
+
+def _rater(annotation: Mapping[str, Any], at: str) -> Any:
+    """Return the annotator: the user's email, else its id."""
+    user = annotation.get("completed_by")
+    if isinstance(user, Mapping):
+        user = user.get("email") or user.get("id")
+    if user is None or user == "":
+        fail(
+            f"{at} has no annotator ('completed_by'). Export with the annotators "
+            "(Label Studio's JSON export, not JSON-MIN), or fill completed_by in."
+        )
+    return user
+
+
+def _result(
+    result: Mapping[str, Any],
+    controls: dict[str, _Control],
+    task: tuple[Any, Any, Any],
+    at: str,
+    allowed: frozenset[Any] | None,
+    touched: set[str],
+) -> None:
+    """Add one result's rows to its control; a second answer to it by the rater fails."""
+    kind, control_name = result.get("type"), result.get("from_name")
+    if kind not in TYPES or control_name is None:
+        return  # a text area, a relation...: no label to compare
+    control = controls.get(control_name)
+    if control is None:
+        control = controls[control_name] = _Control(kind)
+    item, rater, text = task
+    value = result.get("value") or {}
+    if control_name not in touched or kind != "labels":  # spans: many in one annotation
+        if (item, rater) in control.seen:
+            _twice(at, control_name, rater)
+        control.seen.add((item, rater))
+        touched.add(control_name)
+    if kind == "labels":
+        _span(control, value, item, rater, text, at, allowed)
+        return
+    label = _label(kind, value, at, control_name)
+    _check(label, allowed, at)
+    control.several |= isinstance(label, frozenset)
+    for column, cell in (("item", item), ("rater", rater), ("label", label)):
+        control.rows[column].append(cell)
+
+
+def _label(kind: str, value: Mapping[str, Any], at: str, control: str) -> Any:
+    """Return a choices, rating or taxonomy answer as a label (several: a frozenset)."""
+    if kind == "rating":
+        if "rating" not in value:
+            fail(f"{at}: the rating of {control!r} has no value.rating.")
+        return value["rating"]
+    if kind == "taxonomy":
+        found = [" / ".join(map(str, path)) for path in value.get("taxonomy") or ()]
+    else:
+        found = list(value.get("choices") or ())
+    if len(found) == 1:
+        return found[0]
+    return frozenset(found)
+
+
+def _span(
+    control: _Control,
+    value: Mapping[str, Any],
+    item: Any,
+    rater: Any,
+    text: Any,
+    at: str,
+    allowed: frozenset[Any] | None,
+) -> None:
+    """Add a span's rows: one per label, with its offsets checked against the text."""
+    start, end = value.get("start"), value.get("end")
+    if not isinstance(start, int) or not isinstance(end, int):
+        fail(f"{at}: a span has no character offsets (value.start, value.end): {dict(value)}.")
+    if not 0 <= start <= end or (isinstance(text, str) and end > len(text)):
+        size = f" of {len(text)} characters" if isinstance(text, str) else ""
+        fail(
+            f"{at}: the span [{start}, {end}) is not inside the text{size}. The export does "
+            "not match its text: export it again, or pass text_key= naming the text field."
+        )
+    for label in value.get("labels") or ():
+        _check(label, allowed, at)
+        for column, cell in zip(control.rows, (item, rater, label, start, end, text), strict=True):
+            control.rows[column].append(cell)
+
+
+def _check(label: Any, allowed: frozenset[Any] | None, at: str) -> None:
+    if allowed is None:
+        return
+    outside = [v for v in (label if isinstance(label, frozenset) else [label]) if v not in allowed]
+    if outside:
+        fail(
+            f"{at}: the label {outside[0]!r} is not one of choices= "
+            f"({', '.join(map(repr, sorted(allowed, key=str)))}). Fix the label in the tool, "
+            "or add it to choices=."
+        )
+
+
+def _twice(at: str, control: str, rater: Any) -> None:
+    fail(
+        f"{at}: annotator {rater!r} answers {control!r} a second time on this task. Keep one "
+        "annotation per annotator and task (delete the other in Label Studio)."
+    )
+
+
+def _pick(controls: dict[str, _Control], from_name: str | None, name: str) -> _Control:
+    """Return the control ``from_name`` names, or the only one; several unpicked: an error."""
+    listed = ", ".join(f"{n!r} ({c.kind})" for n, c in controls.items())
+    if from_name is not None:
+        if from_name not in controls:
+            fail(
+                f"{name}: no control {from_name!r} (from_name=) in the annotations. "
+                f"Controls: {listed or 'none'}."
+            )
+        return controls[from_name]
+    if not controls:
+        fail(
+            f"{name}: no annotation holds a choices, rating, taxonomy or labels result. "
+            "Export the annotated tasks (not only the predictions)."
+        )
+    if len(controls) > 1:
+        fail(
+            f"{name}: the annotations answer several controls: {listed}. "
+            "Pick one with from_name= (the CLI: --control)."
+        )
+    return next(iter(controls.values()))

@@ -1,0 +1,158 @@
+"""Where an export comes from: a path, an open file or the parsed records, and its JSON.
+
+Every reader gets its records through :func:`records`: a list of dicts, whatever
+the source. JSON and JSON Lines are parsed with the standard library in one pass;
+a file that does not parse (a truncated export, a stray line) is one line naming
+where it broke, and a record that is not an object names its position.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, NoReturn
+
+
+class AnnotationError(ValueError):
+    """An export that cannot be read as it is: the message names the record and the fix."""
+
+
+def fail(message: str) -> NoReturn:
+    """Raise :class:`AnnotationError` (a ValueError) with ``message``, as one line."""
+    raise AnnotationError(message) from None
+
+
+def name_of(source: Any) -> str:
+    """Return how a message calls ``source``: its path, a file's name, or its type."""
+    if isinstance(source, str | os.PathLike):
+        return os.fspath(source)
+    name = getattr(source, "name", None)
+    if isinstance(name, str):
+        return name
+    return f"the {type(source).__name__}"
+
+
+def is_path(source: Any) -> bool:
+    """Return True for a path (a str or an os.PathLike)."""
+    return isinstance(source, str | os.PathLike)
+
+
+def read_text(source: Any) -> str:
+    """Return the text of a path or of an open file (text or bytes, UTF-8)."""
+    if is_path(source):
+        path = Path(source)
+        if not path.exists():
+            fail(f"{path}: no such file.")
+        if path.is_dir():
+            fail(f"{path} is a folder; name the export file (.json or .jsonl).")
+        data = path.read_bytes()
+    else:
+        data = source.read()
+    if isinstance(data, bytes):
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            fail(
+                f"{name_of(source)}: byte {exc.start} is not UTF-8. Annotation tools export "
+                "UTF-8; export the file again or convert it to UTF-8."
+            )
+    return str(data).removeprefix("\ufeff")
+
+
+def parse(text: str, name: str) -> list[Any]:
+    """Parse JSON (an array of records, or one record) or JSON Lines; one line per fault."""
+    stripped = text.lstrip()
+    if not stripped:
+        fail(f"{name} is empty: an export holds at least one record.")
+    if stripped[0] == "[":
+        return _json(text, name)
+    first = stripped.split("\n", 1)[0].strip()
+    try:
+        json.loads(first)
+    except json.JSONDecodeError:  # one object over several lines: JSON, not JSON Lines
+        return _json(text, name)
+    return _json_lines(text, name)
+
+
+def _json(text: str, name: str) -> list[Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(
+            f"{name} is not valid JSON: it breaks at line {exc.lineno}, column {exc.colno} "
+            f"({exc.msg}). A truncated or hand-edited export: export it again from the tool."
+        )
+    return data if isinstance(data, list) else [data]
+
+
+def _json_lines(text: str, name: str) -> list[Any]:
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            fail(
+                f"{name}: line {number} is not valid JSON ({exc.msg}, column {exc.colno}); "
+                "in JSON Lines each line holds one whole record. A truncated export: export "
+                "it again from the tool."
+            )
+    return out
+
+
+def records(source: Any) -> list[Any]:
+    """Return the records of ``source``: parsed from a file, or taken from the object.
+
+    A path or an open file is parsed as JSON or JSON Lines; a list or tuple is the
+    records; a pandas DataFrame gives its rows; an object with ``to_list()`` (a
+    Hugging Face or Argilla dataset) or any other iterable of mappings gives those.
+    """
+    if is_path(source) or hasattr(source, "read"):
+        return parse(read_text(source), name_of(source))
+    if isinstance(source, list | tuple):
+        return list(source)
+    if isinstance(source, Mapping):
+        return [source]
+    if hasattr(source, "to_dict") and hasattr(source, "columns"):  # a pandas DataFrame
+        return list(source.to_dict("records"))
+    if hasattr(source, "to_list"):
+        return list(source.to_list())
+    if isinstance(source, Iterable) and not isinstance(source, str | bytes):
+        return list(source)
+    fail(
+        f"cannot read annotations from {name_of(source)}: pass a path, an open file, or the "
+        "records (a list of dicts, or a dataset with to_list())."
+    )
+
+
+def where(position: int, record: Any, *keys: str) -> str:
+    """Name a record for a message: ``record 3 (id 17)``, counting from 1."""
+    if isinstance(record, Mapping):
+        for key in keys:
+            if record.get(key) is not None:
+                return f"record {position + 1} ({key} {record[key]!r})"
+    return f"record {position + 1}"
+
+
+def check_mapping(position: int, record: Any, name: str) -> Mapping[str, Any]:
+    """Return ``record`` if it is a mapping, else fail naming its position."""
+    if not isinstance(record, Mapping):
+        fail(
+            f"{name}: record {position + 1} is a {type(record).__name__}, not an object "
+            "(a JSON {...}). Pass the export as the tool wrote it."
+        )
+    return record
+
+
+def frame(rows: dict[str, list[Any]], fmt: str, skipped: dict[str, int]) -> Any:
+    """Build the long DataFrame once, with ``attrs`` naming the format and the skipped counts."""
+    from concord._common.extras import require
+
+    pd = require("pandas", "pandas", "concord.read_annotations")
+    df = pd.DataFrame(rows)
+    df.attrs["format"] = fmt
+    df.attrs["skipped"] = {k: v for k, v in skipped.items() if v}
+    return df
