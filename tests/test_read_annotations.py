@@ -78,7 +78,7 @@ def test_label_studio_several_controls_need_from_name():
     assert first == {1: {"service"}, 2: {"service"}, 3: {"service", "food"}}
     sentiment = concord.read_annotations(path, format="label-studio", from_name="sentiment")
     assert set(map(type, sentiment["label"])) == {str}
-    with pytest.raises(ValueError, match="no control 'topic' .*Controls: 'sentiment'"):
+    with pytest.raises(ValueError, match=r"no control 'topic' .*Controls: 'sentiment'"):
         concord.read_annotations(path, format="label-studio", from_name="topic")
 
 
@@ -128,7 +128,10 @@ def test_label_studio_rating_and_taxonomy():
     stars = concord.read_annotations(tasks, format="label-studio", from_name="stars")
     assert stars["label"].tolist() == [4, 5]
     tax = concord.read_annotations(tasks, format="label-studio", from_name="tax")
-    assert tax["label"].tolist() == [frozenset({"Food / Soup"}), frozenset({"Food / Soup", "Service"})]
+    assert tax["label"].tolist() == [
+        frozenset({"Food / Soup"}),
+        frozenset({"Food / Soup", "Service"}),
+    ]
 
 
 def test_label_studio_annotation_without_result_is_counted():
@@ -155,7 +158,9 @@ def test_truncated_json_names_line_and_column(tmp_path):
     text = LS.read_text(encoding="utf-8")
     cut = tmp_path / "export.json"
     cut.write_text(text[: len(text) // 2], encoding="utf-8")
-    with pytest.raises(ValueError, match=r"export.json is not valid JSON: it breaks at line \d+, column \d+"):
+    with pytest.raises(
+        ValueError, match=r"export.json is not valid JSON: it breaks at line \d+, column \d+"
+    ):
         concord.read_annotations(cut, format="label-studio")
     with pytest.raises(ValueError) as caught:
         concord.read_annotations(cut)  # detection parses it too
@@ -165,7 +170,7 @@ def test_truncated_json_names_line_and_column(tmp_path):
 def test_truncated_jsonl_names_its_line(tmp_path):
     lines = (DATA / "prodigy_choice.jsonl").read_text(encoding="utf-8").splitlines()
     cut = tmp_path / "db.jsonl"
-    cut.write_text("\n".join(lines[:3] + [lines[3][:40]]), encoding="utf-8")
+    cut.write_text("\n".join([*lines[:3], lines[3][:40]]), encoding="utf-8")
     with pytest.raises(ValueError, match=r"db.jsonl: line 4 is not valid JSON"):
         concord.read_annotations(cut, format="prodigy")
 

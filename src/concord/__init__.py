@@ -44,8 +44,8 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._coefficients.ranks.overall import overall_concordance
     from concord._common.errors import UndefinedKappaWarning
     from concord._data.matrix import CategoryCounts
-    from concord._readers.read import read_annotations
     from concord._inference.intervals import ConfidenceInterval
+    from concord._readers.read import read_annotations
     from concord._results.benchmark import BenchmarkLevel, BenchmarkProbabilities
     from concord._results.continuous.agreement_continuous import BlandAltmanResult, CccResult
     from concord._results.continuous.continuous import IccResult

@@ -55,7 +55,9 @@ def _responses(record: Mapping[str, Any]) -> Iterator[tuple[str, Any, Any, Any]]
             values = record.get(key) or []
             users = record.get(f"{key}.users") or [None] * len(values)
             status = record.get(f"{key}.status") or [None] * len(values)
-            yield from ((question, u, v, s) for v, u, s in zip(values, users, status, strict=False))
+            yield from (
+                (question, u, v, s) for v, u, s in zip(values, users, status, strict=False)
+            )
 
 
 def read(
@@ -94,9 +96,7 @@ def read(
         if user is None or user == "":
             fail(f"{at}: a response has no user_id. Export the records with their responses.")
         if (item, user) in seen:
-            fail(
-                f"{at}: user {user!r} answers it twice. Keep one response per user and record."
-            )
+            fail(f"{at}: user {user!r} answers it twice. Keep one response per user and record.")
         seen.add((item, user))
         if spans:
             _add_spans(rows, item, user, value, at, allowed)
@@ -112,7 +112,7 @@ def _is_spans(value: Any) -> bool:
 
 
 def _label(value: Any, at: str, allowed: frozenset[Any] | None) -> Any:
-    """A response's value as a label: a list (multi-label) is a label set."""
+    """Return a response's value as a label: a list (multi-label) is a label set."""
     if isinstance(value, list | tuple):
         if any(isinstance(v, Mapping) for v in value):
             fail(f"{at}: a ranking answer is not a label. Pick a label question with question=.")
@@ -158,8 +158,5 @@ def _pick(
     if not by_question:
         fail(f"{name}: no record holds a response. Export the records with their responses.")
     if len(by_question) > 1:
-        fail(
-            f"{name}: the records answer several questions: {listed}. Pick one with "
-            "question= (the CLI: --control)."
-        )
+        fail(f"{name}: the records answer several questions: {listed}. Pick one with question=.")
     return next(iter(by_question.values()))

@@ -216,7 +216,6 @@ def _pick(controls: dict[str, _Control], from_name: str | None, name: str) -> _C
         )
     if len(controls) > 1:
         fail(
-            f"{name}: the annotations answer several controls: {listed}. "
-            "Pick one with from_name= (the CLI: --control)."
+            f"{name}: the annotations answer several controls: {listed}. Pick one with from_name=."
         )
     return next(iter(controls.values()))

@@ -57,7 +57,9 @@ def read(
     found = records(source)
     kinds = {_kind(r) for r in found[:1] if isinstance(r, Mapping)}
     kind = kinds.pop() if kinds else "choice"
-    read_answers = frozenset(answers or (("accept", "reject") if kind == "binary" else ("accept",)))
+    read_answers = frozenset(
+        answers or (("accept", "reject") if kind == "binary" else ("accept",))
+    )
     rows: dict[str, list[Any]] = {"item": [], "rater": [], "label": []}
     if kind == "spans":
         rows.update(start=[], end=[], token_start=[], token_end=[], text=[])
@@ -96,7 +98,7 @@ def read(
 
 
 def _as_set(label: Any) -> frozenset[Any]:
-    """A label in a column of label sets: nothing chosen is the empty set."""
+    """Return a label as a label set: nothing chosen is the empty set."""
     if isinstance(label, frozenset):
         return label
     return frozenset() if label is None else frozenset([label])

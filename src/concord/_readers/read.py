@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import os
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -53,7 +52,7 @@ def module(fmt: str) -> ModuleType:
         fail(f"read_annotations cannot read {fmt!r} exports in this version of concord.")
 
 
-def read_annotations(source: Any, /, *, format: str | None = None, **options: Any) -> pd.DataFrame:  # noqa: A002
+def read_annotations(source: Any, /, *, format: str | None = None, **options: Any) -> pd.DataFrame:
     """Read an annotation tool's export into a long pandas DataFrame.
 
     Parameters
@@ -182,9 +181,3 @@ def _json_format(found: list[Any], name: str) -> str:
             "Pass format= to say which."
         )
     return claimed[0]
-
-
-def is_annotation_path(path: str) -> bool:
-    """Whether a path is read as an export: a folder, or a JSON, JSONL, brat or CoNLL file."""
-    suffix = Path(path).suffix.lower()
-    return os.path.isdir(path) or suffix in (".json", ".jsonl", ".ann", *_CONLL_SUFFIXES)

@@ -47,7 +47,7 @@ def read_text(source: Any) -> str:
             fail(f"{path}: no such file.")
         if path.is_dir():
             fail(f"{path} is a folder; name the export file (.json or .jsonl).")
-        data = path.read_bytes()
+        data: Any = path.read_bytes()
     else:
         data = source.read()
     if isinstance(data, bytes):
