@@ -127,7 +127,7 @@ def test_bad_exports_are_one_line_without_traceback(tmp_path):
     text = (DATA / "label_studio.json").read_text(encoding="utf-8")
     cut = tmp_path / "export.json"
     cut.write_text(text[:500], encoding="utf-8")
-    assert "is not valid JSON: it breaks at line" in one_line_error(run("agree", cut))
+    assert "is not valid JSON: record 1 breaks" in one_line_error(run("agree", cut))
     odd = tmp_path / "odd.json"
     odd.write_text('[{"name": "a", "score": 1}]', encoding="utf-8")
     line = one_line_error(run("agree", odd))

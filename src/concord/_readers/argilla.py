@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
-from concord._readers.source import check_mapping, fail, frame, name_of, records, where
+from concord._readers.source import check_mapping, fail, frame, name_of, records
 
 FORMAT = "argilla"
 _IDS = ("id", "external_id", "_server_id")
@@ -75,24 +75,24 @@ def read(
     """
     name = name_of(source)
     allowed = None if choices is None else frozenset(choices)
-    by_question: dict[str, list[tuple[int, Mapping[str, Any], Any, Any]]] = {}
+    by_question: dict[str, list[tuple[int, Any, Any, Any]]] = {}
     skipped: dict[str, int] = {}
     for position, record in enumerate(records(source)):
         record = check_mapping(position, record, name)
+        item = next((record[k] for k in _IDS if record.get(k) is not None), position + 1)
         for q, user, value, status in _responses(record):
             if status is not None and status not in statuses:
                 skipped[status] = skipped.get(status, 0) + 1
                 continue
-            by_question.setdefault(q, []).append((position, record, user, value))
+            by_question.setdefault(q, []).append((position, item, user, value))
     answers = _pick(by_question, question, name)
     spans = any(_is_spans(v) for _, _, _, v in answers)
     rows: dict[str, list[Any]] = {"item": [], "rater": [], "label": []}
     if spans:
         rows.update(start=[], end=[])
     seen: set[tuple[Any, Any]] = set()
-    for position, record, user, value in answers:
-        at = f"{name}: {where(position, record, *_IDS)}"
-        item = next((record[k] for k in _IDS if record.get(k) is not None), position + 1)
+    for position, item, user, value in answers:
+        at = f"{name}: record {position + 1} (id {item!r})"
         if user is None or user == "":
             fail(f"{at}: a response has no user_id. Export the records with their responses.")
         if (item, user) in seen:
@@ -149,7 +149,7 @@ def _add_spans(
 
 def _pick(
     by_question: dict[str, list[Any]], question: str | None, name: str
-) -> list[tuple[int, Mapping[str, Any], Any, Any]]:
+) -> list[tuple[int, Any, Any, Any]]:
     listed = ", ".join(map(repr, by_question)) or "none"
     if question is not None:
         if question not in by_question:

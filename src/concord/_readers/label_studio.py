@@ -9,14 +9,17 @@ its ``type``. Read here: ``choices`` (several chosen: a label set), ``rating``,
 ``end``, character offsets, end exclusive). ``predictions`` are a model's, never
 read. Label Studio's labelling config is not in the export: pass ``choices=`` to
 check that every label is one the project declares.
+
+The export is read a task at a time, into plain lists, and made a DataFrame once;
+equal labels and annotators share one string.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, NoReturn
 
-from concord._readers.source import check_mapping, fail, frame, name_of, records, where
+from concord._readers.source import fail, frame, name_of, records
 
 FORMAT = "label-studio"
 TYPES = ("choices", "rating", "taxonomy", "labels")
@@ -28,7 +31,7 @@ def looks_like(sample: Any) -> bool:
 
 
 class _Control:
-    """The rows one control (``from_name``) gives, and what it has seen."""
+    """The rows one control (``from_name``) gives, and the (item, rater) pairs it has."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -37,6 +40,21 @@ class _Control:
             self.rows.update(start=[], end=[], text=[])
         self.seen: set[tuple[Any, Any]] = set()
         self.several = False
+
+
+class _Where:
+    """Where the reader is (file, task, annotation), spelt only when an error needs it."""
+
+    def __init__(self, name: str, allowed: frozenset[Any] | None) -> None:
+        self.name, self.allowed = name, allowed
+        self.position, self.task, self.index = 0, None, 0
+        self.shared: dict[Any, Any] = {}  # one object per distinct label or annotator
+
+    def fail(self, message: str) -> NoReturn:
+        task = f" (id {self.task!r})" if self.task is not None else ""
+        fail(
+            f"{self.name}: record {self.position + 1}{task}, annotation {self.index + 1}{message}"
+        )
 
 
 def read(
@@ -54,25 +72,22 @@ def read(
     ``text_key`` names the ``data`` field that holds the text (default
     ``"text"``, or the only text field), used to check span offsets.
     """
-    name = name_of(source)
-    allowed = None if choices is None else frozenset(choices)
+    at = _Where(name_of(source), None if choices is None else frozenset(choices))
     controls: dict[str, _Control] = {}
     skipped = {"cancelled": 0, "without a result": 0}
     answered = 0
-    for position, task in enumerate(records(source)):
-        task = check_mapping(position, task, name)
-        item, text = _task(position, task, name, text_key)
-        for index, annotation in enumerate(task.get("annotations") or ()):
+    for at.position, task in enumerate(records(source)):
+        item, text = _task(task, at, text_key)
+        for at.index, annotation in enumerate(task.get("annotations") or ()):
             if annotation.get("was_cancelled"):
                 skipped["cancelled"] += 1
                 continue
             answered += 1
-            at = f"{name}: {where(position, task, 'id')}, annotation {index + 1}"
             rater = _rater(annotation, at)
             touched: set[str] = set()  # the controls this annotation has answered
             for result in annotation.get("result") or ():
-                _result(result, controls, (item, rater, text), at, allowed, touched)
-    control = _pick(controls, from_name, name)
+                _result(result, controls, (item, rater, text), at, touched)
+    control = _pick(controls, from_name, at.name)
     skipped["without a result"] = answered - len(control.seen)
     if control.several:  # one control's labels are all sets, or none is
         labels = control.rows["label"]
@@ -80,13 +95,20 @@ def read(
     return frame(control.rows, FORMAT, skipped)
 
 
-def _task(position: int, task: Mapping[str, Any], name: str, key: str | None) -> tuple[Any, Any]:
+def _task(task: Any, at: _Where, key: str | None) -> tuple[Any, Any]:
     """Return a task's id and its text (None where it has none)."""
+    at.task, at.index = None, -1
+    if not isinstance(task, Mapping):
+        fail(
+            f"{at.name}: record {at.position + 1} is a {type(task).__name__}, not an object "
+            "(a JSON {...}). Pass the export as the tool wrote it."
+        )
     if task.get("id") is None:
-        fail(f"{name}: {where(position, task)} has no 'id'. Export the tasks from Label Studio.")
+        fail(f"{at.name}: record {at.position + 1} has no 'id'. Export the tasks again.")
+    at.task = task["id"]
     data = task.get("data")
     if not isinstance(data, Mapping):
-        fail(f"{name}: {where(position, task, 'id')} has no 'data' object with its text.")
+        fail(f"{at.name}: record {at.position + 1} (id {at.task!r}) has no 'data' object.")
     if key is not None:
         return task["id"], data.get(key)
     if isinstance(data.get("text"), str):
@@ -95,25 +117,24 @@ def _task(position: int, task: Mapping[str, Any], name: str, key: str | None) ->
     return task["id"], texts[0] if len(texts) == 1 else None
 
 
-def _rater(annotation: Mapping[str, Any], at: str) -> Any:
+def _rater(annotation: Mapping[str, Any], at: _Where) -> Any:
     """Return the annotator: the user's email, else its id."""
     user = annotation.get("completed_by")
-    if isinstance(user, Mapping):
+    if isinstance(user, dict):
         user = user.get("email") or user.get("id")
     if user is None or user == "":
-        fail(
-            f"{at} has no annotator ('completed_by'). Export with the annotators "
+        at.fail(
+            " has no annotator ('completed_by'). Export with the annotators "
             "(Label Studio's JSON export, not JSON-MIN), or fill completed_by in."
         )
-    return user
+    return at.shared.setdefault(user, user)
 
 
 def _result(
     result: Mapping[str, Any],
     controls: dict[str, _Control],
     task: tuple[Any, Any, Any],
-    at: str,
-    allowed: frozenset[Any] | None,
+    at: _Where,
     touched: set[str],
 ) -> None:
     """Add one result's rows to its control; a second answer to it by the rater fails."""
@@ -123,80 +144,75 @@ def _result(
     control = controls.get(control_name)
     if control is None:
         control = controls[control_name] = _Control(kind)
-    item, rater, text = task
+    item, rater, _ = task
     value = result.get("value") or {}
     if control_name not in touched or kind != "labels":  # spans: many in one annotation
         if (item, rater) in control.seen:
-            _twice(at, control_name, rater)
+            at.fail(
+                f": annotator {rater!r} answers {control_name!r} a second time on this task. "
+                "Keep one annotation per annotator and task (delete the other in Label Studio)."
+            )
         control.seen.add((item, rater))
         touched.add(control_name)
     if kind == "labels":
-        _span(control, value, item, rater, text, at, allowed)
+        _span(control, value, task, at)
         return
     label = _label(kind, value, at, control_name)
-    _check(label, allowed, at)
-    control.several |= isinstance(label, frozenset)
-    for column, cell in (("item", item), ("rater", rater), ("label", label)):
-        control.rows[column].append(cell)
+    _check(label, at)
+    if isinstance(label, frozenset):
+        control.several = True
+    rows = control.rows
+    rows["item"].append(item)
+    rows["rater"].append(rater)
+    rows["label"].append(at.shared.setdefault(label, label))
 
 
-def _label(kind: str, value: Mapping[str, Any], at: str, control: str) -> Any:
+def _label(kind: str, value: Mapping[str, Any], at: _Where, control: str) -> Any:
     """Return a choices, rating or taxonomy answer as a label (several: a frozenset)."""
     if kind == "rating":
         if "rating" not in value:
-            fail(f"{at}: the rating of {control!r} has no value.rating.")
+            at.fail(f": the rating of {control!r} has no value.rating.")
         return value["rating"]
     if kind == "taxonomy":
         found = [" / ".join(map(str, path)) for path in value.get("taxonomy") or ()]
     else:
-        found = list(value.get("choices") or ())
+        found = value.get("choices") or []
     if len(found) == 1:
         return found[0]
     return frozenset(found)
 
 
 def _span(
-    control: _Control,
-    value: Mapping[str, Any],
-    item: Any,
-    rater: Any,
-    text: Any,
-    at: str,
-    allowed: frozenset[Any] | None,
+    control: _Control, value: Mapping[str, Any], task: tuple[Any, Any, Any], at: _Where
 ) -> None:
     """Add a span's rows: one per label, with its offsets checked against the text."""
     start, end = value.get("start"), value.get("end")
+    text = task[2]
     if not isinstance(start, int) or not isinstance(end, int):
-        fail(f"{at}: a span has no character offsets (value.start, value.end): {dict(value)}.")
+        at.fail(f": a span has no character offsets (value.start, value.end): {dict(value)}.")
     if not 0 <= start <= end or (isinstance(text, str) and end > len(text)):
         size = f" of {len(text)} characters" if isinstance(text, str) else ""
-        fail(
-            f"{at}: the span [{start}, {end}) is not inside the text{size}. The export does "
+        at.fail(
+            f": the span [{start}, {end}) is not inside the text{size}. The export does "
             "not match its text: export it again, or pass text_key= naming the text field."
         )
     for label in value.get("labels") or ():
-        _check(label, allowed, at)
-        for column, cell in zip(control.rows, (item, rater, label, start, end, text), strict=True):
+        _check(label, at)
+        for column, cell in zip(control.rows, (*task[:2], label, start, end, text), strict=True):
             control.rows[column].append(cell)
 
 
-def _check(label: Any, allowed: frozenset[Any] | None, at: str) -> None:
-    if allowed is None:
+def _check(label: Any, at: _Where) -> None:
+    if at.allowed is None:
         return
-    outside = [v for v in (label if isinstance(label, frozenset) else [label]) if v not in allowed]
+    values = label if isinstance(label, frozenset) else [label]
+    outside = [v for v in values if v not in at.allowed]
     if outside:
-        fail(
-            f"{at}: the label {outside[0]!r} is not one of choices= "
-            f"({', '.join(map(repr, sorted(allowed, key=str)))}). Fix the label in the tool, "
+        at.fail(
+            f": the label {outside[0]!r} is not one of choices= "
+            f"({', '.join(map(repr, sorted(at.allowed, key=str)))}). Fix the label in the tool, "
             "or add it to choices=."
         )
-
-
-def _twice(at: str, control: str, rater: Any) -> None:
-    fail(
-        f"{at}: annotator {rater!r} answers {control!r} a second time on this task. Keep one "
-        "annotation per annotator and task (delete the other in Label Studio)."
-    )
 
 
 def _pick(controls: dict[str, _Control], from_name: str | None, name: str) -> _Control:

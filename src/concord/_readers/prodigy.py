@@ -17,6 +17,7 @@ Each line is a task as Prodigy showed it, with the annotator's ``answer``
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -55,8 +56,8 @@ def read(
     name = name_of(source)
     allowed = None if choices is None else frozenset(choices)
     found = records(source)
-    kinds = {_kind(r) for r in found[:1] if isinstance(r, Mapping)}
-    kind = kinds.pop() if kinds else "choice"
+    first = next(found, None)
+    kind = _kind(first) if isinstance(first, Mapping) else "choice"
     read_answers = frozenset(
         answers or (("accept", "reject") if kind == "binary" else ("accept",))
     )
@@ -65,36 +66,53 @@ def read(
         rows.update(start=[], end=[], token_start=[], token_end=[], text=[])
     skipped: dict[str, int] = {}
     seen: dict[tuple[Any, Any], int] = {}
-    for position, record in enumerate(found):
+    chained = found if first is None else itertools.chain([first], found)
+    for position, record in enumerate(chained):
         record = check_mapping(position, record, name)
-        at = f"{name}: {where(position, record, *_IDS)}"
         answer = record.get("answer")
-        if answer is None:
-            fail(f"{at} has no 'answer': it is a task, not an annotation. Export with db-out.")
         if answer not in read_answers:
+            if answer is None:
+                fail(
+                    f"{name}: {where(position, record, *_IDS)} has no 'answer': it is a task, "
+                    "not an annotation. Export the dataset with prodigy db-out."
+                )
             skipped[answer] = skipped.get(answer, 0) + 1
             continue
-        if _kind(record) != kind:
-            fail(
-                f"{at} is a {_kind(record)} answer where the first record is a {kind} answer. "
-                "Export one recipe's dataset at a time."
-            )
-        key = (_item(record, kind, at), _rater(record, at))
-        if key in seen:
-            fail(
-                f"{at}: annotator {key[1]!r} answers this input a second time (first in record "
-                f"{seen[key] + 1}). Keep one answer per annotator and input."
-            )
-        seen[key] = position
-        if kind == "spans":
-            _spans(rows, record, key, at, allowed)
-            continue
-        label = answer if kind == "binary" else _chosen(record, at, allowed)
-        for column, cell in zip(rows, (*key, label), strict=True):
-            rows[column].append(cell)
+        at = f"{name}: {where(position, record, *_IDS)}"
+        _add(rows, record, kind, at, allowed, seen, position)
     if any(isinstance(v, frozenset) for v in rows["label"]):
         rows["label"] = [_as_set(v) for v in rows["label"]]
     return frame(rows, FORMAT, skipped)
+
+
+def _add(
+    rows: dict[str, list[Any]],
+    record: Mapping[str, Any],
+    kind: str,
+    at: str,
+    allowed: frozenset[Any] | None,
+    seen: dict[tuple[Any, Any], int],
+    position: int,
+) -> None:
+    """Add one answer's rows; another interface than the first record's, or a repeat, fails."""
+    if _kind(record) != kind:
+        fail(
+            f"{at} is a {_kind(record)} answer where the first record is a {kind} answer. "
+            "Export one recipe's dataset at a time."
+        )
+    key = (_item(record, kind, at), _rater(record, at))
+    if key in seen:
+        fail(
+            f"{at}: annotator {key[1]!r} answers this input a second time (first in record "
+            f"{seen[key] + 1}). Keep one answer per annotator and input."
+        )
+    seen[key] = position
+    if kind == "spans":
+        _spans(rows, record, key, at, allowed)
+        return
+    label = record["answer"] if kind == "binary" else _chosen(record, at, allowed)
+    for column, cell in zip(rows, (*key, label), strict=True):
+        rows[column].append(cell)
 
 
 def _as_set(label: Any) -> frozenset[Any]:

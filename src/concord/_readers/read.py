@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from concord._common.errors import check_option
-from concord._readers.source import fail, is_path, name_of, parse, read_text, records
+from concord._readers.source import Text, fail, is_path, name_of, parse, read_text, records
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -132,12 +132,13 @@ def detect(source: Any) -> tuple[str, Any]:
         text = read_text(source)
         if text.lstrip()[:1] not in ("[", "{"):
             return _text_format(text, name)
-        found = _Named(parse(text, name))
-        found.name = name
-        return _json_format(found, name), found
-    found = _Named(records(source))
-    found.name = name_of(source)
-    return _json_format(found, found.name), found
+        first = next(parse(text, name), None)
+        return _json_format(first, name), Text(text, name)
+    if not isinstance(source, list | tuple):  # read once: an iterator would be spent
+        named = _Named(records(source))
+        named.name = name_of(source)
+        source = named
+    return _json_format(next(iter(source), None), name_of(source)), source
 
 
 def _text_format(text: str, name: str) -> tuple[str, Any]:
@@ -163,11 +164,12 @@ def _claims(fmt: str, sample: Any) -> bool:
     return bool(reader.looks_like(sample))
 
 
-def _json_format(found: list[Any], name: str) -> str:
+def _json_format(first: Any, name: str) -> str:
     """Ask each JSON format about the first record; exactly one must claim it."""
-    first = next((r for r in found if isinstance(r, Mapping)), None)
     if first is None:
-        fail(f"{name} holds no record (a JSON object): nothing to read.")
+        fail(f"{name} holds no record: nothing to read.")
+    if not isinstance(first, Mapping):
+        fail(f"{name}: record 1 is a {type(first).__name__}, not an object (a JSON {{...}}).")
     claimed = [fmt for fmt in JSON_FORMATS if _claims(fmt, first)]
     keys = ", ".join(map(repr, list(first)[:12]))
     if not claimed:
