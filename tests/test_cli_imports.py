@@ -33,7 +33,6 @@ ALLOWED = {
     "concord._common.text": "neutral_bidi: bidirectional controls shown as escapes",
     "concord._results.protocol": "named(): a streamed result takes its columns' names",
     "concord._readers.read": "detect() and module(): the export's format, said on stderr",
-    "concord._readers.source": "AnnotationError: an export's fault, said as one line",
 }
 
 

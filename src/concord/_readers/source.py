@@ -16,13 +16,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 
-class AnnotationError(ValueError):
-    """An export that cannot be read as it is: the message names the record and the fix."""
-
-
 def fail(message: str) -> NoReturn:
-    """Raise :class:`AnnotationError` (a ValueError) with ``message``, as one line."""
-    raise AnnotationError(message) from None
+    """Raise a ValueError with ``message``: one line naming the export, the record and the fix."""
+    raise ValueError(message) from None
 
 
 def name_of(source: Any) -> str:

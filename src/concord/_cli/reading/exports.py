@@ -17,7 +17,6 @@ import click
 from concord._cli import columns as cin
 from concord._cli import terminal
 from concord._readers import read as readers
-from concord._readers.source import AnnotationError
 
 FORMATS = tuple(readers.MODULES)
 NAMES = {
@@ -65,7 +64,7 @@ def long_table(file: str, o: dict[str, Any]) -> Any:
         elif file == "-":
             source = sys.stdin.buffer
         frame = readers.module(fmt).read(source, **_options(fmt, o))
-    except AnnotationError as exc:
+    except ValueError as exc:  # the readers' faults: each names the export and the record
         said = str(exc)
         for words, option in _WORDS.items():
             said = said.replace(words, option)
