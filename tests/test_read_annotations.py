@@ -423,3 +423,44 @@ def test_each_format_module_keeps_the_agreed_interface():
         assert callable(reader.read) and callable(reader.looks_like), fmt
         first = next(iter(inspect.signature(reader.read).parameters.values()))
         assert first.kind is inspect.Parameter.POSITIONAL_ONLY, fmt
+
+
+def test_json_faults_name_the_record(tmp_path):
+    tasks = _tasks()
+    text = json.dumps(tasks[:3])
+    broken = text.replace('"Terrible food', '"Terrible" food', 1)  # in task 2
+    bad = tmp_path / "bad.json"
+    bad.write_text(broken, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"record 2 breaks at line 1, column \d+"):
+        concord.read_annotations(bad, format="label-studio")
+    bad.write_text(text + "]", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"text follows the closing '\]'"):
+        concord.read_annotations(bad, format="label-studio")
+    bad.write_text(text[:-1], encoding="utf-8")  # the closing bracket lost
+    with pytest.raises(ValueError, match=r"after record 3, line 1 has the end of the file"):
+        concord.read_annotations(bad, format="label-studio")
+    bad.write_bytes(text.replace("excellent", "excell\xe9nt").encode("latin-1"))
+    with pytest.raises(ValueError, match=r"bad.json: byte \d+ is not UTF-8"):
+        concord.read_annotations(bad, format="label-studio")
+
+
+def test_one_pretty_printed_task_blank_jsonl_lines_and_an_empty_array(tmp_path):
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(_tasks()[0], indent=2), encoding="utf-8")
+    assert len(concord.read_annotations(one, format="label-studio")) == 3
+    lines = (DATA / "prodigy_choice.jsonl").read_text(encoding="utf-8").replace("\n", "\n\n")
+    assert len(concord.read_annotations(io.StringIO(lines), format="prodigy")) == 13
+    empty = tmp_path / "empty.json"
+    empty.write_text("[ ]", encoding="utf-8")
+    with pytest.raises(ValueError, match="no annotation holds a choices"):
+        concord.read_annotations(empty, format="label-studio")
+    with pytest.raises(ValueError, match="holds no record"):
+        concord.read_annotations(empty)
+
+
+def test_a_generator_of_records_is_read_once_when_detected():
+    with pytest.warns(UserWarning, match="'argilla'"):
+        df = concord.read_annotations(
+            (r for r in json.loads((DATA / "argilla.json").read_text())), question="sentiment"
+        )
+    assert len(df) == 14

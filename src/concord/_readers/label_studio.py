@@ -36,6 +36,7 @@ class _Control:
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self.rows: dict[str, list[Any]] = {"item": [], "rater": [], "label": []}
+        self.items, self.raters, self.labels = (self.rows[c] for c in ("item", "rater", "label"))
         if kind == "labels":
             self.rows.update(start=[], end=[], text=[])
         self.seen: set[tuple[Any, Any]] = set()
@@ -84,8 +85,9 @@ def read(
                 continue
             answered += 1
             rater = _rater(annotation, at)
+            results = annotation.get("result") or ()
             touched: set[str] = set()  # the controls this annotation has answered
-            for result in annotation.get("result") or ():
+            for result in results:
                 _result(result, controls, (item, rater, text), at, touched)
     control = _pick(controls, from_name, at.name)
     skipped["without a result"] = answered - len(control.seen)
@@ -144,27 +146,33 @@ def _result(
     control = controls.get(control_name)
     if control is None:
         control = controls[control_name] = _Control(kind)
-    item, rater, _ = task
+    item, rater = task[0], task[1]
     value = result.get("value") or {}
     if control_name not in touched or kind != "labels":  # spans: many in one annotation
-        if (item, rater) in control.seen:
+        pair = (item, rater)
+        seen = control.seen
+        if pair in seen:
             at.fail(
                 f": annotator {rater!r} answers {control_name!r} a second time on this task. "
                 "Keep one annotation per annotator and task (delete the other in Label Studio)."
             )
-        control.seen.add((item, rater))
+        seen.add(pair)
         touched.add(control_name)
     if kind == "labels":
         _span(control, value, task, at)
         return
-    label = _label(kind, value, at, control_name)
-    _check(label, at)
-    if isinstance(label, frozenset):
-        control.several = True
-    rows = control.rows
-    rows["item"].append(item)
-    rows["rater"].append(rater)
-    rows["label"].append(at.shared.setdefault(label, label))
+    chosen = value.get("choices") if kind == "choices" else None
+    if chosen is not None and len(chosen) == 1:  # the common case, without a call
+        label = chosen[0]
+    else:
+        label = _label(kind, value, at, control_name)
+        if isinstance(label, frozenset):
+            control.several = True
+    if at.allowed is not None:
+        _check(label, at)
+    control.items.append(item)
+    control.raters.append(rater)
+    control.labels.append(at.shared.setdefault(label, label))
 
 
 def _label(kind: str, value: Mapping[str, Any], at: _Where, control: str) -> Any:
