@@ -464,3 +464,24 @@ def test_a_generator_of_records_is_read_once_when_detected():
             (r for r in json.loads((DATA / "argilla.json").read_text())), question="sentiment"
         )
     assert len(df) == 14
+
+
+def test_detection_hands_another_module_the_path_or_an_open_file(tmp_path, monkeypatch):
+    """The seam with the readers written beside these (doccano here): the agreed interface."""
+    import sys
+    import types
+
+    got = []
+    fake = types.ModuleType("concord._readers.doccano")
+    fake.looks_like = lambda sample: "label" in sample and "text" in sample
+    fake.read = lambda source, /, **options: got.append((source, options)) or "read"
+    monkeypatch.setitem(sys.modules, "concord._readers.doccano", fake)
+    path = tmp_path / "admin.jsonl"
+    path.write_text('{"id": 1, "text": "a", "label": ["x"]}\n', encoding="utf-8")
+    with pytest.warns(UserWarning, match="format='doccano'"):
+        assert concord.read_annotations(path, user="admin") == "read"
+    assert got[-1] == (path, {"user": "admin"})
+    with open(path, encoding="utf-8") as f, pytest.warns(UserWarning):
+        concord.read_annotations(f)
+    assert got[-1][0].read() == path.read_text(encoding="utf-8")
+    assert got[-1][0].name == str(path)

@@ -35,6 +35,8 @@ MODULES = {
 }
 #: the JSON formats, in the order detection asks them
 JSON_FORMATS = ("label-studio", "prodigy", "argilla", "doccano")
+# the readers that take a file's text already read (source.Text): this module's own
+_TAKE_TEXT = ("label-studio", "prodigy", "argilla")
 _CONLL_SUFFIXES = (".conll", ".conllu", ".iob", ".iob2", ".bio")
 
 
@@ -132,8 +134,10 @@ def detect(source: Any) -> tuple[str, Any]:
         text = read_text(source)
         if text.lstrip()[:1] not in ("[", "{"):
             return _text_format(text, name)
-        first = next(parse(text, name), None)
-        return _json_format(first, name), Text(text, name)
+        fmt = _json_format(next(parse(text, name), None), name)
+        if fmt in _TAKE_TEXT:  # the text read here, not read again
+            return fmt, Text(text, name)
+        return fmt, source if is_path(source) else _as_file(text, name)
     if not isinstance(source, list | tuple):  # read once: an iterator would be spent
         named = _Named(records(source))
         named.name = name_of(source)
@@ -145,14 +149,19 @@ def _text_format(text: str, name: str) -> tuple[str, Any]:
     """Return ("conll", the text as a named file) for token lines; else fail."""
     lines = [line for line in text.splitlines()[:50] if line.strip()]
     if _claims("conll", lines):
-        stream = io.StringIO(text)
-        stream.name = name
-        return "conll", stream
+        return "conll", _as_file(text, name)
     first = lines[0][:60] if lines else ""
     fail(
         f"{name}: cannot tell the annotation format: it is not JSON and its first line "
         f"{first!r} is not a CoNLL token line. Pass format= (one of {', '.join(MODULES)})."
     )
+
+
+def _as_file(text: str, name: str) -> io.StringIO:
+    """Return text already read from a file as an open file again, with its name."""
+    stream = io.StringIO(text)
+    stream.name = name
+    return stream
 
 
 def _claims(fmt: str, sample: Any) -> bool:
