@@ -143,3 +143,25 @@ def test_a_table_suffix_unknown_names_the_export_formats(tmp_path):
     odd = tmp_path / "ratings.dat"
     odd.write_text("a,b\n1,2\n", encoding="utf-8")
     assert "label-studio|prodigy" in one_line_error(run("agree", odd))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["agree"], ["kappa"], ["raters"], ["items"], ["icc"], ["drift", "--time", "t"],
+        ["judge", "--humans", "a,b", "--candidate", "c"], ["evaluate", "--human", "a",
+        "--machine", "b"], ["thresholds", "--truth", "a", "--score", "b"],
+        ["bland-altman", "--x", "a", "--y", "b"], ["compare", "--first", "a", "--second", "b"],
+    ],
+)  # fmt: skip
+def test_every_command_reads_an_export_or_says_why_not_in_one_line(args):
+    out = run(args[0], DATA / "prodigy_choice.jsonl", *args[1:])
+    assert isinstance(out.exception, SystemExit | None), out.exception
+    if out.exit_code:
+        one_line_error(out, out.exit_code)
+
+
+def test_report_reads_an_export(tmp_path):
+    out = run("report", DATA / "prodigy_choice.jsonl", "-o", tmp_path / "r.html")
+    assert out.exit_code == 0, out.output
+    assert (tmp_path / "r.html").stat().st_size > 0
