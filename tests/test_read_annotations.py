@@ -298,9 +298,9 @@ def test_argilla_v2_question_and_drafts():
     assert topics["label"].iloc[2] == frozenset({"service", "food"})
 
 
-def test_argilla_v1_and_flattened_layouts_read_the_same():
+def test_argilla_v1_hub_and_flattened_layouts_read_the_same():
     v2 = json.loads((DATA / "argilla.json").read_text(encoding="utf-8"))
-    v1, flat = [], []
+    v1, flat, hub = [], [], []
     for r in v2:
         users = [a["user_id"] for a in r["responses"]["sentiment"]]
         status = [a["status"] for a in r["responses"]["sentiment"]]
@@ -315,6 +315,17 @@ def test_argilla_v1_and_flattened_layouts_read_the_same():
                 ],
             }
         )
+        hub.append(
+            {
+                "text": r["fields"]["text"],
+                "sentiment": [
+                    {"user_id": u, "value": v, "status": s}
+                    for u, v, s in zip(users, values, status, strict=True)
+                ],
+                "sentiment-suggestion": "positive",
+                "external_id": r["id"],
+            }
+        )
         flat.append(
             {
                 "id": r["id"],
@@ -325,7 +336,7 @@ def test_argilla_v1_and_flattened_layouts_read_the_same():
             }
         )
     want = concord.read_annotations(v2, format="argilla", question="sentiment")
-    for other in (v1, flat):
+    for other in (v1, flat, hub):
         got = _read(other)
         assert got.attrs["format"] == "argilla"
         pd.testing.assert_frame_equal(got, want)

@@ -8,7 +8,9 @@ Three layouts of one record are read, as Argilla's SDKs write them:
 * Argilla 2 flattened (``to_list(flatten=True)``): ``"<question>.responses"`` lists the
   values, ``"<question>.responses.users"`` their users (``.status`` their status);
 * Argilla 1 (``FeedbackDataset`` records): ``responses`` is a list of
-  ``{"user_id", "values": {question: {"value": ...}}, "status"}``.
+  ``{"user_id", "values": {question: {"value": ...}}, "status"}``;
+* Argilla 1 on the Hugging Face Hub (``FeedbackDataset.push_to_huggingface``): each
+  question is a column holding a list of ``{"user_id", "value", "status"}``.
 
 The item is the record's ``id`` (else ``external_id``, ``_server_id``, else its
 position); the rater its ``user_id``. Only ``submitted`` responses are read by default
@@ -34,7 +36,18 @@ def looks_like(sample: Any) -> bool:
         return False
     if isinstance(sample.get("responses"), Mapping | list):
         return True
-    return any(isinstance(k, str) and k.endswith(".responses") for k in sample)
+    return any(
+        (isinstance(k, str) and k.endswith(".responses")) or _answers(v) for k, v in sample.items()
+    )
+
+
+def _answers(value: Any) -> bool:
+    """Whether a column holds one question's responses, as Argilla 1 pushes them to the Hub."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(a, Mapping) and "user_id" in a and "value" in a for a in value)
+    )
 
 
 def _responses(record: Mapping[str, Any]) -> Iterator[tuple[str, Any, Any, Any]]:
@@ -49,10 +62,18 @@ def _responses(record: Mapping[str, Any]) -> Iterator[tuple[str, Any, Any, Any]]
             for question, v in (a.get("values") or {}).items():
                 value = v.get("value") if isinstance(v, Mapping) else v
                 yield question, a.get("user_id"), value, a.get("status")
-    for key in record:  # Argilla 2, flattened
-        if isinstance(key, str) and key.endswith(".responses"):
+    yield from _columns(record)
+
+
+def _columns(record: Mapping[str, Any]) -> Iterator[tuple[str, Any, Any, Any]]:
+    """Yield the responses held in columns: Argilla 1 on the Hub, Argilla 2 flattened."""
+    for key, column in record.items():
+        if key != "responses" and _answers(column):  # Argilla 1 on the Hub
+            for a in column:
+                yield key, a.get("user_id"), a.get("value"), a.get("status")
+        if isinstance(key, str) and key.endswith(".responses"):  # Argilla 2, flattened
             question = key.removesuffix(".responses")
-            values = record.get(key) or []
+            values = column or []
             users = record.get(f"{key}.users") or [None] * len(values)
             status = record.get(f"{key}.status") or [None] * len(values)
             yield from (
