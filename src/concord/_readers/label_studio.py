@@ -126,8 +126,8 @@ def _rater(annotation: Mapping[str, Any], at: _Where) -> Any:
         user = user.get("email") or user.get("id")
     if user is None or user == "":
         at.fail(
-            " has no annotator ('completed_by'). Export with the annotators "
-            "(Label Studio's JSON export, not JSON-MIN), or fill completed_by in."
+            " has no annotator ('completed_by'). Export the project as Label Studio's "
+            "JSON (with its annotations), or fill completed_by in."
         )
     return at.shared.setdefault(user, user)
 
