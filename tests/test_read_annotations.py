@@ -134,6 +134,17 @@ def test_label_studio_rating_and_taxonomy():
     ]
 
 
+def test_label_studio_nothing_chosen_is_a_missing_label_not_a_set():
+    tasks = _tasks()
+    tasks[0]["annotations"][0]["result"][0]["value"]["choices"] = []
+    df = concord.read_annotations(tasks, format="label-studio")
+    assert pd.isna(df["label"].iloc[0]) and set(map(type, df["label"].iloc[1:])) == {str}
+    topics = json.loads((DATA / "label_studio_topics.json").read_text(encoding="utf-8"))
+    topics[0]["annotations"][0]["result"][1]["value"]["choices"] = []
+    sets = concord.read_annotations(topics, format="label-studio", from_name="topics")
+    assert sets["label"].iloc[0] == frozenset() and sets["label"].iloc[1] == {"service"}
+
+
 def test_label_studio_annotation_without_result_is_counted():
     tasks = _tasks()
     tasks[0]["annotations"][0]["result"] = []

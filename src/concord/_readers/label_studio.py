@@ -93,8 +93,15 @@ def read(
     skipped["without a result"] = answered - len(control.seen)
     if control.several:  # one control's labels are all sets, or none is
         labels = control.rows["label"]
-        control.rows["label"] = [v if isinstance(v, frozenset) else frozenset([v]) for v in labels]
+        control.rows["label"] = [_as_set(v) for v in labels]
     return frame(control.rows, FORMAT, skipped)
+
+
+def _as_set(label: Any) -> frozenset[Any]:
+    """Return a label as a label set: nothing chosen is the empty set."""
+    if isinstance(label, frozenset):
+        return label
+    return frozenset() if label is None else frozenset([label])
 
 
 def _task(task: Any, at: _Where, key: str | None) -> tuple[Any, Any]:
@@ -168,7 +175,7 @@ def _result(
         label = _label(kind, value, at, control_name)
         if isinstance(label, frozenset):
             control.several = True
-    if at.allowed is not None:
+    if at.allowed is not None and label is not None:
         _check(label, at)
     control.items.append(item)
     control.raters.append(rater)
@@ -185,8 +192,8 @@ def _label(kind: str, value: Mapping[str, Any], at: _Where, control: str) -> Any
         found = [" / ".join(map(str, path)) for path in value.get("taxonomy") or ()]
     else:
         found = value.get("choices") or []
-    if len(found) == 1:
-        return found[0]
+    if len(found) < 2:  # nothing chosen: a missing label, kept as a row
+        return found[0] if found else None
     return frozenset(found)
 
 
