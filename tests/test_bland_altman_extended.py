@@ -165,3 +165,125 @@ def test_repeated_measures_sums_are_correctly_rounded():
     means = [(d[0] + d[1]) / 2, (d[2] + d[3]) / 2, (d[4] + d[5]) / 2]
     within = sum((v - means[i // 2]) ** 2 for i, v in enumerate(d)) / 3  # MS_w by hand
     assert r.sd_within == pytest.approx(math.sqrt(within), rel=1e-15)
+
+
+# Bland & Altman (1999), §3, on their plasma volume data (Table 2: 99 subjects, Nadler's and
+# Hurley's normal values, % of normal), as R MethComp's ``plvol`` (GPL >= 2) ships it:
+# tests/reference/ranks/methcomp_plvol.csv. The paper back-transforms the limits of the log
+# ratio to "between 6% and 15%" above (1.06 to 1.15); the digits are base R's on the same data
+# (tests/reference/ranks/bland_altman_extended.R).
+PLVOL = pd.read_csv(Path(__file__).parent / "reference" / "ranks" / "methcomp_plvol.csv")
+
+
+def test_ratio_scale_on_the_plasma_volume_data_bland_altman_1999():
+    r = concord.bland_altman(PLVOL["y.Nadler"], PLVOL["y.Hurley"], scale="ratio")
+    assert r.n == 99
+    assert r.bias == pytest.approx(0.098899835146, abs=1e-12)  # R: mean(log N − log H)
+    assert r.sd == pytest.approx(0.021700831679, abs=1e-12)
+    low, high = r.ratio_limits
+    assert (round(low, 2), round(high, 2)) == (1.06, 1.15)  # the paper
+    assert (low, high) == pytest.approx((1.057985879164, 1.151922958426), abs=1e-11)  # R
+
+
+def test_percent_scale_on_the_plasma_volume_data_bland_altman_1999():
+    r = concord.bland_altman(PLVOL["y.Nadler"], PLVOL["y.Hurley"], scale="percent")
+    assert r.bias == pytest.approx(9.880821312861, abs=1e-11)  # R
+    assert r.sd == pytest.approx(2.165078126451, abs=1e-11)
+    assert (r.lower_limit, r.upper_limit) == pytest.approx(
+        (5.637346161302, 14.124296464420), abs=1e-11
+    )
+
+
+# True value constant: Zou (2013), Stat Methods Med Res 22(6), 630-642, on his replicate data
+# as R SimplyAgree 0.2 (GPL >= 3) ships it (``reps``: 4 subjects, 5, 4, 6, 5 replicates of x
+# and 4, 3, 6, 5 of y): tests/reference/ranks/simplyagree_reps.csv. SimplyAgree's own test of
+# ``agree_reps`` checks the limits −2.23 and 3.66 and the MOVER intervals (−9.76, −0.48) and
+# (1.91, 11.20) of the two limits; it also lists the bias as .7125, which the data do not give
+# (their mean difference of the subject means is 0.7152: two digits transposed).
+REPS = pd.read_csv(Path(__file__).parent / "reference" / "ranks" / "simplyagree_reps.csv")
+
+
+def test_true_value_constant_zou_2013():
+    r = concord.bland_altman(
+        REPS["x"], REPS["y"], subject=REPS["id"], true_value="constant", nan_policy="omit"
+    )
+    assert r.true_value == "constant" and r.n_subjects == 4 and r.n == 38
+    assert r.bias == pytest.approx(0.715208333333, abs=1e-12)  # R (reference script)
+    assert r.sd == pytest.approx(1.503570112261, abs=1e-12)
+    assert (round(r.lower_limit, 2), round(r.upper_limit, 2)) == (-2.23, 3.66)  # Zou
+    assert (r.lower_limit, r.upper_limit) == pytest.approx((-2.23173493493, 3.662151601597))
+    assert r.lower_interval == pytest.approx((-9.768607348352, -0.477933723856), abs=1e-9)
+    assert r.upper_interval == pytest.approx((1.908350390522, 11.199024015019), abs=1e-9)
+    assert r.sd == pytest.approx(math.hypot(r.sd_between, r.sd_within))
+    assert "true value constant" in r.explain() and "MOVER" in r.explain()
+
+
+def test_true_value_constant_by_hand_with_equal_replicates():
+    # two methods, three subjects, two replicates each: s² = s²_d̄ + ½ s²_xw + ½ s²_yw
+    x = np.array([10.0, 12.0, 20.0, 21.0, 30.0, 33.0])
+    y = np.array([9.0, 9.5, 19.0, 22.0, 27.0, 28.0])
+    s = np.array([1, 1, 2, 2, 3, 3])
+    r = concord.bland_altman(x, y, subject=s, true_value="constant")
+    d = np.array([x[s == i].mean() - y[s == i].mean() for i in (1, 2, 3)])
+    wx = sum(((x[s == i] - x[s == i].mean()) ** 2).sum() for i in (1, 2, 3)) / 3
+    wy = sum(((y[s == i] - y[s == i].mean()) ** 2).sum() for i in (1, 2, 3)) / 3
+    assert r.bias == pytest.approx(d.mean())
+    assert r.sd**2 == pytest.approx(d.var(ddof=1) + wx / 2 + wy / 2)
+
+
+def test_true_value_constant_refusals():
+    with pytest.raises(ValueError, match="'true_value' parameter of bland_altman"):
+        concord.bland_altman([1.0, 2.0], [1.0, 2.5], true_value="constant")
+    with pytest.raises(ValueError, match="'true_value' parameter"):
+        concord.bland_altman([1.0, 2.0], [1.0, 2.5], subject=[1, 1], true_value="fixed")
+    x, y, s = [1.0, 2.0, 3.0, 4.0], [1.5, 2.0, 2.0, 4.5], [1, 1, 2, 2]
+    with pytest.raises(ValueError, match=r"'scale' parameter.*percentages need pairs"):
+        concord.bland_altman(x, y, subject=s, true_value="constant", scale="percent")
+    with pytest.raises(ValueError, match="2 replicates or more"):
+        concord.bland_altman(x[:2], y[:2], subject=[1, 2], true_value="constant")
+    with pytest.raises(ValueError, match="missing"):
+        concord.bland_altman([1.0, None, 3.0, 4.0], y, subject=s, true_value="constant")
+    with pytest.raises(ValueError, match=r"'y' parameter.*positive"):
+        concord.bland_altman(
+            x, [1.0, 0.0, 2.0, 3.0], subject=s, true_value="constant", scale="ratio"
+        )
+
+
+def test_true_value_constant_ratio_scale_is_the_method_on_logs():
+    r = concord.bland_altman(
+        REPS["x"],
+        REPS["y"],
+        subject=REPS["id"],
+        true_value="constant",
+        nan_policy="omit",
+        scale="ratio",
+    )
+    logs = concord.bland_altman(
+        np.log(REPS["x"]),
+        np.log(REPS["y"]),
+        subject=REPS["id"],
+        true_value="constant",
+        nan_policy="omit",
+    )
+    assert (r.bias, r.sd) == pytest.approx((logs.bias, logs.sd), rel=1e-12)
+    assert r.ratio_bias == pytest.approx(math.exp(logs.bias))
+
+
+def test_cli_true_value_constant():
+    import json
+
+    from click.testing import CliRunner
+
+    from concord._cli.main import main
+
+    path = Path(__file__).parent / "reference" / "ranks" / "simplyagree_reps.csv"
+    args = ["bland-altman", str(path), "--x", "x", "--y", "y", "--nan-policy", "omit"]
+    args += ["--na-values", "NA"]
+    run = CliRunner().invoke(
+        main, [*args, "--subject", "id", "--true-value", "constant", "--format", "json"]
+    )
+    assert run.exit_code == 0, run.output
+    record = json.loads(run.output)["bland_altman"]
+    assert round(record["lower_limit"], 2) == -2.23 and record["true_value"] == "constant"
+    alone = CliRunner().invoke(main, [*args, "--true-value", "constant"])
+    assert alone.exit_code == 2 and "needs --subject" in alone.output

@@ -104,7 +104,9 @@ def test_raters_option_picks_annotators():
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["agree", DATA / "label_studio_spans.json"], "holds spans"),
+        (["agree", DATA / "label_studio_spans.json"], "holds spans (start, end), not one label "
+         "per item: measure them with concord spans"),
+        (["spans", DATA / "label_studio.json"], "not spans: measure its labels with concord"),
         (["icc", DATA / "label_studio.json"], "the label 'positive' is not a number"),
         (["compare", DATA / "label_studio.json", "--first", "a", "--second", "b"],
          "is an annotation tool's export: this command reads a table"),
@@ -165,3 +167,26 @@ def test_report_reads_an_export(tmp_path):
     out = run("report", DATA / "prodigy_choice.jsonl", "-o", tmp_path / "r.html")
     assert out.exit_code == 0, out.output
     assert (tmp_path / "r.html").stat().st_size > 0
+
+
+def test_spans_reads_span_exports_and_two_tools_agree_on_the_same_spans():
+    """label_studio_spans.json and prodigy_ner.jsonl hold the same spans (README there)."""
+    found = []
+    for name in ("label_studio_spans.json", "prodigy_ner.jsonl"):
+        out = run("spans", DATA / name, "--measure", "f1,token-alpha", "--format", "json")
+        assert out.exit_code == 0, out.output
+        found.append(json.loads(out.stdout))
+        assert "note: reading" in out.stderr
+    for measure in ("f1", "token-alpha"):
+        values = [f["measures"][measure]["statistic"] for f in found]
+        assert values[0] == pytest.approx(values[1], abs=1e-15), measure
+
+
+@pytest.mark.parametrize(
+    ("name", "tool"), [("doccano_per_user", "doccano"), ("brat_collection", "brat")]
+)
+def test_folders_are_detected_as_doccano_or_brat(name, tool):
+    if not (DATA / name).exists():
+        pytest.skip("the doccano and brat samples come with their readers")
+    out = run("agree", DATA / name, "--coefficients", "alpha")
+    assert f"--input-format {tool}" in out.stderr

@@ -507,3 +507,21 @@ def test_detection_hands_another_module_the_path_or_an_open_file(tmp_path, monke
         concord.read_annotations(f)
     assert got[-1][0].read() == path.read_text(encoding="utf-8")
     assert got[-1][0].name == str(path)
+
+
+def test_argilla_question_named_label_is_argilla_not_doccano():
+    """Argilla 1 on the Hub with a question "label": doccano's reader claims it too."""
+    record = {
+        "text": "good",
+        "label": [{"user_id": "u1", "value": "pos", "status": "submitted"}],
+        "external_id": "r1",
+    }
+    with pytest.warns(UserWarning, match="format='argilla'"):
+        df = concord.read_annotations([record, {**record, "external_id": "r2"}])
+    assert df["rater"].tolist() == ["u1", "u1"] and df.attrs["format"] == "argilla"
+
+
+def test_a_folder_of_neither_jsonl_nor_ann_files(tmp_path):
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"is a folder holding no .jsonl or .ann file"):
+        concord.read_annotations(tmp_path)

@@ -42,6 +42,8 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._coefficients.ranks.cronbach import cronbach_alpha
     from concord._coefficients.ranks.kendall import kendall_w
     from concord._coefficients.ranks.overall import overall_concordance
+    from concord._coefficients.spans.span_f1 import span_agreement
+    from concord._coefficients.spans.unitizing import unitizing_alpha
     from concord._common.errors import UndefinedKappaWarning
     from concord._data.matrix import CategoryCounts
     from concord._inference.intervals import ConfidenceInterval
@@ -66,12 +68,15 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
         LightResult,
     )
     from concord._results.multirater.panel import AgreementTable
+    from concord._results.spans.span_f1 import SpanAgreementResult
+    from concord._results.spans.unitizing import UnitizingAlphaResult
     from concord._results.studies.alt_test import AltTestResult
     from concord._results.studies.comparison import ComparisonResult, HomogeneityResult
     from concord._results.studies.diagnostic import DiagnosticResult
     from concord._results.studies.evaluation import EvaluationResult
     from concord._results.studies.gold import GoldResult
     from concord._results.studies.intra_rater import IntraRaterResult
+    from concord._results.studies.labels import LabelAgreementResult
     from concord._results.studies.plan import PlanResult
     from concord._results.studies.raters import RaterDiagnostics
     from concord._streaming.accumulator import Accumulator, accumulate
@@ -86,9 +91,11 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._studies.judges.accuracy import diagnostic_accuracy
     from concord._studies.judges.alt_test import alt_test
     from concord._studies.judges.intra_rater import intra_rater
+    from concord._studies.labels.label_agreement import label_agreement
     from concord._studies.plan.plan import plan
     from concord._studies.raters.diagnostics import rater_diagnostics
     from concord._studies.raters.gold import against_gold
+    from concord._studies.spans.tokens import token_agreement, token_ratings
     from concord._tables.weights import weight_matrix
     from concord._thresholds.estimator import ThresholdClassifier
     from concord._thresholds.optimize import (
@@ -128,6 +135,7 @@ __all__ = [
     "KappaResult",
     "KendallResult",
     "KrippendorffResult",
+    "LabelAgreementResult",
     "LightResult",
     "MarginalHomogeneityResult",
     "MeanCorrelationResult",
@@ -135,11 +143,13 @@ __all__ = [
     "OverallConcordanceResult",
     "PlanResult",
     "RaterDiagnostics",
+    "SpanAgreementResult",
     "SpecificAgreementResult",
     "SymmetryResult",
     "ThresholdClassifier",
     "ThresholdResult",
     "UndefinedKappaWarning",
+    "UnitizingAlphaResult",
     "__version__",
     "accumulate",
     "against_gold",
@@ -168,6 +178,7 @@ __all__ = [
     "item_agreement",
     "kendall_w",
     "krippendorff_alpha",
+    "label_agreement",
     "light_kappa",
     "marginal_homogeneity",
     "mean_correlation",
@@ -180,8 +191,12 @@ __all__ = [
     "rater_diagnostics",
     "read_annotations",
     "scott_pi",
+    "span_agreement",
     "specific_agreement",
     "symmetry_test",
+    "token_agreement",
+    "token_ratings",
+    "unitizing_alpha",
     "weight_matrix",
 ]
 
@@ -212,6 +227,7 @@ _WHERE: dict[str, str] = {
     "HomogeneityResult": "concord._results.studies.comparison",
     "IccResult": "concord._results.continuous.continuous",
     "IntraRaterResult": "concord._results.studies.intra_rater",
+    "LabelAgreementResult": "concord._results.studies.labels",
     "ItemAgreementResult": "concord._studies.crowds.items_result",
     "KappaResult": "concord._results.kappa.kappa",
     "KendallResult": "concord._results.continuous.ranks",
@@ -223,10 +239,12 @@ _WHERE: dict[str, str] = {
     "OverallConcordanceResult": "concord._results.continuous.reliability",
     "PlanResult": "concord._results.studies.plan",
     "RaterDiagnostics": "concord._results.studies.raters",
+    "SpanAgreementResult": "concord._results.spans.span_f1",
     "SpecificAgreementResult": "concord._results.kappa.categories",
     "SymmetryResult": "concord._results.continuous.square",
     "ThresholdResult": "concord._thresholds.optimize",
     "UndefinedKappaWarning": "concord._common.errors",
+    "UnitizingAlphaResult": "concord._results.spans.unitizing",
     "accumulate": "concord._streaming.accumulator",
     "against_gold": "concord._studies.raters.gold",
     "agree": "concord._coefficients.panel",
@@ -251,6 +269,7 @@ _WHERE: dict[str, str] = {
     "homogeneity": "concord._studies.compare.compare",
     "icc": "concord._coefficients.continuous.icc",
     "intra_rater": "concord._studies.judges.intra_rater",
+    "label_agreement": "concord._studies.labels.label_agreement",
     "item_agreement": "concord._studies.crowds.items",
     "kendall_w": "concord._coefficients.ranks.kendall",
     "krippendorff_alpha": "concord._coefficients.krippendorff.krippendorff",
@@ -266,8 +285,12 @@ _WHERE: dict[str, str] = {
     "rater_diagnostics": "concord._studies.raters.diagnostics",
     "read_annotations": "concord._readers.read",
     "scott_pi": "concord._coefficients.kappa.cohen",
+    "span_agreement": "concord._coefficients.spans.span_f1",
     "specific_agreement": "concord._coefficients.kappa.categories",
     "symmetry_test": "concord._coefficients.kappa.categories_square",
+    "token_agreement": "concord._studies.spans.tokens",
+    "token_ratings": "concord._studies.spans.tokens",
+    "unitizing_alpha": "concord._coefficients.spans.unitizing",
     "weight_matrix": "concord._tables.weights",
     "ThresholdClassifier": "concord._thresholds.estimator",
 }

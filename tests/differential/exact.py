@@ -270,6 +270,64 @@ def krippendorff(
     return NAN if de == 0 else 1 - (n - 1) * do / de
 
 
+def set_distance(level: str, a: frozenset[Any], b: frozenset[Any]) -> F:
+    """Passonneau (2006) MASI, 1 − J·M, or the Jaccard distance 1 − J, of two label sets.
+
+    J = |A ∩ B| / |A ∪ B|; M = 1 if A = B, 2/3 if one holds the other, 1/3 if they
+    overlap, 0 if disjoint (NLTK 3.10's masi_distance). Two empty sets are at 0.
+    """
+    union = a | b
+    if not union:
+        return F(0)
+    j = F(len(a & b), len(union))
+    if level == "jaccard":
+        return 1 - j
+    if a == b:
+        m = F(1)
+    elif a <= b or b <= a:
+        m = F(2, 3)
+    elif a & b:
+        m = F(1, 3)
+    else:
+        m = F(0)
+    return 1 - j * m
+
+
+def krippendorff_sets(rows: Sequence[Sequence[Any]], level: str) -> float | F:
+    """α of label sets (None missing) with δ the set distance itself, as NLTK's alpha."""
+    units = [[v for v in row if v is not None] for row in rows]
+    units = [u for u in units if len(u) >= 2]
+    values = [v for u in units for v in u]
+    n = len(values)
+    do = sum(
+        (
+            F(
+                sum(
+                    set_distance(level, a, b)
+                    for i, a in enumerate(u)
+                    for j, b in enumerate(u)
+                    if i != j
+                ),
+                len(u) - 1,
+            )
+            for u in units
+        ),
+        F(0),
+    )
+    counts: dict[Any, int] = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    de = sum(
+        (
+            na * nb * set_distance(level, a, b)
+            for a, na in counts.items()
+            for b, nb in counts.items()
+        ),
+        F(0),
+    )
+    return NAN if de == 0 else 1 - (n - 1) * do / de
+
+
 def krippendorff_scores(x: Any, level: str) -> Any:
     """α of complete continuous scores (interval or ratio): Krippendorff (2011), pairwise.
 

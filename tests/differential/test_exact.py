@@ -207,6 +207,30 @@ def check_alpha_scores(case: Case, level: str) -> list[Comparison]:
     ]
 
 
+def as_label_sets(case: Case) -> list[list[Any]]:
+    """The case's ratings as label sets: category i is the set of the bits of i + 1."""
+    index = {v: i for i, v in enumerate(case.categories())}
+
+    def bits(v: Any) -> frozenset[str] | None:
+        if v is None:
+            return None
+        code = index[v] + 1
+        return frozenset(f"b{j}" for j in range(code.bit_length()) if code >> j & 1)
+
+    return [[bits(v) for v in row] for row in case.ratings]
+
+
+def check_alpha_sets(case: Case, level: str) -> list[Comparison]:
+    """Krippendorff's α on label sets with Passonneau's (2006) MASI or the Jaccard distance."""
+    rows = as_label_sets(case)
+    cells = np.empty((len(rows), len(rows[0])), dtype=object)
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            cells[i, j] = v
+    got = quiet(concord.krippendorff_alpha, cells, level=level)
+    return [Comparison(f"α {level}", got.statistic, exact.krippendorff_sets(rows, level))]
+
+
 ICC_FORMS = {
     "oneway/single": ("oneway", "agreement", "single"),
     "oneway/average": ("oneway", "agreement", "average"),
@@ -259,6 +283,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Check]] = {
     "light": (WEIGHTS, ITEMS, check_light),
     "alpha": (LEVELS, ITEMS, check_alpha),
     "alpha-scores": (("interval", "ratio"), SCORES, check_alpha_scores),
+    "alpha-sets": (("masi", "jaccard"), ITEMS, check_alpha_sets),
     "icc": (("forms",), SCORES, check_icc),
     "ccc": (("lin",), SCORES, check_ccc),
     "bland-altman": (("limits",), SCORES, check_bland_altman),

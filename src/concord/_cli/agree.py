@@ -10,6 +10,7 @@ import click
 from concord._cli import agree_ranks as ranks
 from concord._cli import columns as cin
 from concord._cli import inputs as inputs
+from concord._cli import label_sets as label_sets
 from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import stream as stream
@@ -145,6 +146,7 @@ Examples:
   concord agree data/fleiss1971_diagnoses.csv --coefficients fleiss,alpha
   concord agree scores.csv --coefficients kendall-w,cronbach-alpha
   concord agree annotations.csv --item doc --rater annotator --rating label --format json
+  concord agree topics.csv --label-sets --set-separator '|'
 """
 )
 @opt.input_options
@@ -152,6 +154,20 @@ Examples:
 @opt.weights_option("Disagreement weights of the kappa-type coefficients.")
 @opt.level_option
 @coefficients_option
+@click.option(
+    "--label-sets",
+    is_flag=True,
+    help="Each rating is a set of labels (multi-label annotation): report Krippendorff's "
+    "alpha with the MASI distance (--level jaccard for Jaccard) and each label's alpha. "
+    "Ratings read as lists (a JSON export) are label sets without this flag.",
+)
+@click.option(
+    "--set-separator",
+    default=label_sets.SEPARATOR,
+    show_default=True,
+    metavar="SEP",
+    help="With --label-sets: the separator of the labels in one cell (pol|econ).",
+)
 @opt.chunk_option
 @opt.inference_options
 @opt.output_options()
@@ -162,8 +178,11 @@ def agree(file: str, **o: Any) -> list[dict[str, Any]]:
 
     Percent agreement, Fleiss', Conger's and Light's kappa, Gwet's AC1/AC2,
     Brennan-Prediger and Krippendorff's alpha, one row each (--coefficients
-    picks some). Missing ratings (empty cells) are allowed.
+    picks some). Missing ratings (empty cells) are allowed. With --label-sets,
+    Krippendorff's alpha with the MASI distance and the agreement on each label.
     """
+    if o["label_sets"] or o["set_separator"] != label_sets.SEPARATOR:
+        return _label_sets(file, o)
     ranked, others = ranks.chosen(o["coefficients"]), ranks.rest(o["coefficients"])
     if others != "":
         picked(others)  # a misspelt name fails before the file is read
@@ -179,6 +198,8 @@ def agree(file: str, **o: Any) -> list[dict[str, Any]]:
         shape = tally.shape()
     else:
         frame = inputs.ratings(file, o)
+        if label_sets.holds_sets(frame):  # lists from a JSON export: label sets
+            return label_sets.report(file, frame, o)
         results, shape = agreement_results(frame, o), rec.frame_shape(frame)
     rows = [rec.summary(r, o["confidence_level"], o["ci_method"], o["seed"]) for r in results]
     if o["fmt"] == "json":
@@ -188,6 +209,15 @@ def agree(file: str, **o: Any) -> list[dict[str, Any]]:
     else:
         terminal.echo(out.table(rows, o["fmt"]))
     return rows
+
+
+def _label_sets(file: str, o: dict[str, Any]) -> list[dict[str, Any]]:
+    """``concord agree --label-sets``: the whole file (label sets are not counted in chunks)."""
+    if not o["label_sets"]:
+        raise click.UsageError("--set-separator needs --label-sets.")
+    if o.get("chunk_rows"):  # a large file is read whole too: label sets are not streamed
+        raise click.UsageError("--label-sets reads the whole file: leave out --chunk-rows.")
+    return label_sets.report(file, inputs.ratings(file, o), o)
 
 
 def _with_ranks(

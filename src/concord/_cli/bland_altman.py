@@ -33,12 +33,16 @@ def results(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
     wanted = {"--x": o["x"], "--y": o["y"]}
     ba_options, ccc_options = options(o)
     chunk = stream.chunk_rows(file, o)
+    if o["true_value"] == "constant" and not o["subject"]:
+        raise click.UsageError("--true-value constant needs --subject COL.")
     if o["subject"]:
         if chunk:
             raise click.UsageError("--subject reads the whole file: leave out --chunk-rows.")
         frame = read.score_columns(file, o, {"--x": [o["x"]], "--y": [o["y"]]}, [o["subject"]])
         x, y = frame[o["x"]], frame[o["y"]]
-        ba = concord.bland_altman(x, y, subject=frame[o["subject"]], **ba_options)
+        ba = concord.bland_altman(
+            x, y, subject=frame[o["subject"]], true_value=o["true_value"], **ba_options
+        )
         return ba, concord.concordance_correlation(x, y, **ccc_options)
     if chunk:  # the exact sums of each chunk, added: the same results
         src, read_as = read.column_groups(file, o, wanted, chunk, numbers=True)
@@ -110,6 +114,14 @@ Examples:
     metavar="COL",
     default=None,
     help="Repeated measurements: the column of each pair's subject (Bland & Altman 2007).",
+)
+@click.option(
+    "--true-value",
+    type=click.Choice(["varies", "constant"]),
+    default="varies",
+    show_default=True,
+    help="With --subject: rows are pairs and the true value varies, or unpaired replicates of "
+    "a constant true value.",
 )
 @click.option(
     "--confidence-level",

@@ -21,7 +21,7 @@ FORMATS = ("csv", "tsv", "parquet", "excel")
 #: annotation tools' exports, read by concord.read_annotations (:mod:`.reading.annotations`)
 EXPORTS = ("label-studio", "prodigy", "doccano", "argilla", "brat", "conll")
 # suffixes of exports whose tool is detected from the content
-_EXPORT_SUFFIXES = (".json", ".jsonl", ".ann", ".conll", ".iob")
+_EXPORT_SUFFIXES = (".json", ".jsonl", ".ann", ".conll", ".iob", ".zip")
 _SUFFIXES = {
     ".csv": "csv",
     ".txt": "csv",

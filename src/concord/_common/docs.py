@@ -32,6 +32,11 @@ population_size : float, optional
         The size N of the population the items were drawn from: the
         variance is multiplied by 1 − n/N, as irrCAC's ``N``. Default:
         infinite (no correction).""",
+    "empty": """\
+empty : {"missing", "category"}
+        What an empty label set (a rating of no label: ``set()``, ``[]``)
+        is: a missing rating (default), or a category of its own, "no label
+        applies". Only label sets are concerned.""",
     "long_form": """\
 item, rater, rating : column name, optional
         Long form: ``ratings`` is a table with one row per rating (a pandas

@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 from concord._common.errors import check_option
 
 WeightName = Literal["linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar"]
-Level = Literal["nominal", "ordinal", "interval", "ratio"]
+Level = Literal["nominal", "ordinal", "interval", "ratio", "masi", "jaccard"]
 NanPolicy = Literal["raise", "omit"]
 IntervalMethod = Literal["wald", "t", "fisher-z", "bootstrap-percentile", "bootstrap-bca"]
 Rounding = Literal["half-even", "half-up"]

@@ -7,7 +7,12 @@ and ``("a", "b")`` are one and the same category, and a list is never
 compared element by element in its order. Repeated labels in a list count
 once (a set has no multiplicity).
 
-* The empty set is a missing rating: the annotator chose nothing.
+* The empty set is a missing rating: the annotator chose nothing
+  (``empty="missing"``, the default); with ``empty="category"`` it is a
+  category of its own, "no label applies" (doccano's ``label: []`` read as a
+  deliberate answer). The functions that accept label sets take ``empty=``
+  and read their ratings inside :func:`empty_sets`, which sets the policy
+  for this reading (a context variable, so threads and tasks do not share it).
 * A rating of label sets holds sets only: a single label beside sets (``"a"``
   and ``{"a", "b"}``) is an error rather than a guess that ``"a"`` means
   ``{"a"}``.
@@ -19,18 +24,41 @@ once (a set has no multiplicity).
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Literal, get_args
 
 import numpy as np
 
-from concord._common.errors import describe, param_error
+from concord._common.errors import check_option, describe, param_error
+
+Empty = Literal["missing", "category"]
+#: What an empty label set is: a missing rating, or a category of its own.
+EMPTY: tuple[str, ...] = get_args(Empty)
+_EMPTY_IS_CATEGORY: ContextVar[bool] = ContextVar("empty_is_category", default=False)
 
 SET_TYPES = (set, frozenset, list, tuple)
 _FIX = (
     "A rating is one label, or one set of labels (set, frozenset, list or tuple, read as "
     "a set); wrap single labels as sets, e.g. {'a'}, to rate with label sets."
 )
+
+
+@contextmanager
+def empty_sets(empty: Any, func: str) -> Iterator[None]:
+    """Read label sets inside this block with ``empty`` ("missing" or "category")."""
+    policy = check_option(func, "empty", empty, EMPTY)
+    token = _EMPTY_IS_CATEGORY.set(policy == "category")
+    try:
+        yield
+    finally:
+        _EMPTY_IS_CATEGORY.reset(token)
+
+
+def empty_is_category() -> bool:
+    """Whether the empty label set is a category in the reading under way."""
+    return _EMPTY_IS_CATEGORY.get()
 
 
 def is_label_set(value: Any) -> bool:
@@ -67,7 +95,8 @@ def read_sets(
                 fix=_FIX,
             )
         out[i] = as_set(value, func, name, i)
-        missing[i] = not out[i]
+    if not empty_is_category():
+        missing |= np.array([v is not None and not v for v in out.tolist()], dtype=bool)
     out[missing] = None
     return out, missing
 
@@ -104,14 +133,15 @@ def declared_sets(values: tuple[Any, ...], func: str) -> tuple[Any, ...]:
             fix=_FIX,
         )
     out = tuple(as_set(v, func, "labels", i) for i, v in enumerate(values))
-    if frozenset() in out:
+    if frozenset() in out and not empty_is_category():
         param_error(
             func,
             "labels",
             "free of missing values",
             "the empty set, which is a missing rating",
             raw=True,
-            fix="Remove it from labels: an item rated with no label has no category.",
+            fix="Remove it from labels (an item rated with no label has no category), or pass "
+            "empty='category' to make 'no label' a category of its own.",
         )
     return out
 

@@ -37,11 +37,12 @@ def looks_like(sample: Any) -> bool:
     if isinstance(sample.get("responses"), Mapping | list):
         return True
     return any(
-        (isinstance(k, str) and k.endswith(".responses")) or _answers(v) for k, v in sample.items()
+        (isinstance(k, str) and k.endswith(".responses")) or responses_column(v)
+        for k, v in sample.items()
     )
 
 
-def _answers(value: Any) -> bool:
+def responses_column(value: Any) -> bool:
     """Whether a column holds one question's responses, as Argilla 1 pushes them to the Hub."""
     return (
         isinstance(value, list)
@@ -68,7 +69,7 @@ def _responses(record: Mapping[str, Any]) -> Iterator[tuple[str, Any, Any, Any]]
 def _columns(record: Mapping[str, Any]) -> Iterator[tuple[str, Any, Any, Any]]:
     """Yield the responses held in columns: Argilla 1 on the Hub, Argilla 2 flattened."""
     for key, column in record.items():
-        if key != "responses" and _answers(column):  # Argilla 1 on the Hub
+        if key != "responses" and responses_column(column):  # Argilla 1 on the Hub
             for a in column:
                 yield key, a.get("user_id"), a.get("value"), a.get("status")
         if isinstance(key, str) and key.endswith(".responses"):  # Argilla 2, flattened

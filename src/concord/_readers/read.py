@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from concord._common.errors import check_option
+from concord._readers import argilla
 from concord._readers.source import Text, fail, is_path, name_of, parse, read_text, records
 
 if TYPE_CHECKING:
@@ -124,11 +125,9 @@ def detect(source: Any) -> tuple[str, Any]:
     An unknown layout is an error naming what was found (the first record's keys).
     """
     if is_path(source):
-        path = Path(source)
-        if path.is_dir() or path.suffix.lower() == ".ann":
-            return "brat", source
-        if path.suffix.lower() in _CONLL_SUFFIXES:
-            return "conll", source
+        found = _path_format(Path(source))
+        if found is not None:
+            return found, source
     if is_path(source) or hasattr(source, "read"):
         name = name_of(source)
         text = read_text(source)
@@ -143,6 +142,25 @@ def detect(source: Any) -> tuple[str, Any]:
         named.name = name_of(source)
         source = named
     return _json_format(next(iter(source), None), name_of(source)), source
+
+
+def _path_format(path: Path) -> str | None:
+    """Return the format a path names by itself (a folder, zip, .ann, .conll), else None."""
+    if path.is_dir() or path.suffix.lower() == ".zip":
+        claimed = [fmt for fmt in ("doccano", "brat") if _claims(fmt, path)]
+        if len(claimed) != 1:
+            what = "a folder" if path.is_dir() else "a zip"
+            holds = "both .jsonl and .ann files" if claimed else "no .jsonl or .ann file"
+            fail(
+                f"{path} is {what} holding {holds}: doccano's per-user export is .jsonl "
+                "files, brat's collection .ann files. Pass format= to say which."
+            )
+        return claimed[0]
+    if path.suffix.lower() == ".ann":
+        return "brat"
+    if path.suffix.lower() in _CONLL_SUFFIXES:
+        return "conll"
+    return None
 
 
 def _text_format(text: str, name: str) -> tuple[str, Any]:
@@ -180,6 +198,8 @@ def _json_format(first: Any, name: str) -> str:
     if not isinstance(first, Mapping):
         fail(f"{name}: record 1 is a {type(first).__name__}, not an object (a JSON {{...}}).")
     claimed = [fmt for fmt in JSON_FORMATS if _claims(fmt, first)]
+    if claimed == ["argilla", "doccano"] and argilla.responses_column(first.get("label")):
+        claimed = ["argilla"]  # Argilla's question named "label": its responses, not doccano's
     keys = ", ".join(map(repr, list(first)[:12]))
     if not claimed:
         fail(

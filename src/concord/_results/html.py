@@ -140,8 +140,10 @@ def _many_raters(result: Any) -> list[str]:
     coincidences = getattr(result, "coincidences", None)
     if coincidences is not None:
         shown.append(matrix_html(coincidences, result.labels, "Coincidences o_ck"))
-    if result.weighting != "unweighted":
-        shown.append(matrix_html(result.weights, result.labels, "Weights W (disagreement)"))
+    weights = result.weights
+    # α without a q × q table (continuous values, label sets beyond 256 sets) has none to show
+    if result.weighting != "unweighted" and weights.shape == (len(result.labels),) * 2:
+        shown.append(matrix_html(weights, result.labels, "Weights W (disagreement)"))
     return shown
 
 

@@ -41,9 +41,24 @@ def is_export(file: str, o: dict[str, Any]) -> bool:
     return file != "-" and cin.is_export_path(file)
 
 
-def long_table(file: str, o: dict[str, Any]) -> Any:
-    """Read the export into the library's long table; say the detected format and the skips."""
-    for option in ("item", "rater", "rating", "id_column"):
+def spans(file: str, o: dict[str, Any]) -> Any:
+    """Read a span export (Label Studio labels, Prodigy ner, doccano, brat, CoNLL) for spans."""
+    frame = long_table(file, o, columns=False)
+    if "start" not in frame.columns:
+        raise click.ClickException(
+            f"{file} holds one label per item, not spans: measure its labels with concord agree."
+        )
+    kept = ["item", "rater", "label", "start", "end"] + (["text"] if "text" in frame else [])
+    return frame[kept]
+
+
+def long_table(file: str, o: dict[str, Any], columns: bool = True) -> Any:
+    """Read the export into the library's long table; say the detected format and the skips.
+
+    ``columns``: the command's column options (--item, --rater, --rating, --id) would
+    name columns of a table, and are refused.
+    """
+    for option in ("item", "rater", "rating", "id_column") if columns else ():
         if o.get(option) is not None:
             flag = "--id" if option == "id_column" else f"--{option}"
             raise click.UsageError(
@@ -102,8 +117,8 @@ def ratings(file: str, o: dict[str, Any], numbers: bool = False) -> Any:
     frame = long_table(file, o)
     if "start" in frame.columns:
         raise click.ClickException(
-            f"{file} holds spans (start, end), not one label per item: the command line "
-            "measures labels. Read the spans with concord.read_annotations in Python."
+            f"{file} holds spans (start, end), not one label per item: measure them with "
+            "concord spans."
         )
     if frame.empty:
         raise click.ClickException(f"{file} holds no answer to measure.")

@@ -26,7 +26,7 @@ from concord._coefficients.continuous.bland_altman_repeated import (
 )
 from concord._coefficients.continuous.concordance import empty_error
 from concord._common.docs import fill
-from concord._common.errors import UndefinedKappaWarning, param_error
+from concord._common.errors import UndefinedKappaWarning, check_option, param_error
 from concord._data.names import rater_names
 from concord._data.two import two_raters
 from concord._inference.intervals import ConfidenceInterval, Deferred, Inference, _level
@@ -55,6 +55,9 @@ def checked(options: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(options["proportional"], bool):
         param_error(_FUNC, "proportional", "True or False", options["proportional"], exc=TypeError)
     out["scale"] = check_scale(options.get("scale", "difference"), _FUNC)
+    out["true_value"] = check_option(
+        _FUNC, "true_value", options.get("true_value", "varies"), ("varies", "constant")
+    )
     if out["scale"] == "percent" and out["proportional"]:
         param_error(
             _FUNC,
@@ -155,6 +158,7 @@ def bland_altman(
     nan_policy: str = "raise",
     subject: Any = None,
     scale: str = "difference",
+    true_value: str = "varies",
     item: Any = None,
     rater: Any = None,
     rating: Any = None,
@@ -185,6 +189,14 @@ def bland_altman(
         The subject of each pair, for repeated measurements: several pairs
         per subject, made at the same time by the two methods, while the true
         value varies (Bland & Altman 2007). Paired by position with x and y.
+    true_value : {"varies", "constant"}
+        With ``subject``: "varies" (default) when each row is a pair made at
+        the same time and the subject's true value changes between pairs;
+        "constant" when each method measures the subject several times, the
+        replicates are not paired and the true value does not change (Bland
+        & Altman 1999, §5.2; 2007, §2). A row then holds one replicate of
+        each method, either of which may be missing with
+        ``nan_policy="omit"``, and the numbers of replicates may differ.
     scale : {"difference", "ratio", "percent"}
         The differences analysed: x − y; ln x − ln y, whose bias and limits
         back-transform to ratios x / y (``ratio_bias``, ``ratio_limits``);
@@ -216,6 +228,16 @@ def bland_altman(
     bootstrap or the accumulators. Subjects with one pair count in the
     between-subjects term only; at least one needs two pairs.
 
+    With ``true_value="constant"`` the differences are of the subjects'
+    means, d_i = x̄_i − ȳ_i; the bias is their mean, and the variance of a
+    difference between single measurements is s²_d̄ + (1 − 1/m_x) s²_xw +
+    (1 − 1/m_y) s²_yw, with the pooled within-subject variances of each
+    method and m the harmonic mean of the numbers of replicates (Bland &
+    Altman 1999, eq. 5.2; Zou 2013). The bias interval is t on (subjects −
+    1) df; the limits' intervals are Zou's (2013) MOVER intervals. A subject
+    measured by one method only is dropped with ``nan_policy="omit"``; the
+    percent scale needs pairs and is refused.
+
     On the ratio scale ``bias``, ``sd`` and the limits are of ln(x / y);
     ``ratio_bias`` = exp(bias) is the geometric mean ratio and
     ``ratio_limits`` the limits for x / y. The accumulators and
@@ -234,6 +256,11 @@ def bland_altman(
     Bland, J. M., Altman, D. G. (2007). Agreement between methods of
     measurement with multiple observations per individual. Journal of
     Biopharmaceutical Statistics 17(4), 571-582. doi:10.1080/10543400701329422
+
+    Zou, G. Y. (2013). Confidence interval estimation for the Bland-Altman
+    limits of agreement with multiple observations per individual.
+    Statistical Methods in Medical Research 22(6), 630-642.
+    doi:10.1177/0962280211402548
 
     Carkeet, A. (2015). Exact parametric confidence intervals for
     Bland-Altman limits of agreement. Optometry and Vision Science 92(3),
@@ -262,10 +289,19 @@ def bland_altman(
             "limits": limits,
             "proportional": proportional,
             "scale": scale,
+            "true_value": true_value,
         }
     )
     if subject is not None:
         return from_subjects(x, y, subject, options, nan_policy, SPEC)
+    if options["true_value"] == "constant":
+        param_error(
+            _FUNC,
+            "true_value",
+            "'varies' without subject= (the replicates need their subjects)",
+            true_value,
+            fix="Pass subject=, the subject of each row.",
+        )
     vx, vy = on_scale(*paired_ratings(x, y, _FUNC, nan_policy), options["scale"], _FUNC)
     sums = exact_sums(vx, vy)
     if sums.n == 0:

@@ -139,6 +139,8 @@ def from_subjects(
         )
     fx, fy = _array(x), _array(y)
     labels = subjects(subject, fx.size, func)
+    if options.get("true_value") == "constant":
+        return _replicates(fx, fy, labels, options, nan_policy, spec)
     if nan_policy == "omit" and fx.shape == fy.shape:
         keep = ~(_gone(fx) | _gone(fy))
         fx, fy, labels = fx[keep], fy[keep], labels[keep]
@@ -147,6 +149,43 @@ def from_subjects(
         param_error(func, "x", "at least one pair of ratings", "none", raw=True)
     d = vx.astype(np.float64) - vy.astype(np.float64)
     return repeated(d, labels, options, spec, func)
+
+
+def _replicates(
+    fx: np.ndarray,
+    fy: np.ndarray,
+    labels: np.ndarray,
+    options: dict[str, Any],
+    policy: str,
+    spec: Spec,
+) -> BlandAltmanResult:
+    """Validate unpaired replicates (true value constant) and return their limits."""
+    func = spec.name
+    if options["scale"] == "percent":
+        param_error(
+            func,
+            "scale",
+            "'difference' or 'ratio' with true_value='constant' (percentages need pairs)",
+            "percent",
+            fix="Use scale='ratio' for differences proportional to the size.",
+        )
+    if fx.shape != fy.shape:
+        param_error(func, "y", f"one value per row of x ({fx.size})", f"{fy.size}", raw=True)
+    gx, gy = _gone(fx), _gone(fy)
+    if policy != "omit" and (gx.any() or gy.any()):
+        paired_ratings(fx, fy, func, policy)  # raises the missing-rating error, naming the row
+    vx = np.asarray(fx[~gx], dtype=np.float64)
+    vy = np.asarray(fy[~gy], dtype=np.float64)
+    sx, sy = labels[~gx], labels[~gy]
+    both = np.intersect1d(sx, sy)  # a subject measured by one method only is dropped
+    keep_x, keep_y = np.isin(sx, both), np.isin(sy, both)
+    vx, sx, vy, sy = vx[keep_x], sx[keep_x], vy[keep_y], sy[keep_y]
+    if options["scale"] == "ratio":
+        vx = on_scale(vx, np.ones_like(vx), "ratio", func)[0]
+        vy = on_scale(np.ones_like(vy), vy, "ratio", func)[1]
+    from concord._coefficients.continuous.bland_altman_replicates import replicates
+
+    return replicates(vx, sx, vy, sy, options, spec)
 
 
 def _array(values: Any) -> np.ndarray:

@@ -29,6 +29,7 @@ from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
 from concord._data.labels import Labels
 from concord._data.names import rater_names
+from concord._data.sets import empty_sets
 from concord._data.two import two_raters
 from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
@@ -159,13 +160,14 @@ def count(
     pair: Pair, data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any
 ) -> PairTable | None:
     """Validate and count one batch of a stream, as the one-shot function does."""
-    return batch_table(
-        *data,
-        labels=options["labels"],
-        nan_policy=options["nan_policy"],
-        sample_weight=sample_weight,
-        func=pair.spec.name,
-    )
+    with empty_sets(options.get("empty", "missing"), pair.spec.name):
+        return batch_table(
+            *data,
+            labels=options["labels"],
+            nan_policy=options["nan_policy"],
+            sample_weight=sample_weight,
+            func=pair.spec.name,
+        )
 
 
 def from_counts(pair: Pair, counted: PairTable, options: dict[str, Any]) -> KappaResult:
@@ -236,6 +238,7 @@ def cohen_kappa(
     rater: Any = None,
     rating: Any = None,
     raters: Any = None,
+    empty: str = "missing",
 ) -> KappaResult:
     r"""Cohen's kappa of two raters, unweighted or weighted.
 
@@ -284,6 +287,7 @@ def cohen_kappa(
     ${population_size}
     ${groups}
     ${pair_long}
+    ${empty}
 
     Returns
     -------
@@ -355,20 +359,27 @@ def cohen_kappa(
     >>> float(concord.cohen_kappa(gold, model, weights="quadratic", labels=order))
     0.47368421052631576
     """
-    rater1, rater2, labels, per = two_raters(
-        "cohen_kappa",
-        rater1,
-        rater2,
-        (item, rater, rating),
-        raters,
-        labels,
-        {"sample_weight": sample_weight, "groups": groups},
-    )
-    sample_weight = per["sample_weight"]
-    groups = per["groups"]
-    return _one_shot(
-        COHEN, rater1, rater2, weights, labels, sample_weight, nan_policy, population_size, groups
-    )
+    with empty_sets(empty, "cohen_kappa"):
+        rater1, rater2, labels, per = two_raters(
+            "cohen_kappa",
+            rater1,
+            rater2,
+            (item, rater, rating),
+            raters,
+            labels,
+            {"sample_weight": sample_weight, "groups": groups},
+        )
+        return _one_shot(
+            COHEN,
+            rater1,
+            rater2,
+            weights,
+            labels,
+            per["sample_weight"],
+            nan_policy,
+            population_size,
+            per["groups"],
+        )
 
 
 @fill

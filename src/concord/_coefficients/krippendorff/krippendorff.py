@@ -25,6 +25,7 @@ import numpy as np
 
 from concord._coefficients.clustered import with_groups
 from concord._coefficients.krippendorff import krippendorff_continuous as continuous
+from concord._coefficients.krippendorff import krippendorff_sets as sets
 from concord._coefficients.krippendorff.krippendorff_core import (
     CoincidenceSampler,
     alpha_terms,
@@ -41,6 +42,7 @@ from concord._common.options import check_level
 from concord._data.labels import Labels, spelled
 from concord._data.long import long_groups
 from concord._data.matrix import RatingMatrix
+from concord._data.sets import empty_sets
 from concord._inference.design import standard_error
 from concord._inference.intervals import Deferred, Inference, deferred
 from concord._results.multirater.agreement import KrippendorffResult
@@ -115,6 +117,7 @@ def krippendorff_alpha(
     rating: Any = None,
     form: str = "auto",
     groups: Any = None,
+    empty: str = "missing",
 ) -> KrippendorffResult:
     r"""Krippendorff's alpha for any number of raters, missing ratings and any metric.
 
@@ -132,6 +135,8 @@ def krippendorff_alpha(
     * ``"ordinal"``: (Σ_{g=c..k} n_g − (n_c + n_k)/2)², from the coincidence totals;
     * ``"interval"``: (c − k)², on the numeric values (positions for ordered non-numeric labels);
     * ``"ratio"``: ((c − k)/(c + k))², for non-negative values;
+    * ``"masi"``, ``"jaccard"``: for label sets, δ² is the MASI distance
+      (Passonneau 2006) or the Jaccard distance 1 − |A ∩ B|/|A ∪ B| (see Notes);
     * a q×q matrix of squared distances for any other metric.
 
     Parameters
@@ -149,6 +154,8 @@ def krippendorff_alpha(
     ${population_size}
     ${long_form}
     ${groups}
+    ${empty}
+        With ``"category"``, the set distances have d(∅, ∅) = 0 and d(∅, A) = 1.
 
     Returns
     -------
@@ -177,6 +184,20 @@ def krippendorff_alpha(
     two-sided, where irrCAC 1.4 prints the one-sided P(T > t). The
     bootstrap resamples items (grouped by item pattern).
     ${fisher_z_default}
+
+    Label sets: a rating that is a set (set, frozenset, list or tuple) is
+    one category whatever its order; ``level="masi"`` and ``"jaccard"``
+    compare sets by the labels they share. MASI is 1 − J·M, J the Jaccard
+    similarity and M = 1 for equal sets, 2/3 when one holds the other, 1/3
+    when they overlap, 0 when disjoint, as NLTK 3.10's ``masi_distance``
+    (earlier NLTK rounded them to 0.67 and 0.33, nltk#3361). As NLTK's
+    ``AnnotationTask(distance=masi_distance).alpha()`` and Passonneau (2006),
+    α takes the distance itself as δ² (Krippendorff (2011) writes his metrics
+    as squared differences; the set distances are not differences of scores,
+    and he leaves the metric to the data). α is exact: each distance is a
+    rational of the set sizes, computed over the distinct sets that occur,
+    never from a table of all possible sets. Where every value is the same,
+    NLTK returns 1 and concord nan (α is 0/0).
 
     R irr's ``kripp.alpha`` is wrong for complete data with three or more
     raters; this implementation follows Krippendorff (2011) and agrees with
@@ -210,12 +231,44 @@ def krippendorff_alpha(
     0.743
     >>> round(concord.krippendorff_alpha(data, level="interval").statistic, 3)
     0.849
+
+    Label sets, three coders on six items; NLTK's
+    ``AnnotationTask(distance=masi_distance).alpha()`` gives 0.467785843920145
+    (1031/2204):
+
+    >>> sets = [[{"pol"}, {"pol"}, {"pol", "econ"}],
+    ...         [{"pol", "econ"}, {"econ"}, {"pol", "econ"}],
+    ...         [{"sport"}, {"sport"}, {"sport"}],
+    ...         [{"econ"}, {"econ", "pol"}, {"econ"}],
+    ...         [{"sport", "health"}, {"sport"}, {"health"}],
+    ...         [{"health"}, {"health"}, {"health", "econ"}]]
+    >>> cells = np.empty((6, 3), dtype=object)
+    >>> cells[:] = [[frozenset(s) for s in row] for row in sets]
+    >>> concord.krippendorff_alpha(cells, level="masi").statistic
+    0.4677858439201452
     """
+    with empty_sets(empty, ALPHA.name):
+        return _alpha(ratings, level, labels, population_size, (item, rater, rating), form, groups)
+
+
+def _alpha(
+    ratings: Any,
+    level: Any,
+    labels: Any,
+    population_size: float | None,
+    long: tuple[Any, Any, Any],
+    form: str,
+    groups: Any,
+) -> KrippendorffResult:
     func = ALPHA.name
     population = check_population(population_size, func)
-    ratings, groups = long_groups(ratings, (item, rater, rating), groups, func, form)
+    ratings, groups = long_groups(ratings, long, groups, func, form)
     items = item_data(
-        ratings, labels, func, dense_limit=_DENSE_MAX, continuous=is_continuous(level)
+        ratings,
+        labels,
+        func,
+        dense_limit=0 if sets.is_set_level(level) else _DENSE_MAX,
+        continuous=is_continuous(level),
     )
     result = alpha_result(items, level, population)
     rows = partial(item_counts, ratings, items.labels.values, func)
@@ -224,13 +277,13 @@ def krippendorff_alpha(
 
 def count_limit(level: Any) -> int | None:
     """Return the most categories for which α at ``level`` uses item counts (None: no limit)."""
-    return _DENSE_MAX if isinstance(level, str) else None
+    return _DENSE_MAX if isinstance(level, str) and not sets.is_set_level(level) else None
 
 
 def coincidence_engine(k: int, level: Any) -> bool:
     """Whether α of k categories at ``level`` comes from the coincidence matrix (see above)."""
     limit = count_limit(level)
-    return limit is None or k <= limit
+    return limit is None or k <= limit or sets.is_set_level(level)
 
 
 def is_continuous(level: Any) -> bool:
@@ -241,13 +294,14 @@ def is_continuous(level: Any) -> bool:
 def count(data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any) -> Items | None:
     """Validate and count one batch of a stream, as :func:`krippendorff_alpha` does."""
     level = options["level"]
-    items = batch_items(
-        data[0],
-        options["labels"],
-        ALPHA.name,
-        dense_limit=count_limit(level),
-        continuous=is_continuous(level),
-    )
+    with empty_sets(options.get("empty", "missing"), ALPHA.name):
+        items = batch_items(
+            data[0],
+            options["labels"],
+            ALPHA.name,
+            dense_limit=count_limit(level),
+            continuous=is_continuous(level),
+        )
     if items is not None and items.counts is None:  # many distinct values
         check_counts(options, items.labels.k)
     return items
@@ -278,6 +332,8 @@ def alpha_result(items: Items, level: Any, population: float | None) -> Krippend
     goes to the continuous engine instead.
     """
     func = ALPHA.name
+    if sets.is_set_level(level):
+        return _from_sets(func, level, items, population)
     found, matrix = items.labels, items.matrix
     name, custom = resolve_level(level, found, func)
     if items.counts is None:  # more than _DENSE_MAX categories
@@ -286,6 +342,67 @@ def alpha_result(items: Items, level: Any, population: float | None) -> Krippend
             return _decomposed(func, name, found, matrix, population)
         items = Items(found, distinct(matrix.counts()), names=items.names)
     return _from_coincidences(func, name, custom, items, population)
+
+
+def _from_sets(
+    func: str, level: str, items: Items, population: float | None
+) -> KrippendorffResult:
+    """α at a distance between label sets (:mod:`.krippendorff_sets`): exact, no q × q table."""
+    found = sets.set_codes(items.labels.values, func, level)
+    if items.matrix is not None:
+        codes, freq = items.matrix.codes, np.ones(items.matrix.codes.shape[0])
+    else:
+        assert items.counts is not None
+        codes, freq = sets.codes_of_patterns(items.counts)
+    sums = sets.class_sums(found, codes, freq)
+    observed, expected = sets.exact_sums(found, sums)
+    top = sets.top_delta(found, sums)
+    n = int(sums.n)
+    values = _values(n, observed, expected, top, Fraction(1))
+    inference = deferred(
+        population,
+        _set_inference,
+        found,
+        (codes, freq),
+        sums,
+        (values["alpha"], float(top)),
+        population,
+    )
+    rated = codes >= 0
+    totals = np.bincount(
+        codes[rated], weights=np.repeat(freq, rated.sum(axis=1)), minlength=items.labels.k
+    )
+    q = items.labels.k
+    if q <= _DENSE_MAX:  # the q × q distances of the result, as the coincidence engine shows
+        every = np.arange(q)
+        metric = found.delta(found.keys(every[:, None], every[None, :]))
+    else:
+        metric = np.zeros((0, 0))
+    summary = (int(freq.sum()), totals.astype(np.int64))
+    return _result(
+        func, level, summary, items.labels, items.n_raters, metric, values, n, None, inference
+    )
+
+
+def _set_inference(
+    found: sets.SetCodes,
+    data: tuple[np.ndarray, np.ndarray],
+    sums: sets.SetSums,
+    values: tuple[float, float],
+    population: float | None,
+) -> Inference:
+    """Gwet's (2014) variance of α on label sets, and the bootstrap of items."""
+    (codes, freq), (alpha, top) = data, values
+    var = sets.item_variance(found, codes, freq, sums, top, population)
+    rated = (codes >= 0).sum(axis=1) >= 1
+    return Inference(
+        statistic=alpha,
+        standard_error=standard_error(var),
+        df=max(int(freq[rated].sum()) - 1, 0),
+        bounds=ALPHA.bounds,
+        default_method=ALPHA.interval,
+        sampler=sets.SetSampler(found, codes, freq),
+    )
 
 
 def _from_coincidences(
@@ -507,7 +624,8 @@ def item_terms(data: tuple[Any, ...], options: dict[str, Any]) -> np.ndarray:
     if not isinstance(sampler, CoincidenceSampler):
         raise NotImplementedError(
             f"{func}: compare() does not pair continuous alpha (more than {_DENSE_MAX} "
-            "categories) yet; pass paired=False."
+            "categories) nor alpha on label sets (level='masi' or 'jaccard') yet; pass "
+            "paired=False."
         )
     top = float(sampler.delta.max()) if sampler.delta.size else 0.0
     agreement = 1 - sampler.delta / top if top > 0 else np.ones_like(sampler.delta)

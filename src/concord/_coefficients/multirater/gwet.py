@@ -25,6 +25,7 @@ from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population, describe
 from concord._data.labels import Labels
 from concord._data.long import long_groups
+from concord._data.sets import empty_sets
 from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
 from concord._results.multirater.agreement import AgreementResult, FleissResult
@@ -184,7 +185,8 @@ def count(
     member: Member, data: tuple[Any, ...], options: dict[str, Any], sample_weight: Any
 ) -> Items | None:
     """Validate and count one batch of a stream (whole items), as the one-shot function does."""
-    return batch_items(data[0], options["labels"], member.spec.name)
+    with empty_sets(options.get("empty", "missing"), member.spec.name):
+        return batch_items(data[0], options["labels"], member.spec.name)
 
 
 def from_counts(member: Member, items: Items, options: dict[str, Any]) -> AgreementResult:
@@ -317,6 +319,7 @@ def fleiss_kappa(
     rating: Any = None,
     form: str = "auto",
     groups: Any = None,
+    empty: str = "missing",
 ) -> FleissResult:
     r"""Fleiss' kappa for any number of raters, with missing ratings.
 
@@ -344,6 +347,7 @@ def fleiss_kappa(
     ${population_size}
     ${long_form}
     ${groups}
+    ${empty}
 
     Returns
     -------
@@ -381,9 +385,10 @@ def fleiss_kappa(
     >>> r.statistic
     0.3856655290102389
     """
-    result = _gwet_family(
-        FLEISS, ratings, weights, labels, population_size, (item, rater, rating), groups, form
-    )
+    with empty_sets(empty, FLEISS.spec.name):
+        result = _gwet_family(
+            FLEISS, ratings, weights, labels, population_size, (item, rater, rating), groups, form
+        )
     assert isinstance(result, FleissResult)
     return result
 

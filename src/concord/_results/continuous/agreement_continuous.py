@@ -163,6 +163,10 @@ class BlandAltmanResult(BlandAltmanText, _AtLevel):
         The subjects of repeated measurements (0 without ``subject``).
     sd_between, sd_within : float
         With ``subject``: σ_b and σ_w, where sd = √(σ_b² + σ_w²) (Bland & Altman 2007).
+        When the true value is constant, σ_b is the SD of the subjects' mean
+        differences and σ_w² = (1 − 1/m_x) s²_xw + (1 − 1/m_y) s²_yw.
+    true_value : str
+        With ``subject``: "varies" (paired replicates) or "constant" (Bland & Altman 2007).
     """
 
     statistic: float
@@ -188,6 +192,7 @@ class BlandAltmanResult(BlandAltmanText, _AtLevel):
     n_subjects: int = 0
     sd_between: float = math.nan
     sd_within: float = math.nan
+    true_value: str = "varies"
     coefficient: str = "bland_altman"
     names: tuple[str, str] = ("x", "y")
     _inference: Deferred | None = field(default=None, repr=False)

@@ -1,0 +1,177 @@
+"""The result of :func:`concord.unitizing_alpha`: Krippendorff's uα, overall and per category."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from concord._common.jsonable import jsonable
+from concord._common.text import number
+from concord._results.protocol import Reported, row
+
+_NAME = "Krippendorff's unitizing alpha"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class UnitizingAlphaResult(Reported):
+    """Krippendorff's unitizing α (uα) of raters who marked units on continua.
+
+    Returned by :func:`concord.unitizing_alpha`. For each category c,
+    α_c = 1 − D_o,c / D_e,c; overall α = 1 − Σ_c D_o,c / Σ_c D_e,c
+    (Krippendorff 2004, pp. 251–256; DKPro Statistics'
+    ``KrippendorffAlphaUnitizingAgreement``).
+
+    Attributes
+    ----------
+    statistic : float
+        The overall α (nan, with a warning, when Σ_c D_e,c is 0).
+    exact : fractions.Fraction or None
+        The overall α exactly (None when undefined).
+    variant : str
+        ``"u"``.
+    labels : tuple
+        The categories, in the order they first appear.
+    alphas : numpy.ndarray
+        α_c per category (nan where D_e,c is 0).
+    observed, expected : numpy.ndarray
+        D_o,c and D_e,c per category.
+    units : numpy.ndarray
+        The units of each category, all raters together (N_c).
+    raters : tuple
+        The raters (m of them).
+    n_items : int
+        The items (continua), laid end to end.
+    length : int
+        The length L of the laid-out continuum: the sum of the items' lengths.
+    """
+
+    statistic: float
+    exact: Fraction | None
+    variant: str
+    labels: tuple[Any, ...]
+    alphas: np.ndarray
+    observed: np.ndarray
+    expected: np.ndarray
+    units: np.ndarray
+    raters: tuple[Any, ...]
+    n_items: int
+    length: int
+
+    def __post_init__(self) -> None:
+        for values in (self.alphas, self.observed, self.expected, self.units):
+            values.setflags(write=False)
+
+    @property
+    def name(self) -> str:
+        return _NAME
+
+    def __float__(self) -> float:
+        return float(self.statistic)
+
+    def __repr__(self) -> str:
+        return (
+            f"UnitizingAlphaResult(statistic={self.statistic:.6g}, labels={len(self.labels)}, "
+            f"raters={len(self.raters)}, n_items={self.n_items}, length={self.length})"
+        )
+
+    def alpha(self, label: Any) -> float:
+        """Return α_c of one category."""
+        for c, a in zip(self.labels, self.alphas.tolist(), strict=True):
+            if c == label:
+                return float(a)
+        known = ", ".join(repr(c) for c in self.labels)
+        raise KeyError(f"{label!r} is not a category of these spans; they have {known}.")
+
+    def summary(self) -> str:
+        """Return one sentence: the overall α, its categories' range, raters and length."""
+        head = f"Krippendorff's unitizing α = {_shown(self.statistic)}"
+        defined = [a for a in self.alphas.tolist() if math.isfinite(a)]
+        spread = (
+            f" (per category {_shown(min(defined))} to {_shown(max(defined))})"
+            if len(self.labels) > 1 and defined
+            else ""
+        )
+        return (
+            f"{head}{spread} for {len(self.raters)} raters on {self.n_items} "
+            f"item{'s' if self.n_items != 1 else ''} of total length {self.length}."
+        )
+
+    def explain(self) -> str:
+        """Return D_o,c, D_e,c and α_c of each category and how the overall α follows."""
+        m, big = len(self.raters), self.length
+        lines = [
+            f"{_NAME} (Krippendorff 2004) of m = {m} raters on a continuum of L = {big} "
+            f"({self.n_items} item{'s' if self.n_items != 1 else ''} laid end to end):",
+            "  D_o,c = 2 Σ_(rater pairs) Σ_(segments) δ² / (m (m − 1) L²): δ² = (Δbegin)² + "
+            "(Δend)² for overlapping units, l² for a unit in the other's gap",
+            "  D_e,c: every unit of c placed by chance in every gap at least as long "
+            "(Krippendorff 2004, p. 254)",
+        ]
+        for c, o, e, a, n in zip(
+            self.labels, self.observed, self.expected, self.alphas, self.units, strict=True
+        ):
+            lines.append(
+                f"  {c!s}: N_c = {int(n)} unit{'' if n == 1 else 's'}, D_o = {number(o)}, "
+                f"D_e = {number(e)}, "
+                f"α_c = {_shown(a)}"
+            )
+        lines.append(
+            f"α = 1 − Σ D_o,c / Σ D_e,c = 1 − {number(float(np.sum(self.observed)))} / "
+            f"{number(float(np.sum(self.expected)))} = {_shown(self.statistic)}"
+        )
+        return "\n".join(lines)
+
+    def _rows_(self) -> list[dict[str, Any]]:
+        m = len(self.raters)
+        rows = [
+            row(
+                _NAME,
+                self.statistic,
+                n=self.length,
+                category="(all)",
+                observed=float(np.sum(self.observed)),
+                expected=float(np.sum(self.expected)),
+                units=int(np.sum(self.units)),
+                raters=m,
+            )
+        ]
+        for c, a, o, e, n in zip(
+            self.labels, self.alphas, self.observed, self.expected, self.units, strict=True
+        ):
+            rows.append(
+                row(
+                    _NAME,
+                    float(a),
+                    n=self.length,
+                    category=str(c),
+                    observed=float(o),
+                    expected=float(e),
+                    units=int(n),
+                    raters=m,
+                )
+            )
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return JSON-ready values (nan is None): the tidy columns, then per category."""
+        out = {
+            **row(_NAME, self.statistic, n=self.length),
+            "variant": self.variant,
+            "raters": [str(r) for r in self.raters],
+            "n_items": self.n_items,
+            "length": self.length,
+            "categories": [
+                {k: v for k, v in r.items() if k not in ("coefficient", "n")}
+                for r in self._rows_()[1:]
+            ],
+        }
+        result: dict[str, Any] = jsonable(out)
+        return result
+
+
+def _shown(x: float) -> str:
+    return "undefined" if not math.isfinite(x) else f"{x:.4f}"

@@ -1,0 +1,1 @@
+"""Multi-label annotation: agreement on each label of label sets."""
