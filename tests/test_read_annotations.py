@@ -525,3 +525,17 @@ def test_a_folder_of_neither_jsonl_nor_ann_files(tmp_path):
     (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
     with pytest.raises(ValueError, match=r"is a folder holding no .jsonl or .ann file"):
         concord.read_annotations(tmp_path)
+
+
+def test_label_sets_read_from_label_studio_give_nltks_masi_alpha():
+    """NLTK 3.10 AnnotationTask(data, distance=masi_distance).alpha() on the 18 topic sets of
+    label_studio_topics.json gives 0.3990778688524588; without a distance, 0.252 (nominal).
+    """
+    topics = concord.read_annotations(
+        DATA / "label_studio_topics.json", format="label-studio", from_name="topics"
+    )
+    long = {"item": "item", "rater": "rater", "rating": "label"}
+    masi = concord.krippendorff_alpha(topics, **long, level="masi").statistic
+    assert masi == pytest.approx(0.3990778688524588, abs=1e-12)
+    nominal = concord.krippendorff_alpha(topics, **long).statistic
+    assert nominal == pytest.approx(0.2519999999999999, abs=1e-12)
