@@ -102,6 +102,7 @@ NOT_COEFFICIENTS = {
     "overall_concordance": "OCCC of many raters; no accumulator yet",
     "plan": "sample sizes for a planned study; reads no ratings",
     "rater_diagnostics": "leaves each rater out of a coefficient of many raters",
+    "read_annotations": "reads an annotation tool's export into a long DataFrame",
     "span_agreement": "span F1 of annotated spans (item, rater, start, end, label), not ratings",
     "specific_agreement": "per-category agreement, one value per category",
     "symmetry_test": "a test of a square table, not a coefficient",

@@ -32,6 +32,7 @@ ALLOWED = {
     "concord._studies.judges.study": "judge_study: the judge study the command prints",
     "concord._common.text": "neutral_bidi: bidirectional controls shown as escapes",
     "concord._results.protocol": "named(): a streamed result takes its columns' names",
+    "concord._readers.read": "detect() and module(): the export's format, said on stderr",
 }
 
 

@@ -40,6 +40,7 @@ NOT_RESULTS = {
 NOT_RESULT_FUNCTIONS = {
     "accumulate": "returns an Accumulator",
     "weight_matrix": "returns an array",
+    "read_annotations": "returns a pandas DataFrame: the ratings of an annotation export",
     "token_ratings": "returns a DataFrame: spans painted on a grid (token_agreement's ratings)",
     "quadratic_weighted_kappa": "returns a float: Hamner's metric for scoring loops (the "
     'result is cohen_kappa(..., weights="quadratic"))',

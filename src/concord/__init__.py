@@ -47,6 +47,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._common.errors import UndefinedKappaWarning
     from concord._data.matrix import CategoryCounts
     from concord._inference.intervals import ConfidenceInterval
+    from concord._readers.read import read_annotations
     from concord._results.benchmark import BenchmarkLevel, BenchmarkProbabilities
     from concord._results.continuous.agreement_continuous import BlandAltmanResult, CccResult
     from concord._results.continuous.continuous import IccResult
@@ -188,6 +189,7 @@ __all__ = [
     "plan",
     "quadratic_weighted_kappa",
     "rater_diagnostics",
+    "read_annotations",
     "scott_pi",
     "span_agreement",
     "specific_agreement",
@@ -281,6 +283,7 @@ _WHERE: dict[str, str] = {
     "plan": "concord._studies.plan.plan",
     "quadratic_weighted_kappa": "concord._coefficients.kappa.qwk",
     "rater_diagnostics": "concord._studies.raters.diagnostics",
+    "read_annotations": "concord._readers.read",
     "scott_pi": "concord._coefficients.kappa.cohen",
     "span_agreement": "concord._coefficients.spans.span_f1",
     "specific_agreement": "concord._coefficients.kappa.categories",

@@ -18,6 +18,10 @@ import click
 # a decimal number: what a numeric cell looks like (no nan, inf, 1_000 or thousands commas)
 NUMBER = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 FORMATS = ("csv", "tsv", "parquet", "excel")
+#: annotation tools' exports, read by concord.read_annotations (:mod:`.reading.annotations`)
+EXPORTS = ("label-studio", "prodigy", "doccano", "argilla", "brat", "conll")
+# suffixes of exports whose tool is detected from the content
+_EXPORT_SUFFIXES = (".json", ".jsonl", ".ann", ".conll", ".iob", ".zip")
 _SUFFIXES = {
     ".csv": "csv",
     ".txt": "csv",
@@ -37,13 +41,26 @@ def input_format(path: str, declared: str | None) -> str:
         return declared
     if path == "-":
         return "csv"
+    if is_export_path(path):
+        return "export"
     suffix = Path(path.removesuffix(".gz")).suffix.lower()
     if suffix not in _SUFFIXES:
         raise click.ClickException(
             f"{path}: cannot tell the format from the suffix {suffix or '(none)'!r}. "
-            f"Pass --input-format {'|'.join(FORMATS)}."
+            f"Pass --input-format {'|'.join(FORMATS)} (or an annotation tool's: "
+            f"{'|'.join(EXPORTS)})."
         )
     return _SUFFIXES[suffix]
+
+
+def is_export_path(path: str) -> bool:
+    """Return True for an annotation export: a JSON, JSONL, brat or CoNLL file, or a folder.
+
+    A folder whose name has a table's suffix (``ratings.csv/``) is not one: it is
+    refused as a folder where a file was expected.
+    """
+    suffix = Path(path).suffix.lower()
+    return suffix in _EXPORT_SUFFIXES or (Path(path).is_dir() and suffix not in _SUFFIXES)
 
 
 def split_names(text: str | None) -> list[str] | None:

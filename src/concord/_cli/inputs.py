@@ -16,6 +16,7 @@ import click
 from concord._cli import columns as cin
 from concord._cli import read as read
 from concord._cli.reading import cells as cells
+from concord._cli.reading import exports as exports
 from concord._cli.reading import source as sources
 
 
@@ -58,7 +59,11 @@ def ratings(file: str, o: dict[str, Any], numbers: bool = False) -> Any:
     """Read FILE and return its rater columns (wide form, or pivoted from the long form).
 
     With ``numbers``, a rating that is not a number is an error naming its cell.
+    An annotation tool's export (``.json``, ``.jsonl``, ``--input-format label-studio``)
+    is read by :func:`concord.read_annotations` and pivoted.
     """
+    if exports.is_export(file, o):
+        return exports.ratings(file, o, numbers)
     src = source(file, o)  # a bad --input-format, --delimiter or --encoding first
     long = long_form(o)
     if long is not None:
@@ -68,7 +73,7 @@ def ratings(file: str, o: dict[str, Any], numbers: bool = False) -> Any:
 
 def two_raters(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
     """Return the --rater1 and --rater2 columns (or the only two there are)."""
-    if long_form(o) is not None:
+    if long_form(o) is not None or exports.is_export(file, o):
         frame = ratings(file, o)
         columns = read.pair_columns(file, [str(c) for c in frame.columns], o)
     else:

@@ -92,8 +92,8 @@ def items(file: str, **o: Any) -> list[dict[str, Any]]:
 
 def _named(file: str, frame: Any, o: dict[str, Any]) -> Any:
     """Name the wide form's items by the --id column, else by data row (1 = the first)."""
-    if inputs.long_form(o) is not None:
-        return frame
+    if inputs.long_form(o) is not None or inputs.exports.is_export(file, o):
+        return frame  # an export's items keep their ids
     if o["id_column"] is not None:
         name = o["id_column"]
         ids = read.text_frame(file, o)[name]  # as written in FILE: "007" stays "007"

@@ -44,7 +44,15 @@ def options(*decorators: F) -> Callable[[F], F]:
 
 
 read_options = options(
-    click.option("--input-format", type=click.Choice(cin.FORMATS), help="Default: the suffix's."),
+    click.option(
+        "--input-format",
+        type=click.Choice(cin.FORMATS + cin.EXPORTS),
+        help="Default: the suffix's; a .json or .jsonl export's tool is detected.",
+    ),
+    click.option(
+        "--control",
+        help="Annotation exports: the Label Studio control (from_name) or Argilla question.",
+    ),
     click.option(
         "--delimiter",
         help="CSV and TSV: the field separator, e.g. ';' or '\\t'. Default: , (tab for TSV).",

@@ -21,6 +21,7 @@ from concord._cli import output as out
 from concord._cli import read as read
 from concord._cli import spans_output as show
 from concord._cli import terminal as terminal
+from concord._cli.reading import exports as exports
 from concord._common.errors import problem_of
 
 ROLES = ("item", "rater", "start", "end", "label")
@@ -103,6 +104,8 @@ def read_spans(file: str, o: dict[str, Any]) -> Any:
     """
     import pandas as pd
 
+    if exports.is_export(file, o):  # an annotation tool's spans, read as the tool wrote them
+        return exports.spans(file, o)
     frame = read.text_frame(file, o)
     names = list(frame.columns)
     wanted = {role: o[role] for role in ROLES}

@@ -43,6 +43,7 @@ def chunk_rows(file: str, o: dict[str, Any]) -> int:
         big = file != "-" and os.path.isfile(file) and os.path.getsize(file) > AUTO_BYTES
         rows = auto_rows(file, fmt) if big and fmt in STREAMABLE and not long else 0
     if rows and fmt not in STREAMABLE:
+        fmt = "an annotation export" if fmt in ("export", *cin.EXPORTS) else fmt
         raise click.UsageError(
             f"--chunk-rows streams CSV, TSV and Parquet files; {file} is {fmt}. "
             "Convert it to CSV or Parquet, or leave out --chunk-rows to read it whole."

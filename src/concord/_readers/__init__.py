@@ -1,1 +1,5 @@
-"""Readers of annotation tools' exports: each format's records as concord's long form."""
+"""Annotation tools' exports → one long DataFrame: ``concord.read_annotations``.
+
+One module per format, each with ``read(source, /, **options)`` and
+``looks_like(sample)``; :mod:`concord._readers.read` dispatches and detects.
+"""

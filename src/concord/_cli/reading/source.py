@@ -60,6 +60,12 @@ class Options:
 def options(file: str, o: dict[str, Any]) -> Options:
     """Return the reading options of FILE from the parsed command-line options."""
     fmt = cin.input_format(file, o.get("input_format"))
+    if fmt == "export" or fmt in cin.EXPORTS:
+        raise click.ClickException(
+            f"{file} is an annotation tool's export: this command reads a table of ratings "
+            "(CSV, TSV, Parquet, Excel). concord agree, kappa, raters, items, icc, report "
+            "and spans read exports; or convert it with concord.read_annotations in Python."
+        )
     delimiter = o.get("delimiter") or ("\t" if fmt == "tsv" else ",")
     if delimiter in ("\\t", "tab"):
         delimiter = "\t"
