@@ -19,9 +19,9 @@ import click
 from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import read as read
-from concord._cli import spans_output as show
 from concord._cli import terminal as terminal
 from concord._cli.reading import exports as exports
+from concord._cli.spans import output as show
 from concord._common.errors import problem_of
 
 ROLES = ("item", "rater", "start", "end", "label")
