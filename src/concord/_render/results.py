@@ -73,6 +73,15 @@ def sections(others: list[tuple[str | None, Any]], plots: bool) -> list[dict[str
                 "rows": [list(row.values()) for row in s.rows],
                 "explanation": s.explanation,
                 "figures": figures,
+                "tables": [
+                    {
+                        "caption": caption,
+                        "head": list(rows[0]),
+                        "rows": [list(r.values()) for r in rows],
+                    }
+                    for caption, rows in s.tables
+                    if rows
+                ],
             }
         )
     return out

@@ -199,6 +199,10 @@ class SpanAgreementResult(Reported):
         ]
         return rows + tables.pair_rows(self) + tables.label_rows(self)
 
+    def _report_section_(self) -> Any:
+        """Return the report's section: the F1 per label, pairs, worst items, disagreements."""
+        return tables.section(self)
+
     def to_dict(self) -> dict[str, Any]:
         """Return the result as JSON-ready data: the means, each pair and each label."""
         low, high = self.confidence_interval()
