@@ -189,3 +189,30 @@ def test_a_measure_this_version_lacks_is_named() -> None:
 
 def test_every_measure_is_in_the_table() -> None:
     assert list(cli_spans.MEASURES) == ["f1", "token-alpha", "unitizing-alpha", "gamma"]
+
+
+def test_html_report(spans_csv: Path, tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    page = tmp_path / "spans.html"
+    args = [str(spans_csv), "--measure", "f1,unitizing-alpha,token-alpha", "--html", str(page)]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    table = pd.DataFrame(ROWS, columns=COLUMNS)
+    f1 = concord.span_agreement(table)
+    assert f"<h3>{f1.name}</h3>" in html and f'<p class="sentence">{f1.summary()}' in html
+    assert "Spans to adjudicate" in html and "items of lowest F1" in html
+    assert "<h3>Krippendorff&#39;s unitizing alpha</h3>" in html
+    assert "<title>Span agreement in entities.csv</title>" in html
+    again = run(*args)  # the file exists: refused before anything is computed
+    assert again.exit_code != 0 and "--overwrite" in again.output
+    assert run(*args, "--overwrite").exit_code == 0
+
+
+def test_report_and_agree_point_a_span_file_to_concord_spans(spans_csv: Path) -> None:
+    # before: read as one column per rater, it failed on "the ratings mix numbers and text"
+    for command in ("report", "agree"):
+        result = CliRunner().invoke(main, [command, str(spans_csv)])
+        assert result.exit_code == 2
+        assert "looks like a table of spans" in result.output
+        assert f"concord spans {spans_csv}" in result.output.replace("\n", " ")

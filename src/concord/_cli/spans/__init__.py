@@ -185,6 +185,7 @@ Examples:
   concord spans entities.parquet --match 0.5 --format json
   concord spans entities.csv --item doc --rater annotator -o disagreements.csv
   concord spans entities.csv --fail-under 0.8
+  concord spans entities.csv --measure f1,unitizing-alpha --html spans.html
 """
 )
 @click.argument("file", metavar="FILE")
@@ -227,7 +228,14 @@ Examples:
     help="Write the spans no span of the other rater matched (span F1), with the other "
     "rater's overlapping span, to this CSV file (for adjudication).",
 )
-@click.option("--overwrite", is_flag=True, help="Replace the -o file if it exists.")
+@click.option(
+    "--html",
+    type=click.Path(),
+    metavar="FILE",
+    help="Write an HTML report of the measures: span F1 per label, the worst items and the "
+    "spans to adjudicate.",
+)
+@click.option("--overwrite", is_flag=True, help="Replace the -o or --html file if it exists.")
 @opt.output_options()
 @opt.fail_under_options
 @opt.data_errors
@@ -242,6 +250,8 @@ def spans(file: str, **o: Any) -> list[dict[str, Any]]:
     o["match"] = _match(o["match"])
     if o["output"] is not None:
         out.check_target(o["output"], "-o", o["overwrite"])
+    if o["html"] is not None:  # fail before the measures are computed
+        out.check_target(o["html"], "--html", o["overwrite"])
     table = read_spans(file, o)
     results: dict[str, Any] = {}
     try:
@@ -254,6 +264,8 @@ def spans(file: str, **o: Any) -> list[dict[str, Any]]:
     rows = [_row(name, results[name]) for name in chosen]
     if o["output"] is not None:
         show.write(results["f1"], o)
+    if o["html"] is not None:
+        show.write_html(file, results, o)
     text = show.shown(file, table, chosen, results, rows, o["fmt"])
     terminal.echo(text, as_json=o["fmt"] == "json")
     return rows

@@ -16,6 +16,25 @@ def write(r: Any, o: dict[str, Any]) -> None:
     terminal.echo(f"wrote {o['output']} ({len(frame)} unmatched spans)", err=True)
 
 
+def write_html(file: str, results: dict[str, Any], o: dict[str, Any]) -> None:
+    """Write the measures' report: each measure's section (``concord.report.to_html``)."""
+    import shlex
+    import sys
+    from pathlib import Path
+
+    from concord.report import to_html
+
+    html = to_html(
+        list(results.values()),  # each section titled by its measure's name
+        title=f"Span agreement in {Path(file).name}",
+        command=shlex.join(["concord", *sys.argv[1:]]),
+        plots=False,
+    )
+    with out.replacing(o["html"], "--html", overwrite=o["overwrite"]) as fh:
+        fh.write(html)
+    terminal.echo(f"wrote {o['html']} ({len(html) / 1024:.0f} KiB)", err=True)
+
+
 def shown(
     file: str,
     table: Any,
