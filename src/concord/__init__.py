@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._coefficients.ranks.cronbach import cronbach_alpha
     from concord._coefficients.ranks.kendall import kendall_w
     from concord._coefficients.ranks.overall import overall_concordance
+    from concord._coefficients.spans.gamma import gamma
     from concord._common.errors import UndefinedKappaWarning
     from concord._data.matrix import CategoryCounts
     from concord._inference.intervals import ConfidenceInterval
@@ -65,6 +66,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
         LightResult,
     )
     from concord._results.multirater.panel import AgreementTable
+    from concord._results.spans.gamma import GammaResult
     from concord._results.studies.alt_test import AltTestResult
     from concord._results.studies.comparison import ComparisonResult, HomogeneityResult
     from concord._results.studies.diagnostic import DiagnosticResult
@@ -118,6 +120,7 @@ __all__ = [
     "DriftResult",
     "EvaluationResult",
     "FleissResult",
+    "GammaResult",
     "GoldResult",
     "GroupedKappaResult",
     "HomogeneityResult",
@@ -159,6 +162,7 @@ __all__ = [
     "drift",
     "evaluate",
     "fleiss_kappa",
+    "gamma",
     "grouped_kappa",
     "gwet_ac",
     "homogeneity",
@@ -213,6 +217,8 @@ _WHERE: dict[str, str] = {
     "ItemAgreementResult": "concord._studies.crowds.items_result",
     "KappaResult": "concord._results.kappa.kappa",
     "KendallResult": "concord._results.continuous.ranks",
+    "GammaResult": "concord._results.spans.gamma",
+    "gamma": "concord._coefficients.spans.gamma",
     "KrippendorffResult": "concord._results.multirater.agreement",
     "LightResult": "concord._results.multirater.agreement",
     "MarginalHomogeneityResult": "concord._results.kappa.categories",

@@ -22,8 +22,9 @@ from concord._common.extras import require
 
 # added to each unitary alignment's cost: of equal disorders, the fewer unitary alignments
 TIE = 1e-9
-# blocks of more units than this, or whose search holds more states, go to scipy
+# masks of blocks of at most this many units are built with numpy, larger ones in Python
 _MAX_BITS = 62
+# a block whose search holds more states than this goes to scipy
 _MAX_STATES = 100_000
 
 
@@ -49,20 +50,27 @@ def solve_blocks(pos: np.ndarray, costs: np.ndarray, m: int, n: int) -> np.ndarr
     blocks_of = mine[rest]
     cuts = np.flatnonzero(np.diff(blocks_of)) + 1
     rel = np.where(real[rest], pos[rest] - starts[blocks_of][:, None], -1)
-    small = sizes[blocks_of] <= _MAX_BITS
-    bits = np.zeros(rest.size, dtype=np.int64)
-    for slot in range(pos.shape[1]):
-        on = rel[:, slot] >= 0
-        bits[on] |= np.left_shift(np.int64(1), rel[on, slot])
-    masks = bits.tolist()
+    masks = _masks(rel, sizes[blocks_of] <= _MAX_BITS)
     cost_list = costs[rest].tolist()
     for lo, hi in zip(np.concatenate(([0], cuts)), np.append(cuts, rest.size), strict=True):
         size = int(sizes[blocks_of[lo]])
-        picked = _search(masks[lo:hi], cost_list[lo:hi], size) if small[lo] else None
+        picked = _search(masks[lo:hi], cost_list[lo:hi], size)
         if picked is None:
             picked = _fallback(rel[lo:hi], costs[rest[lo:hi]], size, n)
         chosen.append(rest[lo + np.asarray(picked, dtype=np.int64)])
     return np.concatenate(chosen)
+
+
+def _masks(rel: np.ndarray, small: np.ndarray) -> list[int]:
+    """Return each candidate's units as bits of an int (numpy for blocks of ≤ 62 units)."""
+    bits = np.zeros(rel.shape[0], dtype=np.int64)
+    for slot in range(rel.shape[1]):
+        on = (rel[:, slot] >= 0) & small
+        bits[on] |= np.left_shift(np.int64(1), rel[on, slot])
+    masks: list[int] = bits.tolist()
+    for j in np.flatnonzero(~small).tolist():
+        masks[j] = sum(1 << p for p in rel[j].tolist() if p >= 0)
+    return masks
 
 
 def _search(masks: list[int], costs: list[float], size: int) -> list[int] | None:
