@@ -41,6 +41,8 @@ import numpy as np
 from concord._coefficients.spans.gamma_blocks import TIE, solve_blocks
 
 DELTA = 1.0
+# the most (partial tuples × raters × units of a rater) the candidate search holds at once
+_MAX_CELLS = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,7 @@ def candidates(b: Batch, alpha: float, beta: float) -> tuple[np.ndarray, np.ndar
     sums = np.zeros((b.n_continua, 0))
     owner = np.arange(b.n_continua)
     for r in range(n):
+        _check_size(rows.shape[0] * max(r, 1) * idx.shape[2])
         options = idx[owner, r, :]  # (p, width)
         real = rows >= 0
         both = real[:, :, None] & (options >= 0)[:, None, :]
@@ -151,6 +154,20 @@ def candidates(b: Batch, alpha: float, beta: float) -> tuple[np.ndarray, np.ndar
     rows, sums, k = rows[keep], sums[keep], k[keep]
     costs = (sums.sum(axis=1) / 2 + (pairs - k * (k - 1) / 2) * DELTA) / pairs
     return rows, costs
+
+
+def _check_size(cells: int) -> None:
+    """Refuse a search that would not fit in memory (pygamma-agreement refuses such too)."""
+    if cells > _MAX_CELLS:
+        from concord._common.errors import param_error
+
+        param_error(
+            "gamma", "spans",
+            "items whose spans can be aligned in a tractable number of ways",
+            f"{cells:,} partial unitary alignments to weigh",
+            raw=True,
+            fix="Raise alpha (the positional weight) or split long items into shorter ones.",
+        )  # fmt: skip
 
 
 def best_alignments(b: Batch, alpha: float, beta: float) -> tuple[np.ndarray, np.ndarray]:

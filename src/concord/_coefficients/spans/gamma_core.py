@@ -8,6 +8,7 @@ continua of one round, are solved as one batch.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,7 +40,9 @@ class ItemGamma:
 
     @property
     def gamma(self) -> float:
-        return 1.0 if self.observed == 0 else 1.0 - self.observed / self.expected
+        if self.observed == 0:
+            return 1.0
+        return 1.0 - self.observed / self.expected if self.expected > 0 else math.nan
 
     def gamma_cat_k(self) -> np.ndarray:
         """Return [γ_cat, γ_k per label] as pygamma-agreement 0.5.9; nan where undefined.

@@ -68,6 +68,7 @@ class GammaResult(Reported):
     alignment_disorder_: np.ndarray
 
     name = "gamma"
+    _figures_ = (("γ's best alignment of the first item", "SpanAlignmentDisplay"),)
 
     @property
     def n_samples(self) -> int:
