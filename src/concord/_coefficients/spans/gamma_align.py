@@ -121,39 +121,38 @@ def candidates(b: Batch, alpha: float, beta: float) -> tuple[np.ndarray, np.ndar
     owner = np.arange(b.n_continua)
     for r in range(n):
         _check_size(rows.shape[0] * max(r, 1) * idx.shape[2])
-        options = idx[owner, r, :]  # (p, width)
-        real = rows >= 0
-        both = real[:, :, None] & (options >= 0)[:, None, :]
-        extra = np.zeros(both.shape)
-        extra[both] = pair_dissimilarity(
-            b,
-            np.broadcast_to(rows[:, :, None], both.shape)[both],
-            np.broadcast_to(options[:, None, :], both.shape)[both],
-            alpha,
-            beta,
-        )
-        grown = sums[:, :, None] + extra
-        total = extra.sum(axis=1)
-        ok = (options >= 0) & (total <= bound) & ((grown <= bound) | ~real[:, :, None]).all(axis=1)
-        i, j = np.nonzero(ok)
-        rows = np.vstack(
-            (
-                np.hstack((rows, np.full((rows.shape[0], 1), -1))),
-                np.hstack((rows[i], options[i, j][:, None])),
-            )
-        )
-        sums = np.vstack(
-            (
-                np.hstack((sums, np.zeros((sums.shape[0], 1)))),
-                np.hstack((grown[i, :, j], total[i, j][:, None])),
-            )
-        )
-        owner = np.concatenate((owner, owner[i]))
+        rows, sums, owner = _extend(b, rows, sums, owner, idx[owner, r, :], bound, alpha, beta)
     k = (rows >= 0).sum(axis=1)
     keep = (k >= 2) & (np.where(rows >= 0, sums, 0.0).max(axis=1) <= (k - 1 + pairs) * DELTA)
     rows, sums, k = rows[keep], sums[keep], k[keep]
     costs = (sums.sum(axis=1) / 2 + (pairs - k * (k - 1) / 2) * DELTA) / pairs
     return rows, costs
+
+
+def _extend(
+    b: Batch, rows: np.ndarray, sums: np.ndarray, owner: np.ndarray, options: np.ndarray,
+    bound: float, alpha: float, beta: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Give every partial tuple an empty slot, or each option whose sums stay within bound."""
+    real = rows >= 0
+    both = real[:, :, None] & (options >= 0)[:, None, :]
+    extra = np.zeros(both.shape)
+    extra[both] = pair_dissimilarity(
+        b,
+        np.broadcast_to(rows[:, :, None], both.shape)[both],
+        np.broadcast_to(options[:, None, :], both.shape)[both],
+        alpha,
+        beta,
+    )
+    grown = sums[:, :, None] + extra
+    total = extra.sum(axis=1)
+    ok = (options >= 0) & (total <= bound) & ((grown <= bound) | ~real[:, :, None]).all(axis=1)
+    i, j = np.nonzero(ok)
+    empty = np.full((rows.shape[0], 1), -1)
+    rows = np.vstack((np.hstack((rows, empty)), np.hstack((rows[i], options[i, j][:, None]))))
+    zero = np.zeros((sums.shape[0], 1))
+    sums = np.vstack((np.hstack((sums, zero)), np.hstack((grown[i, :, j], total[i, j][:, None]))))
+    return rows, sums, np.concatenate((owner, owner[i]))
 
 
 def _check_size(cells: int) -> None:
