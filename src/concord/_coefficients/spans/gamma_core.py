@@ -22,6 +22,10 @@ from concord._coefficients.spans.gamma_align import (
 from concord._coefficients.spans.gamma_cat import category_disorders
 from concord._coefficients.spans.gamma_chance import FIRST_SAMPLES, fit, sample, samples_needed
 
+# random continua solved together: large enough to share numpy's overheads, small enough
+# that padding each rater's units to the batch's longest list stays cheap
+_BATCH = 300
+
 
 @dataclass(frozen=True)
 class ItemGamma:
@@ -59,6 +63,19 @@ class ItemGamma:
         return np.asarray(out, dtype=np.float64)
 
 
+def _chunks(counts: list[int]) -> list[tuple[int, int]]:
+    """Return runs of items whose random continua make batches of about _BATCH (at least one)."""
+    out, lo, held = [], 0, 0
+    for i, c in enumerate(counts):
+        held += c
+        if held >= _BATCH:
+            out.append((lo, i + 1))
+            lo, held = i + 1, 0
+    if held:
+        out.append((lo, len(counts)))
+    return out
+
+
 def gamma_items(
     b: Batch,
     *,
@@ -79,12 +96,12 @@ def gamma_items(
     chance_cat: list[list[np.ndarray]] = [[] for _ in live]
     counts = [FIRST_SAMPLES] * live.size
     for _ in range(2):  # the first 30 of each item, then the rule's remainder
-        if sum(counts):
-            sb, whose = sample(models, counts, rng)
+        for lo, hi in _chunks(counts):
+            sb, whose = sample(models[lo:hi], counts[lo:hi], rng)
             srows, scosts = best_alignments(sb, alpha, beta)
             dis = disorders(sb, srows, scosts)
             cat = category_disorders(sb, srows, alpha, n_labels)
-            for k, who in enumerate(whose.tolist()):
+            for k, who in enumerate((whose + lo).tolist()):
                 chance[who].append(float(dis[k]))
                 chance_cat[who].append(cat[k])
         counts = [samples_needed(np.array(d), precision_level) - len(d) for d in chance]
