@@ -187,8 +187,17 @@ class GammaResult(Reported):
                 "the item's numbers of spans, gaps, lengths and label frequencies "
                 "(pygamma's StatisticalContinuumSampler); 30, then ⌈(1.96·cv / "
                 f"{number(self.precision_level)})²⌉ in all.",
-                f"4. Observed {number(self.observed_disorder)}, expected "
-                f"{number(self.expected_disorder)}: γ = 1 − observed / expected = "
+                *self._pooling(),
+                f"{4 + (len(self.items) > 1)}. Observed {number(self.observed_disorder)}, "
+                f"expected {number(self.expected_disorder)}: γ = 1 − observed / expected = "
                 f"{number(self.statistic)}.",
             ]
         )
+
+    def _pooling(self) -> list[str]:
+        if len(self.items) == 1:
+            return []
+        return [
+            f"4. {len(self.items)} items: each item's observed and expected disorders are "
+            "averaged with weights its mean number of spans per rater (γ_cat, γ_k alike)."
+        ]
