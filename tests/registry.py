@@ -68,6 +68,7 @@ NOT_COEFFICIENTS = {
     "MeanKappaResult": "result class of mean_kappa",
     "PlanResult": "result class of plan",
     "RaterDiagnostics": "result class of rater_diagnostics",
+    "SpanAgreementResult": "result class of span_agreement",
     "SpecificAgreementResult": "result class of specific_agreement",
     "SymmetryResult": "result class of symmetry_test",
     "ThresholdClassifier": "scikit-learn estimator for cut points",
@@ -100,8 +101,11 @@ NOT_COEFFICIENTS = {
     "overall_concordance": "OCCC of many raters; no accumulator yet",
     "plan": "sample sizes for a planned study; reads no ratings",
     "rater_diagnostics": "leaves each rater out of a coefficient of many raters",
+    "span_agreement": "span F1 of annotated spans (item, rater, start, end, label), not ratings",
     "specific_agreement": "per-category agreement, one value per category",
     "symmetry_test": "a test of a square table, not a coefficient",
+    "token_agreement": "takes a coefficient and runs it on spans painted on a grid",
+    "token_ratings": "spans painted on a grid: ratings, not a coefficient",
     "weight_matrix": "the disagreement weights of a scale",
 }
 

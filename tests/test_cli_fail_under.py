@@ -70,7 +70,7 @@ def test_the_commands_that_offer_the_gate() -> None:
         p.name == "fail_under" for p in c.params)}  # fmt: skip
     assert offered == {
         *("kappa", "agree", "raters", "items", "drift"),
-        *("icc", "compare", "thresholds", "evaluate", "judge"),
+        *("icc", "compare", "thresholds", "evaluate", "judge", "spans"),
     }
 
 

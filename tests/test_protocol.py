@@ -40,6 +40,7 @@ NOT_RESULTS = {
 NOT_RESULT_FUNCTIONS = {
     "accumulate": "returns an Accumulator",
     "weight_matrix": "returns an array",
+    "token_ratings": "returns a DataFrame: spans painted on a grid (token_agreement's ratings)",
     "quadratic_weighted_kappa": "returns a float: Hamner's metric for scoring loops (the "
     'result is cohen_kappa(..., weights="quadratic"))',
 }
@@ -145,8 +146,28 @@ CALLS = {
     "plan": lambda: concord.plan("cohen", expected=0.8, null=0.6),
     "rater_diagnostics": lambda: concord.rater_diagnostics(PANEL),
     "scott_pi": lambda: concord.scott_pi(A, B),
+    "span_agreement": lambda: concord.span_agreement(
+        {
+            "item": [1, 1, 1, 1, 2, 2, 2],
+            "rater": ["ann", "ann", "bob", "bob", "ann", "bob", "cy"],
+            "start": [0, 10, 0, 11, 0, 0, 1],
+            "end": [4, 15, 4, 15, 5, 5, 5],
+            "label": ["PER", "LOC", "PER", "LOC", "PER", "PER", "PER"],
+        },
+        rng=0,
+    ),
     "specific_agreement": lambda: concord.specific_agreement(A, B),
     "symmetry_test": lambda: concord.symmetry_test(A, B),
+    "token_agreement": lambda: concord.token_agreement(
+        {
+            "item": [1, 1, 1, 2],
+            "rater": ["ann", "ann", "bob", "bob"],
+            "start": [0, 9, 0, 2],
+            "end": [4, 11, 4, 5],
+            "label": ["PER", "PER", "PER", "LOC"],
+        },
+        lengths={1: 12, 2: 8},
+    ),
 }
 
 # results whose frame has a row per item and whose headline is the mean of its statistic column

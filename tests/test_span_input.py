@@ -213,3 +213,12 @@ def test_not_a_table_and_missing_columns() -> None:
         read(frame(), label="tag")
     with pytest.raises(ValueError, match=r"'label' parameter .*not the rater column"):
         read(frame(), label="rater")
+
+
+def test_polars_text_column() -> None:
+    pl = pytest.importorskip("polars")
+    pytest.importorskip("narwhals")
+    texts = ["Anna met Bo.", None, "Oslo", "Anna met Bo."]
+    t = read(pl.DataFrame({**ROWS, "text": texts}))
+    assert t.texts == ["Anna met Bo.", "Oslo"]
+    assert t.lengths is not None and t.lengths.tolist() == [12, 4]

@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._coefficients.ranks.kendall import kendall_w
     from concord._coefficients.ranks.overall import overall_concordance
     from concord._coefficients.spans.gamma import gamma
+    from concord._coefficients.spans.span_f1 import span_agreement
     from concord._common.errors import UndefinedKappaWarning
     from concord._data.matrix import CategoryCounts
     from concord._inference.intervals import ConfidenceInterval
@@ -67,6 +68,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     )
     from concord._results.multirater.panel import AgreementTable
     from concord._results.spans.gamma import GammaResult
+    from concord._results.spans.span_f1 import SpanAgreementResult
     from concord._results.studies.alt_test import AltTestResult
     from concord._results.studies.comparison import ComparisonResult, HomogeneityResult
     from concord._results.studies.diagnostic import DiagnosticResult
@@ -90,6 +92,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._studies.plan.plan import plan
     from concord._studies.raters.diagnostics import rater_diagnostics
     from concord._studies.raters.gold import against_gold
+    from concord._studies.spans.tokens import token_agreement, token_ratings
     from concord._tables.weights import weight_matrix
     from concord._thresholds.estimator import ThresholdClassifier
     from concord._thresholds.optimize import (
@@ -137,6 +140,7 @@ __all__ = [
     "OverallConcordanceResult",
     "PlanResult",
     "RaterDiagnostics",
+    "SpanAgreementResult",
     "SpecificAgreementResult",
     "SymmetryResult",
     "ThresholdClassifier",
@@ -182,8 +186,11 @@ __all__ = [
     "quadratic_weighted_kappa",
     "rater_diagnostics",
     "scott_pi",
+    "span_agreement",
     "specific_agreement",
     "symmetry_test",
+    "token_agreement",
+    "token_ratings",
     "weight_matrix",
 ]
 
@@ -227,6 +234,7 @@ _WHERE: dict[str, str] = {
     "OverallConcordanceResult": "concord._results.continuous.reliability",
     "PlanResult": "concord._results.studies.plan",
     "RaterDiagnostics": "concord._results.studies.raters",
+    "SpanAgreementResult": "concord._results.spans.span_f1",
     "SpecificAgreementResult": "concord._results.kappa.categories",
     "SymmetryResult": "concord._results.continuous.square",
     "ThresholdResult": "concord._thresholds.optimize",
@@ -269,8 +277,11 @@ _WHERE: dict[str, str] = {
     "quadratic_weighted_kappa": "concord._coefficients.kappa.qwk",
     "rater_diagnostics": "concord._studies.raters.diagnostics",
     "scott_pi": "concord._coefficients.kappa.cohen",
+    "span_agreement": "concord._coefficients.spans.span_f1",
     "specific_agreement": "concord._coefficients.kappa.categories",
     "symmetry_test": "concord._coefficients.kappa.categories_square",
+    "token_agreement": "concord._studies.spans.tokens",
+    "token_ratings": "concord._studies.spans.tokens",
     "weight_matrix": "concord._tables.weights",
     "ThresholdClassifier": "concord._thresholds.estimator",
 }

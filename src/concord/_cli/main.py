@@ -79,6 +79,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "concord._cli.report",
         "Write a self-contained HTML report of the agreement in FILE.",
     ),
+    "spans": (
+        "concord._cli.spans",
+        "Agreement on the spans in FILE: span F1, token alpha, unitizing alpha or gamma.",
+    ),
     "thresholds": (
         "concord._cli.thresholds",
         "Cut points of continuous scores in FILE that maximise kappa against the truth.",
@@ -99,6 +103,7 @@ Examples:
   concord evaluate scores.csv --human h1 --machine score --human2 h2 --trim 1,6
   concord judge labels.csv --humans ann,bo,cy --candidate gpt --gold adjudicated
   concord report data/essays.csv --raters rater1,rater2,rater3 -o report.html
+  concord spans entities.csv --match overlap --measure f1,token-alpha
 """
 
 

@@ -6,11 +6,12 @@ for the policies).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from concord._common.errors import describe, param_error
+from concord._common.errors import ForCli, describe, param_error
 from concord._data.columns import _python_scalar
 from concord._data.long import where
 
@@ -57,6 +58,10 @@ def case(labels: list[Any], name: Any, func: str) -> None:
                 raw=True,
                 fix=f"Spell the label one way, e.g. spans[{name!r}].str.upper(), or rename one "
                 "of them if they are different labels.",
+                cli=ForCli(
+                    fix="Spell the label one way in FILE, or rename one of them if they are "
+                    "different labels."
+                ),
             )
 
 
@@ -150,7 +155,7 @@ def no_overlap(
     func: str,
 ) -> None:
     """Refuse two overlapping spans of one rater with one label on one item."""
-    order = np.lexsort((first, label, rater, item))
+    order = sorted_by(item, rater, label, first)
     same = (
         (item[order][1:] == item[order][:-1])
         & (rater[order][1:] == rater[order][:-1])
@@ -165,10 +170,26 @@ def no_overlap(
     param_error(
         func,
         "spans",
-        "spans of one rater with one label that do not overlap on an item",
+        "non-overlapping for one rater and one label on an item",
         f"[{first[a]}, {last[a]}) at {where(a, index)} and [{first[b]}, {last[b]}) at "
         f"{where(b, index)}, both {describe(found['label'][label[a]])} by rater "
         f"{describe(who)} on item {describe(items[item[a]])}",
         raw=True,
         fix="Merge them into one span, or drop the duplicate.",
     )
+
+
+def sorted_by(*keys: np.ndarray) -> np.ndarray:
+    """Return the order of the rows sorted by ``keys`` (non-negative ints, the first foremost).
+
+    One stable argsort of a composite int64 key where it fits, else a lexsort.
+    """
+    sizes = [int(k.max()) + 1 if k.size else 1 for k in keys]
+    if math.prod(sizes) < 2**62:
+        composite = np.zeros(keys[0].shape, dtype=np.int64)
+        for key, size in zip(keys, sizes, strict=True):
+            composite *= size
+            composite += key
+        order: np.ndarray = np.argsort(composite, kind="stable")
+        return order
+    return np.lexsort(keys[::-1])

@@ -1,1 +1,1 @@
-"""Results of the span measures: span F1, token agreement, unitizing α, γ."""
+"""The results of the span measures: span F1 (and, beside it, unitizing α and γ)."""

@@ -1,0 +1,207 @@
+"""``concord spans``: span F1 and token alpha of a span file, every output format, the gate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+
+import concord
+from concord._cli import spans as cli_spans
+from concord._cli.main import main
+
+pd = pytest.importorskip("pandas")
+
+TEXT1, TEXT2 = "Anna met Bo in Oslo.", "Acme hired Cy."
+ROWS = [
+    ("d1", "ann", 0, 4, "PER", TEXT1),
+    ("d1", "ann", 9, 11, "PER", TEXT1),
+    ("d1", "ann", 15, 19, "LOC", TEXT1),
+    ("d1", "bob", 0, 4, "PER", TEXT1),
+    ("d1", "bob", 15, 20, "LOC", TEXT1),
+    ("d2", "ann", 0, 5, "ORG", TEXT2),
+    ("d2", "bob", 0, 4, "ORG", TEXT2),
+    ("d2", "bob", 11, 13, "PER", TEXT2),
+]
+COLUMNS = ["item", "rater", "start", "end", "label", "text"]
+
+
+@pytest.fixture
+def spans_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "entities.csv"
+    pd.DataFrame(ROWS, columns=COLUMNS).to_csv(path, index=False)
+    return path
+
+
+def run(*args: Any) -> Any:
+    return CliRunner().invoke(main, ["spans", *map(str, args), "--quiet"])
+
+
+def library(**options: Any) -> Any:
+    return concord.span_agreement(pd.DataFrame(ROWS, columns=COLUMNS), **options)
+
+
+def test_text_output(spans_csv: Path) -> None:
+    out = run(spans_csv, "--match", "overlap", "--measure", "f1,token-alpha", "--seed", "1")
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith(f"{spans_csv}: 8 spans, 2 items, 2 raters, 3 labels")
+    assert "span F1 (micro) 0.7500" in out.output
+    assert "span F1 per pair of raters" in out.output and "span F1 per label" in out.output
+    assert library(match="overlap", rng=1).summary() in out.output
+    alpha = concord.token_agreement(pd.DataFrame(ROWS, columns=COLUMNS))
+    assert alpha.summary() in out.output
+
+
+def test_json_is_the_libraries_values(spans_csv: Path) -> None:
+    out = run(spans_csv, "--match", "0.5", "--format", "json", "--seed", "3")
+    assert out.exit_code == 0, out.output
+    record = json.loads(out.output)
+    assert record["data"] == {
+        "spans": 8,
+        "items": 2,
+        "raters": ["ann", "bob"],
+        "labels": ["PER", "LOC", "ORG"],
+    }
+    assert record["measures"]["f1"] == json.loads(json.dumps(library(match=0.5, rng=3).to_dict()))
+
+
+def test_csv_and_markdown(spans_csv: Path) -> None:
+    out = run(spans_csv, "--format", "csv", "--measure", "f1,token-alpha")
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0].startswith("coefficient,statistic,standard_error,ci_low,ci_high,pvalue,n")
+    assert lines[1].startswith(f"span F1 (micro),{library().statistic!r},")
+    assert any(line.startswith("Krippendorff's alpha,") for line in lines)
+    out = run(spans_csv, "--format", "markdown")
+    assert out.exit_code == 0 and "| span F1 (micro) |" in out.output.replace("  ", " ")
+
+
+def test_parquet_and_column_names(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    frame = pd.DataFrame(ROWS, columns=["doc", "who", "s", "e", "tag", "body"])
+    path = tmp_path / "entities.parquet"
+    frame.to_parquet(path)
+    out = run(path, "--item", "doc", "--rater", "who", "--start", "s", "--end", "e",
+              "--label", "tag", "--text", "body", "--format", "json", "--measure",
+              "f1,token-alpha")  # fmt: skip
+    assert out.exit_code == 0, out.output
+    record = json.loads(out.output)
+    assert record["measures"]["f1"]["statistic"] == library().statistic
+    alpha = concord.token_agreement(pd.DataFrame(ROWS, columns=COLUMNS)).statistic
+    assert record["measures"]["token-alpha"]["statistic"] == alpha
+
+
+def test_ignore_labels_and_tokens(spans_csv: Path) -> None:
+    out = run(spans_csv, "--ignore-labels", "--match", "overlap", "--format", "json",
+              "--measure", "f1,token-alpha", "--unit", "token")  # fmt: skip
+    assert out.exit_code == 0, out.output
+    record = json.loads(out.output)
+    assert record["measures"]["f1"]["statistic"] == library(match="overlap", by=None).statistic
+    tokens = concord.token_agreement(pd.DataFrame(ROWS, columns=COLUMNS), unit="token")
+    assert record["measures"]["token-alpha"]["statistic"] == tokens.statistic
+
+
+def test_disagreements_file(spans_csv: Path, tmp_path: Path) -> None:
+    target = tmp_path / "disagreements.csv"
+    out = run(spans_csv, "--match", "overlap", "-o", target)
+    assert out.exit_code == 0, out.output
+    written = pd.read_csv(target)
+    assert written[["item", "rater", "start", "end", "label"]].values.tolist() == [
+        ["d1", "ann", 9, 11, "PER"],
+        ["d2", "bob", 11, 13, "PER"],
+    ]
+    again = run(spans_csv, "-o", target)
+    assert again.exit_code == 1 and "exists. Pass --overwrite" in again.output
+    assert run(spans_csv, "-o", target, "--overwrite").exit_code == 0
+
+
+def test_fail_under(spans_csv: Path) -> None:
+    out = run(spans_csv, "--fail-under", "0.9")
+    assert out.exit_code == 3
+    assert "span F1 (micro) value 0.25 below --fail-under 0.9" in out.output
+    assert run(spans_csv, "--fail-under", "0.2").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (
+            [("d1", "ann", 0, 4, "PER"), ("d1", "ann", 2, 5, "PER"), ("d1", "bob", 0, 4, "PER")],
+            "The spans must be non-overlapping for one rater and one label on an item. Got "
+            "[0, 4) at row 2 and [2, 5) at row 3",
+        ),
+        (
+            [("d1", "bob", 0, 4, "PER"), ("d1", "ann", 4, 4, "PER")],
+            "--end must be greater than start: spans are [start, end), end exclusive "
+            "(column 'end'). Got start 4 and end 4 at row 3 instead.",
+        ),
+        (
+            [("d1", "ann", "x", 4, "PER"), ("d1", "bob", 0, 4, "PER")],
+            "row 2 of column 'start' holds 'x': offsets are whole numbers",
+        ),
+        (
+            [("d1", "ann", 0, 4, "PER"), ("d1", "bob", 0, 4, "per")],
+            "--label must be labels that differ in more than case (column 'label'). Got both "
+            "'PER' and 'per' instead. Spell the label one way in FILE",
+        ),
+        (
+            [("d1", "ann", 0, 4, "PER"), ("d1", "bob", 0, 4, "")],
+            "--label must be a column with a value on every row (column 'label'). Got no "
+            "label at row 3 instead.",
+        ),
+        (
+            [("d1", "ann", 0, 4, "PER")],
+            "at least two raters",
+        ),
+    ],
+)
+def test_bad_spans_are_one_line_naming_the_file_row(
+    tmp_path: Path, rows: list[tuple[Any, ...]], message: str
+) -> None:
+    path = tmp_path / "bad.csv"
+    pd.DataFrame(rows, columns=COLUMNS[:5]).to_csv(path, index=False)
+    out = run(path)
+    assert out.exit_code == 1, out.output
+    assert message in out.output, out.output
+    assert "Traceback" not in out.output and out.output.count("Error:") == 1
+
+
+def test_bad_options(spans_csv: Path) -> None:
+    out = run(spans_csv, "--match", "big")
+    assert out.exit_code == 2 and "exact, overlap or an IoU threshold" in out.output
+    out = run(spans_csv, "--match", "2")
+    assert out.exit_code == 1 and "--match must be 'exact', 'overlap' or an IoU" in out.output
+    out = run(spans_csv, "--measure", "f1,kappa")
+    assert out.exit_code == 2 and "'kappa': one of f1, token-alpha, unitizing-alpha" in out.output
+    out = run(spans_csv, "--item", "doc")
+    assert out.exit_code == 1 and "no column 'doc' for --item" in out.output
+
+
+def test_a_measure_this_version_lacks_is_named() -> None:
+    measure = cli_spans._later("no_such_measure")
+    with pytest.raises(click.UsageError, match="--measure no-such-measure is not available"):
+        measure(None, {})
+
+
+def test_every_measure_is_in_the_table() -> None:
+    assert list(cli_spans.MEASURES) == ["f1", "token-alpha", "unitizing-alpha", "gamma"]
+
+
+def test_gamma_is_the_librarys_and_seeded(spans_csv: Path) -> None:
+    """--measure gamma runs concord.gamma with --seed as its rng: the same value twice."""
+    out = run(spans_csv, "--measure", "gamma", "--format", "json", "--seed", "5")
+    assert out.exit_code == 0, out.output
+    again = run(spans_csv, "--measure", "gamma", "--format", "json", "--seed", "5")
+    assert (
+        json.loads(out.output)["measures"]["gamma"]
+        == json.loads(again.output)["measures"]["gamma"]
+    )
+    frame = pd.DataFrame(ROWS, columns=COLUMNS)
+    want = concord.gamma(frame, rng=5)
+    assert json.loads(out.output)["measures"]["gamma"]["statistic"] == pytest.approx(
+        want.statistic
+    )
