@@ -278,3 +278,14 @@ def test_an_intractable_search_is_refused(monkeypatch):
     monkeypatch.setattr(gamma_align, "_MAX_CELLS", 10)
     with pytest.raises(ValueError, match="Raise alpha"):
         concord.gamma(_table("AlexPaulSuzan.csv"), alpha=0.0)
+
+
+def test_without_scipy_one_line_names_the_extra(monkeypatch):
+    """Large blocks of spans are solved by scipy: gamma asks for it on every call."""
+    import sys
+
+    for name in ("scipy", "scipy.optimize", "scipy.sparse"):
+        monkeypatch.setitem(sys.modules, name, None)
+    with pytest.raises(ImportError) as caught:
+        concord.gamma(_table("example_figure10.csv"))
+    assert str(caught.value) == 'concord.gamma needs scipy: pip install "concord-agreement[stats]"'

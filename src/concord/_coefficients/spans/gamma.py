@@ -34,6 +34,7 @@ import numpy as np
 from concord._coefficients.spans.gamma_align import make_batch
 from concord._coefficients.spans.gamma_core import ItemGamma, gamma_items
 from concord._common.errors import param_error
+from concord._common.extras import require
 from concord._data.spans import read_spans
 from concord._results.spans.gamma import GammaResult
 
@@ -111,6 +112,8 @@ def gamma(
     b = _check_number("beta", beta, low=0.0, high=math.inf, open_low=False)
     p = _check_number("precision_level", precision_level, low=0.0, high=1.0, open_low=True)
     generator = _generator(rng)
+    # a large block of spans is solved by scipy: ask for it always, not only when one comes
+    require("scipy.optimize", "stats", "concord.gamma")
     table = read_spans(
         spans, item=item, rater=rater, start=start, end=end, label=label, func=_FUNC
     )

@@ -123,8 +123,8 @@ def _fallback(rel: np.ndarray, costs: np.ndarray, size: int, n: int) -> list[int
     """Solve one large block with scipy: an assignment (two raters) or HiGHS."""
     if n == 2:
         return _assignment(rel, costs, size)
-    opt = require("scipy.optimize", "scipy", "concord.gamma")
-    sparse = require("scipy.sparse", "scipy", "concord.gamma")
+    opt = require("scipy.optimize", "stats", "concord.gamma")
+    sparse = require("scipy.sparse", "stats", "concord.gamma")
     r, col = np.nonzero(rel >= 0)
     a = sparse.csr_matrix((np.ones(r.size), (rel[r, col], r)), shape=(size, rel.shape[0]))
     res = opt.milp(
@@ -140,7 +140,7 @@ def _fallback(rel: np.ndarray, costs: np.ndarray, size: int, n: int) -> list[int
 
 def _assignment(rel: np.ndarray, costs: np.ndarray, size: int) -> list[int]:
     """Two raters: pairs and singletons as an assignment with empty slots."""
-    opt = require("scipy.optimize", "scipy", "concord.gamma")
+    opt = require("scipy.optimize", "stats", "concord.gamma")
     first = np.unique(rel[rel[:, 0] >= 0, 0])
     second = np.unique(rel[rel[:, 1] >= 0, 1])
     a_at = np.full(size, -1)
