@@ -289,3 +289,64 @@ def test_without_scipy_one_line_names_the_extra(monkeypatch):
     with pytest.raises(ImportError) as caught:
         concord.gamma(_table("example_figure10.csv"))
     assert str(caught.value) == 'concord.gamma needs scipy: pip install "concord-agreement[stats]"'
+
+
+def test_items_where_no_two_spans_can_be_aligned():
+    """Each item has one rater's spans only: every span is alone (γ_cat's disorder 0 → 1).
+
+    It failed (an int bincount) when no pair of spans was aligned anywhere.
+    """
+    t = {
+        "item": ["a", "a", "b"],
+        "rater": ["x", "x", "y"],
+        "start": [0, 10, 3],
+        "end": [5, 20, 9],
+        "label": ["P", "L", "P"],
+    }
+    r = concord.gamma(t, rng=0, precision_level=0.1)
+    assert r.item_observed == (2.0, 2.0)  # each span alone costs 1; 1 span per rater
+    assert r.alignment("b") == [{"disorder": 1.0, "x": None, "y": (3, 9, "P")}]
+    assert r.gamma_cat == 1.0 and math.isfinite(r.statistic)
+
+
+def _milp_over_every_tuple(b, alpha):
+    """pygamma's programme: every n-tuple a binary variable, each unit covered once (HiGHS)."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    n = b.n_raters
+    per = [[*np.flatnonzero(b.rater == r).tolist(), None] for r in range(n)]
+    cols, costs = [], []
+    for t in itertools.product(*per):
+        real = [u for u in t if u is not None]
+        if not real:
+            continue
+        total = 0.0
+        for x, y in itertools.combinations(t, 2):
+            if x is None or y is None:
+                total += 1.0
+            else:
+                pos = (abs(b.start[x] - b.start[y]) + abs(b.end[x] - b.end[y])) / (
+                    (b.end[x] - b.start[x]) + (b.end[y] - b.start[y])
+                )
+                total += alpha * pos * pos + (b.label[x] != b.label[y])
+        cols.append(real)
+        costs.append(total / (n * (n - 1) / 2))
+    a = np.zeros((b.n_units, len(cols)))
+    for j, real in enumerate(cols):
+        a[real, j] = 1
+    res = milp(costs, constraints=LinearConstraint(a, 1, 1), integrality=np.ones(len(cols)),
+               bounds=Bounds(0, 1))  # fmt: skip
+    return res.fun / (b.n_units / n)
+
+
+def test_best_alignment_equals_the_full_programme_on_larger_continua():
+    rng = np.random.default_rng(99)
+    for _ in range(6):
+        k = rng.integers(5, 9, size=3)
+        rater = np.repeat(np.arange(3), k)
+        start = rng.integers(0, 80, size=rater.size).astype(float)
+        end = start + rng.integers(2, 15, size=rater.size)
+        label = rng.integers(0, 3, size=rater.size)
+        b = make_batch(np.zeros(rater.size, int), rater, start, end, label, 3, 1)
+        ours = disorders(b, *best_alignments(b, 1.0, 1.0))[0]
+        assert ours == pytest.approx(_milp_over_every_tuple(b, 1.0), abs=1e-7)

@@ -60,9 +60,10 @@ def category_disorders(b: Batch, rows: np.ndarray, alpha: float, n_labels: int) 
     other = lab[i] != lab[j]
 
     def tally(pair_values: np.ndarray, alone_values: np.ndarray) -> np.ndarray:
-        whole = np.bincount(own[i], pair_values, minlength=b.n_continua)
+        # float from the start: bincount of no values at all is int
+        whole = np.bincount(own[i], pair_values, minlength=b.n_continua).astype(np.float64)
         whole += np.bincount(own[alone], alone_values, minlength=b.n_continua)
-        cell = np.bincount(at_i, pair_values, minlength=cells)
+        cell = np.bincount(at_i, pair_values, minlength=cells).astype(np.float64)
         cell += np.bincount(at_j[other], pair_values[other], minlength=cells)
         cell += np.bincount(at_a, alone_values, minlength=cells)
         return np.column_stack((whole, cell.reshape(b.n_continua, n_labels)))
