@@ -189,3 +189,19 @@ def test_a_measure_this_version_lacks_is_named() -> None:
 
 def test_every_measure_is_in_the_table() -> None:
     assert list(cli_spans.MEASURES) == ["f1", "token-alpha", "unitizing-alpha", "gamma"]
+
+
+def test_gamma_is_the_librarys_and_seeded(spans_csv: Path) -> None:
+    """--measure gamma runs concord.gamma with --seed as its rng: the same value twice."""
+    out = run(spans_csv, "--measure", "gamma", "--format", "json", "--seed", "5")
+    assert out.exit_code == 0, out.output
+    again = run(spans_csv, "--measure", "gamma", "--format", "json", "--seed", "5")
+    assert (
+        json.loads(out.output)["measures"]["gamma"]
+        == json.loads(again.output)["measures"]["gamma"]
+    )
+    frame = pd.DataFrame(ROWS, columns=COLUMNS)
+    want = concord.gamma(frame, rng=5)
+    assert json.loads(out.output)["measures"]["gamma"]["statistic"] == pytest.approx(
+        want.statistic
+    )
