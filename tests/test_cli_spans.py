@@ -216,3 +216,19 @@ def test_report_and_agree_point_a_span_file_to_concord_spans(spans_csv: Path) ->
         assert result.exit_code == 2
         assert "looks like a table of spans" in result.output
         assert f"concord spans {spans_csv}" in result.output.replace("\n", " ")
+
+
+def test_gamma_is_the_librarys_and_seeded(spans_csv: Path) -> None:
+    """--measure gamma runs concord.gamma with --seed as its rng: the same value twice."""
+    out = run(spans_csv, "--measure", "gamma", "--format", "json", "--seed", "5")
+    assert out.exit_code == 0, out.output
+    again = run(spans_csv, "--measure", "gamma", "--format", "json", "--seed", "5")
+    assert (
+        json.loads(out.output)["measures"]["gamma"]
+        == json.loads(again.output)["measures"]["gamma"]
+    )
+    frame = pd.DataFrame(ROWS, columns=COLUMNS)
+    want = concord.gamma(frame, rng=5)
+    assert json.loads(out.output)["measures"]["gamma"]["statistic"] == pytest.approx(
+        want.statistic
+    )

@@ -83,6 +83,15 @@ def _grouped():
     return concord.grouped_kappa(frame, by="set", rater1="a", rater2="b")
 
 
+# spans of two raters on two items (item, rater, start, end, label)
+SPANS = {
+    "item": ["d1", "d1", "d1", "d1", "d2", "d2", "d2"],
+    "rater": ["ann", "ann", "bob", "bob", "ann", "bob", "bob"],
+    "start": [0, 10, 1, 12, 3, 3, 20],
+    "end": [5, 20, 5, 20, 9, 9, 25],
+    "label": ["PER", "LOC", "PER", "ORG", "PER", "PER", "LOC"],
+}
+
 SCORES = np.array([0.1, 1.2, 2.9, 2.6, 1.4, 0.7, 2.2, 3.1, 0.9, 1.8, 2.4, 0.2])
 
 # every public function that returns a result: a call on small data
@@ -115,6 +124,7 @@ CALLS = {
         [4, 4, 4, 3, 2, 2, 4, 2, 3, 3], [4.1, 4.3, 2.9, 3.9, 3.5, 1.5, 4.2, 1.9, 3.2, 2.8]
     ),
     "fleiss_kappa": lambda: concord.fleiss_kappa(PANEL),
+    "gamma": lambda: concord.gamma(SPANS, precision_level=0.2, rng=0),
     "grouped_kappa": _grouped,
     "gwet_ac": lambda: concord.gwet_ac(PANEL),
     "homogeneity": lambda: concord.homogeneity(

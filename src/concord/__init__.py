@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
     from concord._coefficients.ranks.cronbach import cronbach_alpha
     from concord._coefficients.ranks.kendall import kendall_w
     from concord._coefficients.ranks.overall import overall_concordance
+    from concord._coefficients.spans.gamma import gamma
     from concord._coefficients.spans.span_f1 import span_agreement
     from concord._coefficients.spans.unitizing import unitizing_alpha
     from concord._common.errors import UndefinedKappaWarning
@@ -68,6 +69,7 @@ if TYPE_CHECKING:  # the type checkers see every public name; the interpreter lo
         LightResult,
     )
     from concord._results.multirater.panel import AgreementTable
+    from concord._results.spans.gamma import GammaResult
     from concord._results.spans.span_f1 import SpanAgreementResult
     from concord._results.spans.unitizing import UnitizingAlphaResult
     from concord._results.studies.alt_test import AltTestResult
@@ -126,6 +128,7 @@ __all__ = [
     "DriftResult",
     "EvaluationResult",
     "FleissResult",
+    "GammaResult",
     "GoldResult",
     "GroupedKappaResult",
     "HomogeneityResult",
@@ -170,6 +173,7 @@ __all__ = [
     "drift",
     "evaluate",
     "fleiss_kappa",
+    "gamma",
     "grouped_kappa",
     "gwet_ac",
     "homogeneity",
@@ -231,6 +235,8 @@ _WHERE: dict[str, str] = {
     "ItemAgreementResult": "concord._studies.crowds.items_result",
     "KappaResult": "concord._results.kappa.kappa",
     "KendallResult": "concord._results.continuous.ranks",
+    "GammaResult": "concord._results.spans.gamma",
+    "gamma": "concord._coefficients.spans.gamma",
     "KrippendorffResult": "concord._results.multirater.agreement",
     "LightResult": "concord._results.multirater.agreement",
     "MarginalHomogeneityResult": "concord._results.kappa.categories",

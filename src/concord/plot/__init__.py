@@ -9,7 +9,8 @@ matplotlib is imported only when drawing: ``pip install "concord-agreement[plot]
 One module per display family: :mod:`~concord.plot.kappa` (two raters' matrices and
 the agreement chart), :mod:`~concord.plot.intervals` (bootstrap, forest, comparison),
 :mod:`~concord.plot.continuous` (Bland–Altman, concordance), :mod:`~concord.plot.raters`
-(pairwise kappa, leave-one-rater-out) and :mod:`~concord.plot.thresholds`.
+(pairwise kappa, leave-one-rater-out), :mod:`~concord.plot.spans` (γ's alignment of
+one item's spans) and :mod:`~concord.plot.thresholds`.
 
 Examples
 --------
@@ -38,6 +39,7 @@ from concord.plot.kappa import (
     WeightMatrixDisplay,
 )
 from concord.plot.raters import PairwiseMatrixDisplay, RaterDisplay
+from concord.plot.spans import SpanAlignmentDisplay
 from concord.plot.thresholds import ThresholdDisplay
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "ObservedMatrixDisplay",
     "PairwiseMatrixDisplay",
     "RaterDisplay",
+    "SpanAlignmentDisplay",
     "ThresholdDisplay",
     "WeightMatrixDisplay",
 ]

@@ -46,6 +46,12 @@ def _token_alpha(spans: Any, o: dict[str, Any]) -> Any:
     return concord.token_agreement(spans, unit=o["unit"])
 
 
+def _gamma(spans: Any, o: dict[str, Any]) -> Any:
+    import concord
+
+    return concord.gamma(spans, rng=o["seed"])
+
+
 def _later(name: str) -> Callable[[Any, dict[str, Any]], Any]:
     """Return a measure computed by ``concord.<name>``, looked up when it runs."""
 
@@ -68,7 +74,7 @@ MEASURES: dict[str, tuple[str, Callable[[Any, dict[str, Any]], Any]]] = {
     "f1": ("span F1 of every pair of raters", _f1),
     "token-alpha": ("Krippendorff's alpha on the characters (or tokens)", _token_alpha),
     "unitizing-alpha": ("Krippendorff's unitizing alpha", _later("unitizing_alpha")),
-    "gamma": ("Mathet et al.'s gamma", _later("gamma")),
+    "gamma": ("Mathet et al.'s gamma", _gamma),
 }
 
 
@@ -220,7 +226,11 @@ Examples:
     help="token-alpha: one unit per character, or per whitespace token of the text.",
 )
 @opt.confidence_option
-@click.option("--seed", type=int, help="Seed of the bootstrap interval of span F1.")
+@click.option(
+    "--seed",
+    type=int,
+    help="Seed of the bootstrap interval of span F1 and of gamma's random continua.",
+)
 @click.option(
     "-o",
     "--output",
