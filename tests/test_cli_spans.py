@@ -232,3 +232,26 @@ def test_gamma_is_the_librarys_and_seeded(spans_csv: Path) -> None:
     assert json.loads(out.output)["measures"]["gamma"]["statistic"] == pytest.approx(
         want.statistic
     )
+
+
+def test_declared_raters(spans_csv: Path) -> None:
+    """--raters adds a rater with no span, who marked nothing on every item (all measures)."""
+    measures = "f1,token-alpha,unitizing-alpha"
+    out = run(spans_csv, "--raters", "ann,bob,cy", "--measure", measures, "--format", "json")
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)["measures"]
+    table = pd.DataFrame(ROWS, columns=COLUMNS)
+    raters = ["ann", "bob", "cy"]
+    assert got["f1"]["statistic"] == pytest.approx(library(raters=raters).statistic)
+    assert got["f1"]["raters"] == raters
+    want = concord.unitizing_alpha(table, raters=raters).statistic
+    assert got["unitizing-alpha"]["statistic"] == pytest.approx(want)
+    want = concord.token_agreement(table, raters=raters).statistic
+    assert got["token-alpha"]["statistic"] == pytest.approx(want)
+    assert got["f1"]["statistic"] != pytest.approx(library().statistic)
+
+
+def test_declared_raters_must_include_the_files(spans_csv: Path) -> None:
+    out = run(spans_csv, "--raters", "ann")
+    assert out.exit_code != 0 and "Traceback" not in out.output
+    assert "Rater 'bob' has spans in FILE: add it to --raters." in out.output.replace("\n", " ")

@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from concord._cli import columns as cin
 from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import read as read
@@ -37,19 +38,26 @@ def _f1(spans: Any, o: dict[str, Any]) -> Any:
         by=None if o["ignore_labels"] else "label",
         confidence_level=o["confidence_level"],
         rng=o["seed"],
+        **_declared(o),
     )
+
+
+def _declared(o: dict[str, Any]) -> dict[str, Any]:
+    """Return ``raters=`` for the library where --raters declares them, else nothing."""
+    raters = cin.split_names(o.get("raters"))
+    return {} if raters is None else {"raters": raters}
 
 
 def _token_alpha(spans: Any, o: dict[str, Any]) -> Any:
     import concord
 
-    return concord.token_agreement(spans, unit=o["unit"])
+    return concord.token_agreement(spans, unit=o["unit"], **_declared(o))
 
 
 def _gamma(spans: Any, o: dict[str, Any]) -> Any:
     import concord
 
-    return concord.gamma(spans, rng=o["seed"])
+    return concord.gamma(spans, rng=o["seed"], **_declared(o))
 
 
 def _later(name: str) -> Callable[[Any, dict[str, Any]], Any]:
@@ -64,7 +72,7 @@ def _later(name: str) -> Callable[[Any, dict[str, Any]], Any]:
                 f"--measure {name.replace('_', '-')} is not available in this version of "
                 f"concord (it has no concord.{name})."
             )
-        return function(spans)
+        return function(spans, **_declared(o))
 
     return measure
 
@@ -202,6 +210,12 @@ Examples:
 @click.option("--end", default="end", show_default=True,
               help="The end offset column (exclusive).")  # fmt: skip
 @click.option("--label", default="label", show_default=True, help="The label column.")
+@click.option(
+    "--raters",
+    metavar="A,B,C",
+    help="The raters who annotated, comma-separated: one with no span in FILE marked nothing "
+    "on every item (by default the raters of FILE).",
+)
 @click.option("--text", default="text", show_default=True,
               help="The text column, where FILE has one: each item's length.")  # fmt: skip
 @click.option(

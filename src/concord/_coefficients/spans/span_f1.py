@@ -143,6 +143,7 @@ def span_agreement(
     end: Any = "end",
     label: Any = "label",
     lengths: Any = None,
+    raters: Any = None,
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
     rng: Any = None,
@@ -173,6 +174,10 @@ def span_agreement(
         ``{item: length}``: checks the offsets, and adds the items no one
         annotated (each rater said nothing there; they count as units of
         the bootstrap).
+    raters : list, optional
+        The raters who annotated (declared). A rater who marked nothing on
+        any item has no row in the table; listed here, that rater said
+        "nothing here" on every item. Default: the raters of the table.
     confidence_level : float
         The level of the interval the result shows.
     n_resamples : int
@@ -215,7 +220,7 @@ def span_agreement(
         param_error(_FUNC, "by", "'label' or None", by)
     table = read_spans(
         spans, item=item, rater=rater, start=start, end=end, label=label,
-        lengths=lengths, func=_FUNC,
+        lengths=lengths, raters=raters, func=_FUNC,
     )  # fmt: skip
     if len(table.raters) < 2:
         param_error(
