@@ -255,3 +255,15 @@ def test_declared_raters_must_include_the_files(spans_csv: Path) -> None:
     out = run(spans_csv, "--raters", "ann")
     assert out.exit_code != 0 and "Traceback" not in out.output
     assert "Rater 'bob' has spans in FILE: add it to --raters." in out.output.replace("\n", " ")
+
+
+def test_html_report_draws_gammas_alignment(spans_csv: Path, tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "gamma.html"
+    result = run(spans_csv, "--measure", "gamma", "--seed", "1", "--html", page)
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    want = concord.gamma(pd.DataFrame(ROWS, columns=COLUMNS), rng=1)
+    assert want.summary() in html
+    assert "best alignment of the first item</figcaption>" in html and "<svg" in html

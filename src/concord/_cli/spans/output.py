@@ -28,11 +28,18 @@ def write_html(file: str, results: dict[str, Any], o: dict[str, Any]) -> None:
         list(results.values()),  # each section titled by its measure's name
         title=f"Span agreement in {Path(file).name}",
         command=shlex.join(["concord", *sys.argv[1:]]),
-        plots=False,
+        plots=_can_draw(),
     )
     with out.replacing(o["html"], "--html", overwrite=o["overwrite"]) as fh:
         fh.write(html)
     terminal.echo(f"wrote {o['html']} ({len(html) / 1024:.0f} KiB)", err=True)
+
+
+def _can_draw() -> bool:
+    """Whether the report can draw its figures (γ's best alignment): matplotlib is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def shown(
