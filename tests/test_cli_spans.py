@@ -266,4 +266,4 @@ def test_html_report_draws_gammas_alignment(spans_csv: Path, tmp_path: Path) -> 
     html = page.read_text(encoding="utf-8")
     want = concord.gamma(pd.DataFrame(ROWS, columns=COLUMNS), rng=1)
     assert want.summary() in html
-    assert "best alignment of the first item</figcaption>" in html and "<svg" in html
+    assert "best alignment of the item of lowest γ</figcaption>" in html and "<svg" in html

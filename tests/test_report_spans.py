@@ -101,3 +101,22 @@ def test_unitizing_section_has_overall_and_per_category_alpha():
         "PER": f"{r.alpha('PER'):.4f}",
         "LOC": f"{r.alpha('LOC'):.4f}",
     }
+
+
+def test_gamma_section_draws_the_item_of_lowest_gamma():
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    # d1: both raters mark the same span; d2: their spans lie apart (the worse item)
+    spans = {
+        "item": ["d1", "d1", "d2", "d2"],
+        "rater": ["ann", "bob", "ann", "bob"],
+        "start": [0, 0, 0, 10],
+        "end": [5, 5, 4, 14],
+        "label": ["PER", "PER", "PER", "PER"],
+    }
+    r = concord.gamma(spans, rng=0, precision_level=0.1)
+    assert r.item_gamma[1] < r.item_gamma[0]
+    assert r._figure_options_("SpanAlignmentDisplay") == {"item": "d2"}
+    page = to_html(r)
+    assert "best alignment of the item of lowest γ</figcaption>" in page
+    assert "item &#39;d2&#39;" in page or "item 'd2'" in page  # the display's title
