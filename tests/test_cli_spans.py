@@ -244,6 +244,7 @@ def test_declared_raters(spans_csv: Path) -> None:
     raters = ["ann", "bob", "cy"]
     assert got["f1"]["statistic"] == pytest.approx(library(raters=raters).statistic)
     assert got["f1"]["raters"] == raters
+    assert json.loads(out.output)["data"]["raters"] == raters  # cy counted, with no span
     want = concord.unitizing_alpha(table, raters=raters).statistic
     assert got["unitizing-alpha"]["statistic"] == pytest.approx(want)
     want = concord.token_agreement(table, raters=raters).statistic

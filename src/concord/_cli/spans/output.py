@@ -35,6 +35,14 @@ def write_html(file: str, results: dict[str, Any], o: dict[str, Any]) -> None:
     terminal.echo(f"wrote {o['html']} ({len(html) / 1024:.0f} KiB)", err=True)
 
 
+def _raters(table: Any, results: dict[str, Any]) -> list[str]:
+    """Return the raters the measures counted (--raters adds those without spans)."""
+    for r in results.values():
+        if isinstance(getattr(r, "raters", None), tuple):
+            return [str(x) for x in r.raters]
+    return [str(r) for r in dict.fromkeys(table["rater"])]
+
+
 def _can_draw() -> bool:
     """Whether the report can draw its figures (γ's best alignment): matplotlib is installed."""
     import importlib.util
@@ -53,7 +61,7 @@ def shown(
     data: dict[str, Any] = {
         "spans": len(table),
         "items": int(table["item"].nunique()),
-        "raters": [str(r) for r in dict.fromkeys(table["rater"])],
+        "raters": _raters(table, results),
         "labels": [str(v) for v in dict.fromkeys(table["label"])],
     }
     if fmt == "json":
