@@ -109,3 +109,14 @@ def test_bad_declared_raters(raters, says):
     for function in (concord.span_agreement, concord.unitizing_alpha):
         with pytest.raises(ValueError, match=says):
             function(SPANS, lengths=LENGTHS, raters=raters)
+
+
+def test_two_silent_raters_make_f1_undefined_with_a_warning():
+    # before: ZeroDivisionError (Fraction(0, 0)) for the pair cy-dee with no span at all
+    with pytest.warns(concord.UndefinedKappaWarning, match="'cy' and 'dee' marked no span"):
+        r = concord.span_agreement(SPANS, raters=["ann", "bob", "cy", "dee"], rng=0)
+    assert math.isnan(r.statistic) and math.isnan(r.macro)
+    assert "was undefined (micro; macro undefined)" in r.summary()
+    pair = r.by_pair().loc[("cy", "dee")]
+    assert pair["n1"] == pair["n2"] == 0 and math.isnan(pair["f1"])
+    assert json.dumps(r.to_dict(), allow_nan=False)

@@ -59,7 +59,7 @@ def _pairs(result: Any) -> list[dict[str, Any]]:
                 "n2": int(n2[p]),
                 "precision": float(_ratio(m[p : p + 1], n2[p : p + 1])[0]),
                 "recall": float(_ratio(m[p : p + 1], n1[p : p + 1])[0]),
-                "f1": float(2 * m[p] / (n1[p] + n2[p])),
+                "f1": float(_ratio(2 * m[p : p + 1], n1[p : p + 1] + n2[p : p + 1])[0]),
                 "macro_f1": float(macro[p]),
             }
         )
