@@ -172,8 +172,9 @@ def _block_tables(codes: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:
         item, rater = np.nonzero(part >= 0)
         onehot[item, rater * k + part[item, rater]] = 1.0
         product += onehot[:, lo * k : hi * k].T @ onehot  # counts of items: exact below 2**53
-    tables: np.ndarray = np.rint(product).astype(np.int64).reshape(hi - lo, k, n_raters, k)
-    return tables.transpose(0, 2, 1, 3)
+    tables = np.rint(product).astype(np.int64).reshape(hi - lo, k, n_raters, k)
+    out: np.ndarray = tables.transpose(0, 2, 1, 3)
+    return out
 
 
 def _kappas(tables: np.ndarray, w: np.ndarray) -> np.ndarray:
