@@ -41,8 +41,8 @@ def _coded(values: np.ndarray) -> tuple[list[str], np.ndarray]:
 class _Ols:
     """Least squares with an intercept: RSS, adjusted R², and t statistics of the terms."""
 
-    def __init__(self, y: np.ndarray, x: np.ndarray) -> None:
-        design = np.column_stack([np.ones(len(y)), x])
+    def __init__(self, y: np.ndarray, design: np.ndarray, gram: np.ndarray | None = None) -> None:
+        """Fit ``y`` on ``design`` (:func:`_design`); ``gram`` is design.T @ design, if known."""
         self.beta, _, rank, _ = np.linalg.lstsq(design, y, rcond=None)
         # numpy scalars: a fit with no residual degrees of freedom, or a constant error,
         # gives nan (as statsmodels does), not ZeroDivisionError
@@ -52,7 +52,8 @@ class _Ols:
         self.df_resid = np.float64(len(y) - int(rank))
         with np.errstate(divide="ignore", invalid="ignore"):
             sigma2 = self.rss / self.df_resid
-            self.se = np.sqrt(np.diag(sigma2 * np.linalg.pinv(design.T @ design)))
+            gram = design.T @ design if gram is None else gram
+            self.se = np.sqrt(np.diag(sigma2 * np.linalg.pinv(gram)))
 
     @property
     def r2_adj(self) -> float:
@@ -94,15 +95,46 @@ class _Ols:
         return rows
 
 
-def fairness(human: np.ndarray, machine: np.ndarray, labels: np.ndarray) -> Fairness:
-    """OSA, OSD and CSD of ``machine`` against ``human`` by ``labels`` (RSMTool's models)."""
-    order, groups = _coded(labels)
+def _design(*parts: np.ndarray) -> np.ndarray:
+    """Return the design of :class:`_Ols`: an intercept column, then ``parts``' columns."""
+    n = parts[0].shape[0]
+    return np.column_stack([np.ones(n), *parts])
+
+
+def fairness_by(
+    human: np.ndarray, machine: np.ndarray, columns: dict[str, np.ndarray]
+) -> dict[str, Fairness]:
+    """:func:`fairness` of each group column; the fit on the human levels is shared."""
+    if not columns:
+        return {}
     _, levels = _coded(human)
     error = machine - human
-    osa = _Ols(error**2, groups)
-    osd = _Ols(error, groups)
-    null = _Ols(error, levels)
-    csd = _Ols(error, np.column_stack([groups, levels]))
+    null = _Ols(error, _design(levels))
+    return {k: fairness(human, machine, v, (levels, null)) for k, v in columns.items()}
+
+
+def fairness(
+    human: np.ndarray,
+    machine: np.ndarray,
+    labels: np.ndarray,
+    shared: tuple[np.ndarray, _Ols] | None = None,
+) -> Fairness:
+    """OSA, OSD and CSD of ``machine`` against ``human`` by ``labels`` (RSMTool's models).
+
+    ``shared``: the human levels' coding and the error's fit on them, which
+    every group column has in common (:func:`fairness_by`).
+    """
+    order, groups = _coded(labels)
+    error = machine - human
+    if shared is None:
+        _, levels = _coded(human)
+        shared = levels, _Ols(error, _design(levels))
+    levels, null = shared
+    design = _design(groups)
+    gram = design.T @ design
+    osa = _Ols(error**2, design, gram)
+    osd = _Ols(error, design, gram)
+    csd = _Ols(error, _design(groups, levels))
     metrics: dict[str, Any] = {
         _NAMES[0]: {"R2": osa.r2_adj, "sig": osa.f_pvalue()},
         _NAMES[1]: {"R2": osd.r2_adj, "sig": osd.f_pvalue()},
