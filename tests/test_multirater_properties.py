@@ -318,3 +318,27 @@ def test_few_codes_of_a_wide_range_are_sorted_not_tabled():
     np.testing.assert_array_equal(found.rows, unique[:, ::-1])
     np.testing.assert_array_equal(found.freq, freq)
     assert peak < 1 << 20
+
+
+@settings(max_examples=60)
+@given(numeric_matrices(), st.integers(1, 12))
+def test_kernel_blocks_join_to_the_whole_matrix_patterns(x, block):
+    # the kernels write per-item codes a block of rows at a time (so a 3e8-item matrix
+    # needs no 2.4 GB of codes): the joined blocks are the numpy route's patterns, in order
+    pytest.importorskip("numba")
+    from concord._tables import engines as _count
+    from concord._tables import items as _items
+
+    assume(not np.isnan(x).all())
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_count, "_NUMBA_MIN", 1 << 62)
+        slow = _items.item_data(x, None, "test", need_raters=True)
+        mp.setattr(_count, "_NUMBA_MIN", 0)
+        mp.setattr(_count, "_LOAD_MIN", 0)
+        mp.setattr(_items, "_KERNEL_BLOCK", block)
+        fast = _items.item_data(x, None, "test", need_raters=True)
+    assert fast.labels == slow.labels
+    for kind in ("counts", "raters"):
+        a, b = getattr(fast, kind), getattr(slow, kind)
+        np.testing.assert_array_equal(a.rows, b.rows)
+        np.testing.assert_array_equal(a.freq, b.freq)

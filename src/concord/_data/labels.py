@@ -199,9 +199,7 @@ def positions(values: np.ndarray, labels: tuple[Any, ...]) -> tuple[np.ndarray, 
     return codes.astype(np.intp), found
 
 
-def _dense_positions(
-    values: np.ndarray, keys: np.ndarray
-) -> tuple[np.ndarray, np.ndarray] | None:
+def _dense_positions(values: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """:func:`positions` of integer ratings under integer labels of a short range: one gather.
 
     None when the labels span more than the ratings' count (or 2**16) values.

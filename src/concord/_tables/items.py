@@ -185,6 +185,9 @@ def _one_pass(
     return Items(labels_found, counts, raters, names)
 
 
+_KERNEL_BLOCK = 1 << 22  # values per block whose per-item int64 codes the kernels write
+
+
 def _found_patterns(
     x: np.ndarray, limit: int, need_raters: bool
 ) -> tuple[int, int, patterns.Patterns, patterns.Patterns | None] | None:
@@ -197,15 +200,39 @@ def _found_patterns(
     """
     if _count._engine(x.size, "auto", _count._MATRIX) is None:
         return matrix_numpy.matrix_patterns(x, limit, need_raters)
-    found = _count.matrix_patterns(x, max_range=limit, rows_too=need_raters, engine="numba")
-    wide = found is None and need_raters  # many raters: rows too wide for one code
-    found = _count.matrix_patterns(x, max_range=limit, engine="numba") if wide else found
-    if found is None:
+    bounds = _count.whole_bounds(x)
+    if bounds is None:
         return None
-    lo, k, count_codes, row_codes = found
-    r = x.shape[1]
-    rows = patterns.from_codes(row_codes, k + 1, r) if need_raters and not wide else None
-    return lo, k, patterns.from_codes(count_codes, r + 1, k), rows
+    lo, hi = bounds
+    wide = need_raters and not patterns.radix_fits(hi - lo + 2, x.shape[1])
+    step = max(1, _KERNEL_BLOCK // max(1, x.shape[1]))
+    parts = []
+    for s in range(0, x.shape[0], step):  # per-item codes of one block at a time
+        found = _count.matrix_patterns(
+            x[s : s + step],
+            max_range=limit,
+            rows_too=need_raters and not wide,
+            engine="numba",
+            bounds=bounds,
+        )
+        if found is None:
+            return None
+        _, k, count_codes, row_codes = found
+        r = x.shape[1]
+        rows = patterns.from_codes(row_codes, k + 1, r) if need_raters and not wide else None
+        parts.append((patterns.from_codes(count_codes, r + 1, k), rows))
+    counts, rows = _joined([p[0] for p in parts]), _joined([p[1] for p in parts])
+    assert counts is not None
+    return lo, hi - lo + 1, counts, rows
+
+
+def _joined(parts: list[patterns.Patterns | None]) -> patterns.Patterns | None:
+    """Return the patterns of blocks counted apart, as ``from_codes`` of all their codes."""
+    if parts[0] is None or len(parts) == 1:
+        return parts[0]
+    found = [p for p in parts if p is not None]
+    rows = np.concatenate([p.rows for p in found])
+    return patterns.merge(rows, np.concatenate([p.freq for p in found]))[0]
 
 
 def _kept_codes(x: np.ndarray, ratings: Any, limit: int) -> Items | None:
