@@ -212,6 +212,9 @@ def test_pairwise_kappas_are_the_per_pair_kappas_bit_for_bit(weights):
     codes[:, 3] = 2  # one rater with one category: nan against anyone whose table has B = 0
     codes[:30, 4] = -1
     got = panel.pairwise_kappas(codes, labels, weights)
+    with pytest.MonkeyPatch.context() as mp:  # blocks of raters and chunks of items
+        mp.setattr(panel, "_CELLS", 90)
+        np.testing.assert_array_equal(panel.pairwise_kappas(codes, labels, weights), got)
     for g in range(7):
         for h in range(g + 1, 7):
             want = panel._kappa(codes[:, g], codes[:, h], labels, weights).statistic

@@ -154,25 +154,29 @@ def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarr
     block = max(1, _CELLS // (k * k * n_raters))
     for lo in range(0, n_raters - 1, block):
         hi = min(lo + block, n_raters - 1)
-        tables = _block_tables(codes, k, lo, hi)  # (hi − lo, R, k, k): rater g in rows
+        tables = _block_tables(codes, k, lo, hi)  # (hi − lo, R − lo, k, k): g in rows
         for g in range(lo, hi):
-            kappa = _kappas(tables[g - lo, g + 1 :], w)
+            kappa = _kappas(tables[g - lo, g + 1 - lo :], w)
             pairwise[g, g + 1 :] = pairwise[g + 1 :, g] = kappa
     return pairwise
 
 
 def _block_tables(codes: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:
-    """Return the k×k tables of raters lo..hi − 1 against every rater (items both rated)."""
+    """Return the k×k tables of raters lo..hi − 1 against raters lo.. (items both rated).
+
+    The counts are exact in float32 below 2**24 items (float64 beyond).
+    """
     n, n_raters = codes.shape
-    product = np.zeros(((hi - lo) * k, n_raters * k))
+    dtype = np.float32 if n < 1 << 24 else np.float64
+    product = np.zeros(((hi - lo) * k, (n_raters - lo) * k), dtype=dtype)
     step = max(1, _CELLS // (n_raters * k))
     for s in range(0, n, step):
-        part = codes[s : s + step]
-        onehot = np.zeros((part.shape[0], n_raters * k))
+        part = codes[s : s + step, lo:]
+        onehot = np.zeros((part.shape[0], part.shape[1] * k), dtype=dtype)
         item, rater = np.nonzero(part >= 0)
-        onehot[item, rater * k + part[item, rater]] = 1.0
-        product += onehot[:, lo * k : hi * k].T @ onehot  # counts of items: exact below 2**53
-    tables = np.rint(product).astype(np.int64).reshape(hi - lo, k, n_raters, k)
+        onehot[item, rater * k + part[item, rater]] = 1
+        product += onehot[:, : (hi - lo) * k].T @ onehot  # counts of items: exact
+    tables = np.rint(product).astype(np.int64).reshape(hi - lo, k, n_raters - lo, k)
     out: np.ndarray = tables.transpose(0, 2, 1, 3)
     return out
 
