@@ -34,7 +34,8 @@ def _coded(values: np.ndarray) -> tuple[list[str], np.ndarray]:
     counts = np.bincount(codes, minlength=len(names))
     order = [str(n) for _, n in sorted(zip((-counts).tolist(), names, strict=True))]
     position = {name: i for i, name in enumerate(names)}
-    dummies = np.column_stack([codes == position[name] for name in order[1:]]).astype(float)
+    wanted = np.array([position[name] for name in order[1:]], dtype=codes.dtype)
+    dummies = (codes[:, None] == wanted).astype(float)  # C order, as np.column_stack made it
     return order, dummies
 
 
@@ -98,7 +99,13 @@ class _Ols:
 def _design(*parts: np.ndarray) -> np.ndarray:
     """Return the design of :class:`_Ols`: an intercept column, then ``parts``' columns."""
     n = parts[0].shape[0]
-    return np.column_stack([np.ones(n), *parts])
+    out = np.empty((n, 1 + sum(p.shape[1] for p in parts)))  # C order, as np.column_stack
+    out[:, 0] = 1.0
+    at = 1
+    for part in parts:
+        out[:, at : at + part.shape[1]] = part
+        at += part.shape[1]
+    return out
 
 
 def fairness_by(

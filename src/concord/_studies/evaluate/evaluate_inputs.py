@@ -107,8 +107,10 @@ def _is_missing(v: Any) -> bool:
     return v is None or (isinstance(v, float) and v != v) or str(v) in ("<NA>", "NaT")
 
 
-def _check_labels(name: str, values: np.ndarray) -> None:
+def _check_labels(name: str, values: np.ndarray) -> set[str]:
     """Refuse missing group labels and labels that read alike (1 and "1"): groups go by text.
+
+    Returns the labels' texts.
 
     Both checks look at the distinct labels only (one hash pass over the n labels);
     float zeros, whose signs read apart but hash alike, and unhashable labels look at all.
@@ -127,8 +129,8 @@ def _check_labels(name: str, values: np.ndarray) -> None:
             raw=True,
             fix="Give those responses a label of their own (e.g. 'unknown') or leave them out.",
         )
-    alike = set(distinct.tolist())
-    if len(set(distinct.astype(str).tolist())) != len(alike):  # 1 and "1", or 1 and 1.0
+    alike, texts = set(distinct.tolist()), set(distinct.astype(str).tolist())
+    if len(texts) != len(alike):  # 1 and "1", or 1 and 1.0
         param_error(
             FUNC,
             "groups",
@@ -137,6 +139,7 @@ def _check_labels(name: str, values: np.ndarray) -> None:
             raw=True,
             fix="Use one type for the labels (all text or all numbers).",
         )
+    return texts
 
 
 def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray]:
@@ -160,8 +163,7 @@ def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray
                 f"{name!r} of shape {values.shape}",
                 raw=True,
             )
-        _check_labels(name, values)
-        if ALL_DATA in label_codes(values)[0]:  # its row would replace the whole data's
+        if ALL_DATA in _check_labels(name, values):  # its row would replace the whole data's
             fix = f"Rename that group; {ALL_DATA!r} names the row of all responses."
             param_error(FUNC, "groups", f"labels other than {ALL_DATA!r}", name, fix=fix)
         out[name] = values
