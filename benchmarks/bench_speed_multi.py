@@ -23,6 +23,10 @@ median of the per-round ratios.
   10⁴ multinomial draws, both QWKs per draw).
 * ``evaluate``: ``concord.evaluate(groups=[QUESTION, L1])`` of 10⁶ rows
   (``bench_evaluate.py``'s data) against the same call without groups.
+* ``counting``: one-shot Fleiss' κ of 3·10⁷ (``--big``: 3·10⁸) items × 3
+  int8 ratings in a fresh process (numba's kernels loaded: the route of large
+  inputs), its time and the peak of traced memory during the call against
+  the input's size.
 * ``kendall``: Kendall's W of 10⁶ × 10 normal floats against ``np.sort`` of
   each column (the floor of any ranking), and of 10⁶ × 10 integers 1–7.
 
@@ -317,7 +321,37 @@ def kendall(rounds: int) -> str:
     )
 
 
-CASES = ("alpha", "cliff", "diagnostics", "compare", "evaluate", "kendall")
+COUNTING = """
+import json, sys, time, tracemalloc
+import numpy as np
+import concord
+x = np.random.default_rng(0).integers(0, 6, (int(sys.argv[1]), 3), dtype=np.int8)
+concord.fleiss_kappa(x[: 1 << 21]).statistic  # loads numba's kernels
+t = time.perf_counter()
+concord.fleiss_kappa(x).statistic
+seconds = time.perf_counter() - t
+tracemalloc.start()
+v = concord.fleiss_kappa(x).statistic
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+print(json.dumps([seconds, peak, x.nbytes, v]))
+"""
+
+
+def counting(big: bool) -> str:
+    n = 3 * 10 ** (8 if big else 7)
+    out = subprocess.run(
+        [sys.executable, "-c", COUNTING, str(n)], capture_output=True, text=True, check=True
+    ).stdout
+    seconds, peak, size, value = json.loads(out.strip().splitlines()[-1])
+    return (
+        f"### One-shot Fleiss' κ, {n:.0e} items × 3 raters, int8, numba's kernels\n\n"
+        f"{seconds:.2f} s; peak traced memory during the call {peak / 2**20:,.0f} MiB, "
+        f"{peak / size:.2f}× the {size / 2**20:,.0f} MiB input (beside it); κ = {value!r}."
+    )
+
+
+CASES = ("alpha", "cliff", "diagnostics", "compare", "evaluate", "counting", "kendall")
 
 
 def main() -> None:
@@ -325,6 +359,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", nargs="+", choices=CASES, default=list(CASES))
     parser.add_argument("--raters", type=int, nargs="+", default=[50, 100, 200])
+    parser.add_argument("--big", action="store_true", help="counting: 3e8 items, not 3e7")
     args = parser.parse_args()
     print(
         f"concord {concord.__version__} from {Path(concord.__file__).parent}; Python "
@@ -335,8 +370,10 @@ def main() -> None:
     for name in args.only:
         if name == "diagnostics":
             print(diagnostics(args.rounds, args.raters), "\n", flush=True)
-        elif name in ("cliff",):
+        elif name == "cliff":
             print(cliff(max(args.rounds, 15)), "\n", flush=True)
+        elif name == "counting":
+            print(counting(args.big), "\n", flush=True)
         else:
             print(globals()[name](args.rounds), "\n", flush=True)
 
