@@ -211,7 +211,10 @@ def _dense_positions(values: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, 
     table[keys.astype(np.int64) - lo] = np.arange(keys.size)
     v_lo, v_hi = int(values.min()), int(values.max())
     if lo <= v_lo and v_hi <= hi:  # every rating in the labels' range (int64 there)
-        codes = table[values.astype(np.int64, copy=False) - lo]
+        index = values.astype(np.int64, copy=False)
+        codes = table[index - lo if lo else index]
+        if (table[v_lo - lo : v_hi - lo + 1] >= 0).all():  # every value there is a label
+            return codes, np.ones(values.shape, dtype=bool)
     else:
         inside = (values >= lo) & (values <= hi)
         codes = np.full(values.shape, -1, dtype=np.intp)
