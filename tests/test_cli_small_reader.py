@@ -83,6 +83,17 @@ CASES = [
     ("numeric labels", "n.csv", NUMBERS, ["--labels", "1,2,3,4", "--format", "json"], True),
     ("text labels, numbers", "n.csv", NUMBERS, ["--labels", "1,2,3,x", "--format", "json"], True),
     ("a rating not in labels", "t.csv", TEXT, ["--labels", "neg,pos"], True),
+    ("text missing, omitted", "m.csv", "a,b\nx,x\ny,\n,x\nx,y\n", ["--nan-policy", "omit"], True),
+    ("text missing, fail", "m.csv", "a,b\nx,x\ny,\nx,y\n", ["--format", "json"], True),
+    (
+        "text na-values",
+        "m.csv",
+        "a,b\nx,x\ny,?\nx,y\n",
+        ["--na-values", "?,NA", "--nan-policy", "omit"],
+        True,
+    ),
+    ("minus zero", "z.csv", "a,b\n-0,0\n1,1\n0,1\n", ["--format", "json"], False),
+    ("minus zero, decimals", "z.csv", "a,b\n-0.0,0.5\n1,1\n0,1\n", ["--format", "json"], False),
     ("a text marker", "t.csv", "a,b\nx,x\ny,NA\nx,y\n", [], False),
     ("a marker in numbers", "t.csv", "a,b\n1,1\n2,NA\n1,2\n", [], False),
     ("another marker", "t.csv", "a,b\nx,x\ny,n/a\nx,y\n", [], False),
@@ -184,3 +195,26 @@ def test_the_quick_reader_knows_the_same_markers():
     from concord._cli.reading.cells import MARKERS
 
     assert small.MARKERS == MARKERS
+
+
+CELLS = ["1", "2", "3", " 2", "2.0", "+1", ".5", "1e2", "x", "y", "Y", " x ", "", "NA", "é"]
+OPTIONS = [[], ["--nan-policy", "omit"], ["--na-values", "NA"], ["--labels", "x,y,Y,é"]]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_small_files_print_the_same_both_ways(tmp_path, monkeypatch, seed):
+    # numbers, text, blanks and markers drawn at random: whatever each reader makes of a file
+    # (an answer or an error), the two make the same of it
+    import random
+
+    draw = random.Random(seed)
+    numbers = draw.random() < 0.5  # mostly numbers, or mostly text
+    pool = CELLS[:8] if numbers else CELLS[8:]
+    rows = [
+        [draw.choice(pool if draw.random() < 0.9 else CELLS) for _ in range(2)]
+        for _ in range(draw.randint(1, 8))
+    ]
+    path = tmp_path / "random.csv"
+    path.write_text("a,b\n" + "".join(",".join(r) + "\n" for r in rows), encoding="utf-8")
+    args = [*draw.choice(OPTIONS), "--format", draw.choice(["text", "json"])]
+    assert invoke(path, args, True, monkeypatch) == invoke(path, args, False, monkeypatch)

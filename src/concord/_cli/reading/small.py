@@ -114,6 +114,8 @@ def _cell(raw: str, na_values: tuple[str, ...]) -> tuple[str | None, bool] | Non
         return None  # beyond float64's exact digits: the usual reader's exactness rules
     if number and _EXPONENT.search(text) is not None:
         return None  # an overflow or an underflow, which parsers need not read alike
+    if number and text.startswith("-") and float(text) == 0:
+        return None  # -0: an integer column reads it as 0, a decimal one as -0.0
     return text, number
 
 
