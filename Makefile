@@ -105,6 +105,7 @@ bench: $(VENV)/.bench-installed
 	$(PY) benchmarks/bench_kappa.py
 	$(PY) benchmarks/bench_inputs.py
 	$(PY) benchmarks/bench_cold.py
+	$(PY) benchmarks/bench_cli_small.py
 	$(PY) benchmarks/bench_multirater.py
 	$(PY) benchmarks/bench_inference.py
 	$(PY) benchmarks/bench_thresholds.py

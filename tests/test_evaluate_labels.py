@@ -31,3 +31,24 @@ def test_same_as_numpy_s_slow_way(labels):
     got_names, got_codes = label_codes(labels)
     assert got_names == names.tolist()
     np.testing.assert_array_equal(got_codes, codes)
+
+
+@pytest.mark.parametrize(
+    "labels, message",
+    [
+        (np.array(["a", None, "b", None], dtype=object), "2 missing in 'g' .first at position 1"),
+        (np.array([1, 2, float("nan")], dtype=object), "1 missing in 'g' .first at position 2"),
+        (np.array(["x", "<NA>", "y"], dtype=object), "1 missing in 'g' .first at position 1"),
+        (np.array([1, "1", 2], dtype=object), "one group or two"),
+        (np.array([1, 1.0, 2], dtype=object), "one group or two"),
+        (np.array([0.0, -0.0, 1.0], dtype=object), "one group or two"),
+    ],
+)
+def test_group_labels_checked_on_their_distinct_values(labels, message):
+    # the checks look at the distinct labels (one hash pass), as the per-label scan did
+    from concord._studies.evaluate.evaluate_inputs import _check_labels
+
+    with pytest.raises(ValueError, match=message):
+        _check_labels("g", labels)
+    _check_labels("g", np.array(["a", "b", "a"] * 1000, dtype=object))  # fine: no error
+    _check_labels("g", np.array([3, 1, 3, 2], dtype=object))

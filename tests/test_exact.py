@@ -305,3 +305,25 @@ def test_fsum_on_integers_equals_math_fsum(kind):
         elif kind == "huge":
             x *= 1e300
         assert fsum(x) == math.fsum(x.tolist())
+
+
+def test_item_stats_stay_python_integers_beside_a_huge_group():
+    # one item with 2**31 ratings makes the sums Python ints; the small group's Gram matrix
+    # (computed in float64, exact there) was stored as Python floats, which then mixed
+    # inexact float arithmetic into the exact sums of alpha's coincidences
+    from concord._coefficients.krippendorff.krippendorff_core import coincidences
+    from concord._tables.item_table import item_stats
+    from concord._tables.patterns import Patterns
+
+    rows = np.array([[2**30, 2**30], [1, 1], [2, 0]])
+    freq = np.array([1, 3, 2])
+    stats = item_stats(Patterns(rows, freq))
+    assert {type(v) for v in stats.gram.flat} == {int}
+    big = 2**31
+    expected = {int(m): np.zeros((2, 2), dtype=object) for m in (2, big)}
+    for row, f in zip(rows.tolist(), freq.tolist(), strict=True):  # Σ f r rᵀ, in Python ints
+        r = np.array(row, dtype=object)
+        expected[sum(row)] += f * np.outer(r, r)
+    assert all((stats.gram[g] == expected[int(m)]).all() for g, m in enumerate(stats.sizes))
+    total, scale = coincidences(stats)
+    assert {type(v) for v in total.flat} == {int} and scale == big - 1

@@ -230,3 +230,23 @@ def test_int_lists_are_read_exactly():
     assert column([1, 2**64], "f", "a").values.tolist() == [1, 2**64]  # Python ints
     assert column([1, "1"], "f", "a").values.tolist() == [1, "1"]
     assert column([2**53 + 1, 0.5], "f", "a").values.dtype == object  # float64 would round
+
+
+def test_integer_positions_through_a_table_match_the_sorted_lookup():
+    # integer ratings under integer labels of a short range are looked up in a table:
+    # the same positions and the same found mask as the sorted search
+    from concord._data.labels import label_array, positions
+
+    rng = np.random.default_rng(30)
+    for trial in range(400):
+        keys = tuple(int(v) for v in rng.choice(np.arange(-5, 40), rng.integers(1, 10), False))
+        n = int(rng.integers(1, 50))
+        values = rng.integers(-8, 45, n) if trial % 2 else rng.choice(np.array(keys), n)
+        if trial % 3 == 0:
+            values = values.astype(np.uint8) if values.min() >= 0 else values.astype(np.int16)
+        codes, found = positions(values, keys)
+        ranked = label_array(keys)
+        order = np.argsort(ranked, kind="stable")
+        at = np.clip(np.searchsorted(ranked[order], values), 0, len(keys) - 1)
+        np.testing.assert_array_equal(found, ranked[order][at] == values)
+        np.testing.assert_array_equal(codes[found], order[at][found])

@@ -239,3 +239,106 @@ def test_one_pass_engine_defers_bad_values_to_the_numpy_path():
         assert _count.matrix_patterns(x) is None
         with pytest.raises(ValueError, match="integral"):
             concord.fleiss_kappa(x)
+
+
+@settings(max_examples=80)
+@given(numeric_matrices(), st.booleans())
+def test_numpy_one_pass_equals_the_validating_path(x, as_int):
+    # without numba a numeric matrix is counted in blocks (matrix_numpy): the validating
+    # path's patterns, in its order, integer for integer, whichever route it takes
+    from concord._tables import engines as _count
+    from concord._tables import items as _items
+
+    assume(not np.isnan(x).all())
+    if as_int:
+        assume(not np.isnan(x).any())
+        x = x.astype(np.int64)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_count, "_NUMBA_MIN", 1 << 62)
+        fast = _items.item_data(x, None, "test", need_raters=True)
+        mp.setattr(_items, "_one_pass", lambda *args, **kwargs: None)
+        slow = _items.item_data(x, None, "test", need_raters=True)
+    assert fast.labels == slow.labels and fast.names == slow.names
+    for kind in ("counts", "raters"):
+        a, b = getattr(fast, kind), getattr(slow, kind)
+        assert a.rows.dtype == b.rows.dtype and a.freq.dtype == b.freq.dtype
+        np.testing.assert_array_equal(a.rows, b.rows)
+        np.testing.assert_array_equal(a.freq, b.freq)
+
+
+@pytest.mark.parametrize("dense", [True, False])
+def test_numpy_one_pass_needs_no_copy_of_the_matrix(dense):
+    # the numpy route counts a block of rows at a time: its peak is a small fraction of
+    # the input (the validating path made int64 codes, masks and stacks: 5x the input)
+    import tracemalloc
+
+    from concord._tables import matrix_numpy
+
+    rng = np.random.default_rng(5)
+    n = 200_000 if dense else 100_000
+    x = rng.integers(1, 6, (n, 5 if dense else 12)).astype(np.float64)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    tracemalloc.start()
+    found = matrix_numpy.matrix_patterns(x, 1 << 16, rows_too=dense)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert found is not None and found[2].n == int((~np.isnan(x).all(axis=1)).sum())
+    # dense: one block and the (k + 1)^r table; gathered: an int64 code per item and
+    # the count codes' table (the rater patterns themselves are as large as the input)
+    assert peak < (0.2 if dense else 0.8) * x.nbytes
+
+
+def test_numpy_one_pass_defers_what_it_cannot_shift_exactly():
+    from concord._tables import matrix_numpy
+
+    assert matrix_numpy.matrix_patterns(np.array([[1.0, 2.5]]), 100, False) is None
+    assert matrix_numpy.matrix_patterns(np.array([[np.inf, 2.0]]), 100, False) is None
+    assert matrix_numpy.matrix_patterns(np.array([[np.nan, np.nan]]), 100, False) is None
+    # 1e300 - (lo - 1) is not exact in float64: the validating path takes it
+    assert matrix_numpy.matrix_patterns(np.array([[1e300, 1e300]]), 100, False) is None
+    with pytest.raises(ValueError, match="integral"):
+        concord.fleiss_kappa(np.array([[1.0, 2.5], [2.0, 2.0]]))
+
+
+def test_few_codes_of_a_wide_range_are_sorted_not_tabled():
+    # 1,000 items of 20 raters and 5 categories: 21**5 = 4.08e6 possible count codes;
+    # a dense bincount allocated 32 MiB for them (the 20-rater cliff); np.unique does not
+    import tracemalloc
+
+    from concord._tables import patterns
+
+    rng = np.random.default_rng(6)
+    counts = rng.multinomial(20, [0.2] * 5, size=1000)
+    codes = patterns.encode(counts, 21)
+    tracemalloc.start()
+    found = patterns.from_codes(codes, 21, 5)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    unique, freq = np.unique(counts[:, ::-1], axis=0, return_counts=True)
+    np.testing.assert_array_equal(found.rows, unique[:, ::-1])
+    np.testing.assert_array_equal(found.freq, freq)
+    assert peak < 1 << 20
+
+
+@settings(max_examples=60)
+@given(numeric_matrices(), st.integers(1, 12))
+def test_kernel_blocks_join_to_the_whole_matrix_patterns(x, block):
+    # the kernels write per-item codes a block of rows at a time (so a 3e8-item matrix
+    # needs no 2.4 GB of codes): the joined blocks are the numpy route's patterns, in order
+    pytest.importorskip("numba")
+    from concord._tables import engines as _count
+    from concord._tables import items as _items
+
+    assume(not np.isnan(x).all())
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_count, "_NUMBA_MIN", 1 << 62)
+        slow = _items.item_data(x, None, "test", need_raters=True)
+        mp.setattr(_count, "_NUMBA_MIN", 0)
+        mp.setattr(_count, "_LOAD_MIN", 0)
+        mp.setattr(_items, "_KERNEL_BLOCK", block)
+        fast = _items.item_data(x, None, "test", need_raters=True)
+    assert fast.labels == slow.labels
+    for kind in ("counts", "raters"):
+        a, b = getattr(fast, kind), getattr(slow, kind)
+        np.testing.assert_array_equal(a.rows, b.rows)
+        np.testing.assert_array_equal(a.freq, b.freq)

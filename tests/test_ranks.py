@@ -383,3 +383,37 @@ def test_kendall_w_is_the_exact_ratio_rounded_once(kind):
     assert r.statistic == float(exact)
     counts = [np.unique(x[:, j], return_counts=True)[1].tolist() for j in range(3)]
     assert r.ties == float(sum(t**3 - t for c in counts for t in c))
+
+
+@pytest.mark.parametrize(
+    "case", ["normal", "tiny", "rounded", "low bits only", "zeros and infinities", "nan"]
+)
+def test_packed_sort_gives_argsorts_midranks(case):
+    # large float columns sort packed (value key, index) integers: the midranks and tie
+    # sums of np.argsort's order, bit for bit, including runs that differ in the low bits
+    from concord._coefficients.ranks import ranking
+
+    rng = np.random.default_rng(8)
+    n = 70_000
+    x = rng.normal(size=n)
+    if case == "tiny":
+        x *= 1e-300
+    elif case == "rounded":
+        x = np.round(x, 2)
+    elif case == "low bits only":  # equal top bits: every run is re-sorted by value
+        x = 1.0 + rng.integers(0, 1000, n) * 2.0**-52
+    elif case == "zeros and infinities":
+        x[::7], x[::11], x[::13], x[::17] = 0.0, -0.0, np.inf, -np.inf
+    elif case == "nan":
+        x[5] = -np.nan
+    order, ordered = ranking.sorted_order(x)
+    np.testing.assert_array_equal(ordered, x[order])
+    assert np.array_equal(np.sort(order), np.arange(n))
+    reference = np.argsort(x)
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(x[reference][1:], x[reference][:-1], out=new[1:])
+    ranks, ties = ranking.midranks(x)
+    np.testing.assert_array_equal(ranks, ranking._from_sorted(reference, new))
+    assert ties == ranking.tie_sum(np.diff(np.append(np.flatnonzero(new), n)), n)
+    np.testing.assert_array_equal(ranking.column_ranks(x, False)[0], ranks)

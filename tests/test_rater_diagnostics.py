@@ -189,3 +189,45 @@ def test_an_option_the_coefficient_does_not_take_names_rater_diagnostics():
     ratings = np.random.default_rng(0).integers(0, 3, (30, 4))
     with pytest.raises(TypeError, match=r"'options' parameter of rater_diagnostics.*level"):
         concord.rater_diagnostics(ratings, weights="linear")
+
+
+@pytest.mark.parametrize(
+    "weights", [None, "linear", "quadratic", "ratio", "custom thirds", "custom object"]
+)
+def test_pairwise_kappas_are_the_per_pair_kappas_bit_for_bit(weights):
+    # every pair's kappa comes from one product of one-hot codes, not a result per pair:
+    # the same floats as Cohen's kappa of the pair's table (cohen_kappa's core), nan alike
+    from concord._data.labels import Labels
+    from concord._studies.raters import diagnostics_panel as panel
+
+    rng = np.random.default_rng(11)
+    k = 4
+    if weights == "custom thirds":
+        weights = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) / 3
+    elif weights == "custom object":  # weights beyond int64's exact range: the per-pair path
+        weights = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) * 2.0**70
+        weights[weights > 0] += np.array([1.0, 2.0**-40, 3.0] * 4)[: int((weights > 0).sum())]
+    labels = Labels((1, 2, 5, 9), ordered=True)
+    codes = rng.integers(-1, k, (60, 7))
+    codes[:, 3] = 2  # one rater with one category: nan against anyone whose table has B = 0
+    codes[:30, 4] = -1
+    got = panel.pairwise_kappas(codes, labels, weights)
+    with pytest.MonkeyPatch.context() as mp:  # blocks of raters and chunks of items
+        mp.setattr(panel, "_CELLS", 90)
+        np.testing.assert_array_equal(panel.pairwise_kappas(codes, labels, weights), got)
+    for g in range(7):
+        for h in range(g + 1, 7):
+            want = panel._kappa(codes[:, g], codes[:, h], labels, weights).statistic
+            assert got[g, h] == got[h, g]
+            assert (np.isnan(want) and np.isnan(got[g, h])) or got[g, h] == want
+
+
+def test_pairwise_kappa_divides_wide_sums_as_python_ints():
+    # B and B − nA past 2**53: the int64 sums are divided as Python ints, rounded once
+    from concord._coefficients.kappa.cohen_core import weighted_kappa_core
+    from concord._studies.raters.diagnostics_panel import _kappas
+
+    table = np.array([[2**26, 2**25 + 1], [2**25, 2**26 + 3]], dtype=np.int64)
+    w = 1 - np.eye(2, dtype=np.int64)
+    want = weighted_kappa_core(table, w.astype(np.float64))[0]
+    assert _kappas(table[None], w)[0] == want

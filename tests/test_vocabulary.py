@@ -55,7 +55,8 @@ def test_each_tuple_is_its_literal_type():
         "circular",
         "bipolar",
     )
-    assert vocabulary.LEVELS == ("nominal", "ordinal", "interval", "ratio")
+    # masi and jaccard: distances between label sets (issue 26)
+    assert vocabulary.LEVELS == ("nominal", "ordinal", "interval", "ratio", "masi", "jaccard")
     assert vocabulary.NAN_POLICIES == ("raise", "omit")
     assert vocabulary.INTERVAL_METHODS == (
         "wald",
@@ -113,8 +114,9 @@ def test_the_library_lists_and_accepts_the_levels():
         lambda: concord.accumulate(concord.krippendorff_alpha, level="cubic"),
     ):
         assert listed(error(call)) == vocabulary.LEVELS
+    sets = [[{"a"}, {"a", "b"}], [{"b"}, {"b"}], [{"a"}, {"a"}]]  # the set distances need sets
     for level in vocabulary.LEVELS:
-        concord.krippendorff_alpha(DATA, level=level)
+        concord.krippendorff_alpha(sets if level in ("masi", "jaccard") else DATA, level=level)
 
 
 def test_the_library_lists_and_accepts_the_nan_policies():

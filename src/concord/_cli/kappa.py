@@ -7,11 +7,11 @@ from typing import Any
 import click
 
 from concord._cli import columns as cin
-from concord._cli import inputs as inputs
 from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import stream as stream
 from concord._cli import terminal as terminal
+from concord._cli.reading import small as small
 from concord._render import records as rec
 
 
@@ -28,13 +28,20 @@ def two_rater_result(file: str, o: dict[str, Any]) -> tuple[Any, tuple[Any, Any]
     """Cohen's kappa of the two raters the options name, and their two columns."""
     import concord
 
-    a, b = inputs.two_raters(file, o)
+    # a small plain file without pandas and pyarrow; anything else (and every error) the usual way
+    quick = small.two_raters(file, o)
+    if quick is None:
+        from concord._cli import inputs
+
+        quick = inputs.two_raters(file, o)
+    a, b = quick
     return concord.cohen_kappa(a, b, **library_options(o, [a, b])), (a, b)
 
 
 def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[Any, tuple[str, str]]:
     """Cohen's kappa of the --rater1 and --rater2 columns, counted chunk by chunk."""
     import concord
+    from concord._cli import inputs
 
     src, pair = inputs.pair(file, o, rows)
     made: list[Any] = []

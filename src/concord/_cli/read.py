@@ -9,6 +9,9 @@ whole read is the same reader with one chunk.
 
 :mod:`concord._cli.reading.source` parses files into raw cells, :mod:`concord._cli.reading.cells`
 converts them into typed columns; this module chooses the columns to read.
+``concord kappa`` reads a small plain CSV or TSV file without pandas or
+pyarrow (:mod:`concord._cli.reading.small`), into the same columns, and
+leaves everything else, errors included, to this reader.
 
 The rules (docs/guide/command-line.md, "Reading files"):
 

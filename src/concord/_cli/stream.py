@@ -15,14 +15,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from concord._cli import columns as cin
-from concord._cli import inputs as inputs
-from concord._cli.reading import cells as cells
-from concord._cli.reading import source as sources
+
+if TYPE_CHECKING:  # the reader is imported when a file is streamed (a small file needs none)
+    from concord._cli.reading import cells as cells
+    from concord._cli.reading import source as sources
 
 # --chunk-rows auto: stream files larger than this, in chunks of at most this many rows
 AUTO_BYTES = 100 << 20
@@ -67,7 +68,9 @@ def auto_rows(file: str, fmt: str) -> int:
         except Exception:  # not Parquet after all: reading it says so, naming the file
             return AUTO_ROWS
         return max(1_000, min(AUTO_ROWS, AUTO_CHUNK_CELLS // max(1, columns)))
-    per_row, _ = sources._row_bytes(file)
+    from concord._cli.reading.source import _row_bytes
+
+    per_row, _ = _row_bytes(file)
     return max(1_000, min(AUTO_ROWS, int(AUTO_CHUNK_BYTES / per_row)))
 
 
@@ -112,6 +115,9 @@ def feed(
     whole chunk. ``read_as``: the column groups, as the command's whole read
     reads them (default: one group, :func:`concord._cli.inputs.groups`).
     """
+    from concord._cli import inputs
+    from concord._cli.reading.source import NO_RATINGS
+
     tally = Tally(columns)
     accumulators: list[tuple[Any, list[str] | None]] | None = None
     for frame in inputs.chunks(src, columns, o, read_as):
@@ -126,5 +132,5 @@ def feed(
     if accumulators is None:
         raise click.ClickException(f"{src.name}: no rows to read.")
     if not tally.ratings:  # as a whole read says it
-        raise click.ClickException(f"{src.name}: {sources.NO_RATINGS}")
+        raise click.ClickException(f"{src.name}: {NO_RATINGS}")
     return tally

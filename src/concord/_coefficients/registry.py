@@ -12,7 +12,7 @@ coefficient is its family module and one entry here.
 >>> from concord._coefficients.registry import entry
 >>> fleiss = entry(concord.fleiss_kappa)
 >>> fleiss.table, fleiss.options, fleiss.default_interval, fleiss.scale
-('items', ('weights', 'labels', 'population_size'), 'fisher-z', 'landis-koch')
+('items', ('weights', 'labels', 'population_size', 'empty'), 'fisher-z', 'landis-koch')
 """
 
 from __future__ import annotations

@@ -182,6 +182,10 @@ def positions(values: np.ndarray, labels: tuple[Any, ...]) -> tuple[np.ndarray, 
     keys = label_array(labels)
     numeric = keys.dtype.kind in "biuf" and values.dtype.kind in "biuf"
     text = keys.dtype.kind == "U" and values.dtype.kind == "U"
+    if numeric and keys.dtype.kind in "iu" and values.dtype.kind in "iu" and values.size:
+        dense = _dense_positions(values, keys)
+        if dense is not None:
+            return dense
     if (numeric or text) and exactly_joined([keys, values]):
         order = np.argsort(keys, kind="stable")
         ranked = keys[order]
@@ -193,6 +197,32 @@ def positions(values: np.ndarray, labels: tuple[Any, ...]) -> tuple[np.ndarray, 
         codes = np.fromiter((index.get(v, -1) for v in values.tolist()), np.int64, len(values))
         found = codes >= 0
     return codes.astype(np.intp), found
+
+
+def _dense_positions(values: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`positions` of integer ratings under integer labels of a short range: one gather.
+
+    None when the labels span more than the ratings' count (or 2**16) values.
+    """
+    lo, hi = int(keys.min()), int(keys.max())
+    if hi - lo >= max(1 << 16, values.size):
+        return None
+    table = np.full(hi - lo + 1, -1, dtype=np.intp)
+    table[keys.astype(np.int64) - lo] = np.arange(keys.size)
+    v_lo, v_hi = int(values.min()), int(values.max())
+    if lo <= v_lo and v_hi <= hi:  # every rating in the labels' range (int64 there)
+        index = values.astype(np.int64, copy=False)
+        codes = table[index - lo if lo else index]
+        if (table[v_lo - lo : v_hi - lo + 1] >= 0).all():  # every value there is a label
+            return codes, np.ones(values.shape, dtype=bool)
+    else:
+        inside = (values >= lo) & (values <= hi)
+        codes = np.full(values.shape, -1, dtype=np.intp)
+        codes[inside] = table[values[inside].astype(np.int64) - lo]
+    found = codes >= 0
+    if not found.all():
+        codes[~found] = 0  # as the sorted path, where a missing rating's position is arbitrary
+    return codes, found
 
 
 def unknown(counts: Counter[Any], labels: tuple[Any, ...], func: str, name: str) -> None:

@@ -370,7 +370,12 @@ def whole_bounds(x: np.ndarray) -> tuple[int, int] | None:
 
 
 def matrix_patterns(
-    x: np.ndarray, *, max_range: int = MAX_RANGE, rows_too: bool = False, engine: Engine = "auto"
+    x: np.ndarray,
+    *,
+    max_range: int = MAX_RANGE,
+    rows_too: bool = False,
+    engine: Engine = "auto",
+    bounds: tuple[int, int] | None = None,
 ) -> tuple[int, int, np.ndarray, np.ndarray] | None:
     """Per-item pattern codes of a numeric ratings matrix in one pass (numba), or None.
 
@@ -378,14 +383,16 @@ def matrix_patterns(
     ``_kernels.matrix_patterns``); None when the numpy path must run instead:
     numba missing or the input small, a range wider than ``max_range``,
     codes that would not fit in int64, or any value that is not a whole
-    number (the numpy path then validates and explains).
+    number (the numpy path then validates and explains). ``bounds``: the
+    whole numbers around the values (:func:`whole_bounds`), when the caller
+    counts a block of a larger matrix on the whole matrix's range.
     """
     from concord._tables.patterns import radix_fits
 
     kernels = _engine(x.size, engine, _MATRIX)
     if kernels is None or x.dtype.kind not in "iuf" or x.shape[0] == 0:
         return None
-    bounds = whole_bounds(x)
+    bounds = whole_bounds(x) if bounds is None else bounds
     if bounds is None:
         return None
     lo, hi = bounds

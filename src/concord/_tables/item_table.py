@@ -26,6 +26,7 @@ from concord._tables import patterns as patterns
 from concord._tables.patterns import Patterns
 
 _FLOAT_EXACT = 2**53
+_VECTOR_CELLS = 1 << 20  # patterns × q² up to this: every group's sums in one pass
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,8 @@ def item_stats(patterns: Patterns) -> ItemStats:
     q = rows.shape[1]
     top = int(sizes[-1]) if sizes.size else 0
     dtype = np.int64 if _exact.fits_int64(int(freq.sum()), top, top) else object
+    if dtype is np.int64 and rows.shape[0] * q * q <= _VECTOR_CELLS:
+        return _grouped_stats(rows.astype(np.int64), freq.astype(np.int64), per_item, sizes)
     items = np.zeros(sizes.size, dtype=dtype)
     totals = np.zeros((sizes.size, q), dtype=dtype)
     gram = np.zeros((sizes.size, q, q), dtype=dtype)
@@ -82,11 +85,31 @@ def item_stats(patterns: Patterns) -> ItemStats:
         totals[g] = weight @ group
         if int(items[g]) * int(m) ** 2 < _FLOAT_EXACT:  # BLAS in float64 is exact here
             block = group.astype(np.float64)
-            gram[g] = np.rint(block.T @ (block * weight[:, None].astype(np.float64)))
+            product = block.T @ (block * weight[:, None].astype(np.float64))
+            gram[g] = np.rint(product).astype(np.int64)  # Python ints in an object array
         else:
             block = group.astype(object)
             gram[g] = block.T @ (block * weight[:, None].astype(object))
     return ItemStats(sizes, items, totals, gram)
+
+
+def _grouped_stats(
+    rows: np.ndarray, freq: np.ndarray, per_item: np.ndarray, sizes: np.ndarray
+) -> ItemStats:
+    """:func:`item_stats` in int64, every group at once (sorted by m, summed by reduceat).
+
+    Each term f r_ik r_il is at most n · max(m)², which the caller bounds below 2**62.
+    """
+    order = np.argsort(per_item, kind="stable")
+    starts = np.searchsorted(per_item[order], sizes)
+    rows, freq = rows[order], freq[order]
+    weighted = rows * freq[:, None]
+    return ItemStats(
+        sizes,
+        np.add.reduceat(freq, starts),
+        np.add.reduceat(weighted, starts, axis=0),
+        np.add.reduceat(weighted[:, :, None] * rows[:, None, :], starts, axis=0),
+    )
 
 
 @dataclass(frozen=True)
@@ -180,7 +203,8 @@ class Items:
             np.bincount(cells, weights=freq[both], minlength=k * k).astype(np.int64).reshape(k, k)
         )
 
-    @property
+    @cached_property
     def stats(self) -> ItemStats:
+        """The counts' :class:`ItemStats`, formed once (a statistic and its SE share them)."""
         assert self.counts is not None
         return item_stats(self.counts)

@@ -21,8 +21,8 @@ from concord._data.labels import Labels
 from concord._data.matrix import CategoryCounts, rating_matrix
 from concord._data.wide import Wide, foreign_wide
 from concord._tables import engines as _count
+from concord._tables import matrix_numpy, rater_terms
 from concord._tables import patterns as patterns
-from concord._tables import rater_terms
 from concord._tables.item_table import Items, RaterCodes
 
 
@@ -165,27 +165,74 @@ def _one_pass(
         kept = _kept_codes(x, ratings, limit)
         if kept is not None:
             return kept
-    found = _count.matrix_patterns(x, max_range=limit, rows_too=need_raters)
-    wide = found is None and need_raters  # many raters: rows too wide for one code
-    found = _count.matrix_patterns(x, max_range=limit) if wide else found
+    found = _found_patterns(x, limit, need_raters)
     if found is None:
         return None
-    lo, k, count_codes, row_codes = found
+    lo, k, counts, rows = found
     r = x.shape[1]
-    counts = patterns.from_codes(count_codes, r + 1, k)
     used = np.flatnonzero(counts.rows.sum(axis=0))  # categories someone used
     if used.size == 0:
         return None  # nothing rated: the numpy path explains
     counts = patterns.Patterns(counts.rows[:, used], counts.freq)
     raters = None
     if need_raters:
-        rows = _wide_rows(x, lo, k) if wide else patterns.from_codes(row_codes, k + 1, r)
+        rows = _wide_rows(x, lo, k) if rows is None else rows
         remap = np.zeros(k + 1, dtype=np.int64)
         remap[used + 1] = np.arange(1, used.size + 1)
         raters = patterns.Patterns(remap[rows.rows], rows.freq)
     labels_found = Labels(tuple(int(lo + j) for j in used), ordered=True)
     names = rater_names(ratings, r)
     return Items(labels_found, counts, raters, names)
+
+
+_KERNEL_BLOCK = 1 << 22  # values per block whose per-item int64 codes the kernels write
+
+
+def _found_patterns(
+    x: np.ndarray, limit: int, need_raters: bool
+) -> tuple[int, int, patterns.Patterns, patterns.Patterns | None] | None:
+    """``(lo, k, counts, rows)``: the patterns over the range [lo, lo + k), or None.
+
+    The numba kernels where they are loaded, else chunked numpy
+    (:mod:`concord._tables.matrix_numpy`): the same patterns. ``rows`` is None
+    unless ``need_raters``, or where the rater codes are too wide for int64
+    (the caller sorts the rows then). None: the validating path must run.
+    """
+    if _count._engine(x.size, "auto", _count._MATRIX) is None:
+        return matrix_numpy.matrix_patterns(x, limit, need_raters)
+    bounds = _count.whole_bounds(x)
+    if bounds is None:
+        return None
+    lo, hi = bounds
+    wide = need_raters and not patterns.radix_fits(hi - lo + 2, x.shape[1])
+    step = max(1, _KERNEL_BLOCK // max(1, x.shape[1]))
+    parts = []
+    for s in range(0, x.shape[0], step):  # per-item codes of one block at a time
+        found = _count.matrix_patterns(
+            x[s : s + step],
+            max_range=limit,
+            rows_too=need_raters and not wide,
+            engine="numba",
+            bounds=bounds,
+        )
+        if found is None:
+            return None
+        _, k, count_codes, row_codes = found
+        r = x.shape[1]
+        rows = patterns.from_codes(row_codes, k + 1, r) if need_raters and not wide else None
+        parts.append((patterns.from_codes(count_codes, r + 1, k), rows))
+    counts, rows = _joined([p[0] for p in parts]), _joined([p[1] for p in parts])
+    assert counts is not None
+    return lo, hi - lo + 1, counts, rows
+
+
+def _joined(parts: list[patterns.Patterns | None]) -> patterns.Patterns | None:
+    """Return the patterns of blocks counted apart, as ``from_codes`` of all their codes."""
+    if parts[0] is None or len(parts) == 1:
+        return parts[0]
+    found = [p for p in parts if p is not None]
+    rows = np.concatenate([p.rows for p in found])
+    return patterns.merge(rows, np.concatenate([p.freq for p in found]))[0]
 
 
 def _kept_codes(x: np.ndarray, ratings: Any, limit: int) -> Items | None:

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-_DENSE_CODES = 1 << 22  # below this many possible codes, count them with bincount
+_DENSE_CODES = 1 << 22  # below this many possible codes, count them with bincount ...
+_DENSE_PER_CODE = 16  # ... if they are at most 16 per code counted (plus _DENSE_FLOOR)
+_DENSE_FLOOR = 1 << 12  # else sorting the few codes is faster than a mostly empty table
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ def decode(codes: np.ndarray, base: int, width: int) -> np.ndarray:
 def from_codes(codes: np.ndarray, base: int, width: int) -> Patterns:
     """Patterns of the rows whose mixed-radix codes are ``codes`` (negative codes are skipped)."""
     codes = codes[codes >= 0]
-    if base**width <= _DENSE_CODES:
+    if base**width <= min(_DENSE_CODES, _DENSE_PER_CODE * codes.shape[0] + _DENSE_FLOOR):
         freq = np.bincount(codes, minlength=1)
         present = np.flatnonzero(freq)
         return Patterns(decode(present, base, width), freq[present])

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.clustered import cell_rows, with_groups
 from concord._coefficients.kappa.cohen_core import (
     TableSampler,
     fce,
@@ -24,7 +23,6 @@ from concord._coefficients.kappa.cohen_core import (
     undefined_reason,
     weighted_kappa_core,
 )
-from concord._coefficients.multirater import agreement_core
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
 from concord._data.labels import Labels
@@ -73,6 +71,8 @@ def _inference(
         k = table.shape[0]
         cells = np.flatnonzero(table)
         rows = np.eye(k, dtype=np.int64)[cells // k] + np.eye(k, dtype=np.int64)[cells % k]
+        from concord._coefficients.multirater import agreement_core
+
         pairs = Patterns(rows, table.ravel()[cells].astype(np.int64))
         pi = (table.sum(axis=0) + table.sum(axis=1)) / (2 * n)
         pe = float(pi @ agreement @ pi)
@@ -215,10 +215,14 @@ def _one_shot(
     options = {"weights": weights, "labels": labels, "nan_policy": nan_policy}
     options["population_size"] = population_size
     terms = partial(pair_item_terms, pair, (rater1, rater2), options)
+    from concord._coefficients.clustered import with_groups  # clustered SEs: on first use
+
     return with_groups(result, groups, rater1, func, rows, terms, corrected=pair.pooled)
 
 
 def _cells(rater1: Any, rater2: Any, labels: tuple[Any, ...], func: str) -> np.ndarray:
+    from concord._coefficients.clustered import cell_rows
+
     return cell_rows(pair_codes(rater1, rater2, labels, func), len(labels))
 
 
@@ -480,6 +484,8 @@ def pair_item_terms(pair: Pair, data: tuple[Any, ...], options: dict[str, Any]) 
     )
     weighting = resolve(options["weights"], counted.labels, func)
     a, b = pair_codes(data[0], data[1], counted.labels.values, func)
+    from concord._coefficients.multirater import agreement_core
+
     pooled = partial(agreement_core.item_terms, agreement_core.FLEISS)
     return pair_linear_terms(pair, counted.table, weighting, (a, b), population, pooled)
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,15 +30,17 @@ def coincidences(stats: ItemStats) -> tuple[np.ndarray, int]:
     Over the units with m values, Σ_u (n_uc n_uk − [c = k] n_uc) is their Gram
     matrix minus the diagonal of their totals.
     """
-    pairable = [g for g, m in enumerate(stats.sizes) if m >= 2]
-    scale = int(
-        np.lcm.reduce(np.array([int(stats.sizes[g]) - 1 for g in pairable] or [1], dtype=object))
-    )
+    sizes = [int(m) for m in stats.sizes]
+    pairable = [g for g, m in enumerate(sizes) if m >= 2]
+    scale = math.lcm(*(sizes[g] - 1 for g in pairable))  # 1 when none is pairable
     q = stats.totals.shape[1]
-    total = np.zeros((q, q), dtype=object)
-    for g in pairable:
-        pairs = stats.gram[g] - np.diag(stats.totals[g])
-        total = total + pairs.astype(object) * (scale // (int(stats.sizes[g]) - 1))
+    if not pairable:
+        return np.zeros((q, q), dtype=object), scale
+    pairs = stats.gram[pairable].astype(object)
+    diagonal = np.arange(q)
+    pairs[:, diagonal, diagonal] -= stats.totals[pairable].astype(object)
+    factors = np.array([scale // (sizes[g] - 1) for g in pairable], dtype=object)
+    total = (pairs * factors[:, None, None]).sum(axis=0)
     return total, scale
 
 

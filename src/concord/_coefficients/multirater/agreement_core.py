@@ -66,27 +66,26 @@ def _weights(weights: np.ndarray) -> tuple[np.ndarray, int]:
 def shares(stats: ItemStats, weights: np.ndarray) -> Shares:
     """Return the exact π and p_a (with disagreement ``weights``) of the items."""
     w, top = _weights(weights)
-    lcm = int(np.lcm.reduce(stats.sizes.astype(object))) if stats.sizes.size else 1
+    sizes = [int(m) for m in stats.sizes]
+    lcm = math.lcm(*sizes)  # 1 when there are no items
     P = (
-        stats.totals.astype(object)
-        * np.array([lcm // int(m) for m in stats.sizes], dtype=object)[:, None]
+        stats.totals.astype(object) * np.array([lcm // m for m in sizes], dtype=object)[:, None]
     ).sum(axis=0)
-    pairable = stats.pairable()
-    n2 = int(stats.items[pairable].sum())
+    pair = [g for g, m in enumerate(sizes) if m >= 2]
+    n2 = int(stats.items[pair].sum()) if pair else 0
     if n2 == 0:
         pa = None
     elif top == 0:
         pa = Fraction(1)
     else:
-        disagreement = sum(
-            (
-                Fraction(int((w * stats.gram[g].astype(object)).sum()), int(m) * (int(m) - 1))
-                for g, m in enumerate(stats.sizes)
-                if m >= 2
-            ),
-            start=Fraction(0),
+        # Σ_g (Σ W ∘ gram_g) / (m (m − 1)), over one common denominator: one Fraction
+        weighted = (stats.gram[pair].astype(object) * w).sum(axis=(1, 2))
+        den = math.lcm(*(sizes[g] * (sizes[g] - 1) for g in pair))
+        num = sum(
+            int(d) * (den // (sizes[g] * (sizes[g] - 1)))
+            for d, g in zip(weighted, pair, strict=True)
         )
-        pa = 1 - disagreement / (n2 * top)
+        pa = 1 - Fraction(num, den) / (n2 * top)
     return Shares(P, stats.n_items * lcm, pa)
 
 
@@ -129,22 +128,32 @@ def chance_uniform(weights: np.ndarray) -> Fraction:
 def category_kappas(stats: ItemStats) -> list[float]:
     """Fleiss' kappa of each category against all the others combined (Fleiss 1971, eq. 20).
 
-    For category j, an item's two counts are c = r_ij and m − c, so
-    r_iᵀ W r_i = 2c(m − c) and the sums need only Σ c and Σ c² per group.
+    For category j, an item's two counts are c = r_ij and m − c, so with
+    W = 1 − I, r_iᵀ W r_i = 2c(m − c) and the sums need only Σ c and Σ c²
+    per group: :func:`shares` and :func:`chance_fleiss` of that 2-category
+    table, in Python integers over common denominators.
     """
+    sizes = [int(m) for m in stats.sizes]
+    items = [int(v) for v in stats.items]
+    lcm = math.lcm(*sizes)
+    pair = [g for g, m in enumerate(sizes) if m >= 2]
+    n2 = sum(items[g] for g in pair)
+    den = math.lcm(*(sizes[g] * (sizes[g] - 1) for g in pair))
+    total = sum(items) * lcm  # D of the shares
     out = []
-    binary = 1.0 - np.eye(2)
-    m, n = stats.sizes.astype(object), stats.items.astype(object)  # m² n can pass 2**63
     for j in range(stats.totals.shape[1]):
-        c1, c2 = stats.totals[:, j].astype(object), stats.gram[:, j, j].astype(object)
-        totals = np.column_stack([c1, m * n - c1])
-        cross = m * c1 - c2  # Σ c (m − c)
-        gram = np.zeros((m.size, 2, 2), dtype=object)
-        gram[:, 0, 0], gram[:, 1, 1] = c2, m * m * n - 2 * m * c1 + c2
-        gram[:, 0, 1] = gram[:, 1, 0] = cross
-        two = ItemStats(stats.sizes, stats.items, totals, gram)
-        s = shares(two, binary)
-        out.append(coefficient(s.pa, chance_fleiss(s, binary)))
+        c1 = [int(v) for v in stats.totals[:, j]]
+        c2 = [int(v) for v in stats.gram[:, j, j]]
+        p0 = sum(c * (lcm // m) for c, m in zip(c1, sizes, strict=True))
+        p1 = sum((m * n - c) * (lcm // m) for c, m, n in zip(c1, sizes, items, strict=True))
+        pe = 1 - Fraction(2 * p0 * p1, total * total)  # πᵀWπ = 2 π_0 π_1
+        if n2 == 0:
+            out.append(coefficient(None, pe))
+            continue
+        cross = sum(
+            2 * (sizes[g] * c1[g] - c2[g]) * (den // (sizes[g] * (sizes[g] - 1))) for g in pair
+        )
+        out.append(coefficient(1 - Fraction(cross, den) / n2, pe))
     return out
 
 

@@ -16,6 +16,7 @@ from concord._common.extras import require
 
 _COUNTING = 4  # integer scores spanning at most this many times n values are counted, not sorted
 _THREADED = 1 << 20  # ratings from which the columns are ranked in threads
+_PACKED_MIN = 1 << 12  # float64 columns from this size sort packed keys (see sorted_order)
 
 
 def undefined(func: str, reason: str) -> None:
@@ -40,12 +41,53 @@ def midranks(column: np.ndarray) -> tuple[np.ndarray, int]:
         counts = np.bincount(codes)
         mid = np.cumsum(counts) - (counts - 1) / 2.0
         return mid[codes], tie_sum(counts, n)
-    order = np.argsort(column)
-    ordered = column[order]
+    order, ordered = sorted_order(column)
     new = np.empty(n, dtype=bool)
     new[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
     return _from_sorted(order, new), tie_sum(np.diff(np.append(np.flatnonzero(new), n)), n)
+
+
+def sorted_order(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return an order that sorts ``column``, and the sorted values; tied values in any order.
+
+    Large float64 columns sort packed keys instead of calling ``np.argsort``:
+    each value's order-preserving 64-bit key keeps its top bits and its index
+    fills the bits below (``np.sort`` of integers is about twice as fast as an
+    argsort). Values whose keys differ only in the dropped bits may come out of
+    order; those few runs are sorted again by value, so the order is exact.
+    """
+    n = column.size
+    if column.dtype != np.float64 or n < _PACKED_MIN or n >= 1 << 31:
+        order = np.argsort(column)
+        return order, column[order]
+    shift = np.uint64(int(n - 1).bit_length())
+    low = np.uint64((1 << int(shift)) - 1)
+    key = _keys(np.ascontiguousarray(column))
+    key &= ~low
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    order = np.bitwise_and(key, low, out=key).view(np.intp)
+    ordered = column[order]
+    if np.isnan(ordered[0]) or np.isnan(ordered[-1]):  # NaN keys sort to the ends
+        order = np.argsort(column)
+        return order, column[order]
+    late = np.flatnonzero(ordered[1:] < ordered[:-1])
+    if late.size:  # equal top bits, unequal values: sort those runs by value
+        top = _keys(ordered) >> shift
+        run = np.cumsum(np.append(0, top[1:] != top[:-1]))
+        at = np.flatnonzero(np.isin(run, run[late]))
+        again = np.lexsort((ordered[at], run[at]))
+        order[at], ordered[at] = order[at][again], ordered[at][again]
+    return order, ordered
+
+
+def _keys(values: np.ndarray) -> np.ndarray:
+    """Return unsigned 64-bit keys in the order of contiguous float64 ``values`` (new array)."""
+    key: np.ndarray = (values.view(np.int64) >> 63).view(np.uint64)  # all ones if negative
+    key |= np.uint64(1 << 63)
+    key ^= values.view(np.uint64)  # negative: every bit flipped; else the sign bit set
+    return key
 
 
 def _from_sorted(order: np.ndarray, new: np.ndarray) -> np.ndarray:
@@ -110,8 +152,7 @@ def column_ranks(column: np.ndarray, integral: bool) -> tuple[np.ndarray, int]:
     n = column.size
     if not n or (integral and _small_integers(column)):
         return midranks(column)
-    order = np.argsort(column)
-    ordered = column[order]
+    order, ordered = sorted_order(column)
     new = np.empty(n, dtype=bool)
     new[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])

@@ -26,11 +26,23 @@ from concord._inference.resampling import (
 from concord._tables.item_rows import item_codes, item_counts, pair_codes
 from concord._tables.patterns import encode, radix_fits
 
+_DENSE = 1 << 16  # rows of at most this many possible codes are located through a table
+
 
 def _locate(rows: np.ndarray, units: np.ndarray) -> np.ndarray:
     """Index of each row of ``rows`` among ``units`` (distinct rows), −1 where absent."""
     base = int(max(rows.max(initial=0), units.max(initial=0))) + 1
-    if radix_fits(base, rows.shape[1]):
+    width = rows.shape[1]
+    dense = radix_fits(base, width) and base**width <= max(_DENSE, rows.shape[0])
+    if dense and (width == 1 or rows.min(initial=0) >= 0):
+        # few possible codes: a table from code to unit, one gather (a −1, the cell
+        # of a pair with a missing rating, finds no unit)
+        table = np.full(base**width + 1, -1, dtype=np.intp)
+        table[encode(units, base) + 1] = np.arange(units.shape[0])
+        wanted = encode(rows, base) if width > 1 else rows[:, 0].astype(np.int64)
+        lookup: np.ndarray = table[np.where(wanted >= 0, wanted + 1, 0)]
+        return lookup
+    if radix_fits(base, width):
         keys, wanted = encode(units, base), encode(rows, base)
     else:  # wide rows: compare them as byte strings
         void = np.dtype((np.void, 8 * rows.shape[1]))

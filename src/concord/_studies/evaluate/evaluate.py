@@ -13,7 +13,7 @@ from concord._results.studies.evaluation import EvaluationResult
 from concord._results.studies.evaluation_parts import DEGRADATION_COLUMNS, Flag, Metrics, breaks
 from concord._results.studies.evaluation_tables import disattenuated
 from concord._studies.evaluate import evaluate_inputs as _in
-from concord._studies.evaluate.evaluate_fairness import fairness
+from concord._studies.evaluate.evaluate_fairness import fairness_by
 from concord._studies.evaluate.evaluate_groups import by_group
 from concord._studies.evaluate.evaluate_metrics import pair_metrics, round_scores
 from concord._studies.evaluate.evaluate_metrics import trim as _trim
@@ -244,7 +244,7 @@ def evaluate(
         k: by_group(h, types, first2, v, whole, rounding) for k, v in labels.items()
     }
     primary = types[parts["primary"]]
-    parts["fairness"] = {k: fairness(h, primary, v) for k, v in labels.items() if _fair(v)}
+    parts["fairness"] = fairness_by(h, primary, {k: v for k, v in labels.items() if _fair(v)})
     return EvaluationResult(
         n=len(h),
         n_excluded=int(np.count_nonzero(~keep)),

@@ -34,15 +34,16 @@ def _coded(values: np.ndarray) -> tuple[list[str], np.ndarray]:
     counts = np.bincount(codes, minlength=len(names))
     order = [str(n) for _, n in sorted(zip((-counts).tolist(), names, strict=True))]
     position = {name: i for i, name in enumerate(names)}
-    dummies = np.column_stack([codes == position[name] for name in order[1:]]).astype(float)
+    wanted = np.array([position[name] for name in order[1:]], dtype=codes.dtype)
+    dummies = (codes[:, None] == wanted).astype(float)  # C order, as np.column_stack made it
     return order, dummies
 
 
 class _Ols:
     """Least squares with an intercept: RSS, adjusted R², and t statistics of the terms."""
 
-    def __init__(self, y: np.ndarray, x: np.ndarray) -> None:
-        design = np.column_stack([np.ones(len(y)), x])
+    def __init__(self, y: np.ndarray, design: np.ndarray, gram: np.ndarray | None = None) -> None:
+        """Fit ``y`` on ``design`` (:func:`_design`); ``gram`` is design.T @ design, if known."""
         self.beta, _, rank, _ = np.linalg.lstsq(design, y, rcond=None)
         # numpy scalars: a fit with no residual degrees of freedom, or a constant error,
         # gives nan (as statsmodels does), not ZeroDivisionError
@@ -52,7 +53,8 @@ class _Ols:
         self.df_resid = np.float64(len(y) - int(rank))
         with np.errstate(divide="ignore", invalid="ignore"):
             sigma2 = self.rss / self.df_resid
-            self.se = np.sqrt(np.diag(sigma2 * np.linalg.pinv(design.T @ design)))
+            gram = design.T @ design if gram is None else gram
+            self.se = np.sqrt(np.diag(sigma2 * np.linalg.pinv(gram)))
 
     @property
     def r2_adj(self) -> float:
@@ -94,15 +96,52 @@ class _Ols:
         return rows
 
 
-def fairness(human: np.ndarray, machine: np.ndarray, labels: np.ndarray) -> Fairness:
-    """OSA, OSD and CSD of ``machine`` against ``human`` by ``labels`` (RSMTool's models)."""
-    order, groups = _coded(labels)
+def _design(*parts: np.ndarray) -> np.ndarray:
+    """Return the design of :class:`_Ols`: an intercept column, then ``parts``' columns."""
+    n = parts[0].shape[0]
+    out = np.empty((n, 1 + sum(p.shape[1] for p in parts)))  # C order, as np.column_stack
+    out[:, 0] = 1.0
+    at = 1
+    for part in parts:
+        out[:, at : at + part.shape[1]] = part
+        at += part.shape[1]
+    return out
+
+
+def fairness_by(
+    human: np.ndarray, machine: np.ndarray, columns: dict[str, np.ndarray]
+) -> dict[str, Fairness]:
+    """:func:`fairness` of each group column; the fit on the human levels is shared."""
+    if not columns:
+        return {}
     _, levels = _coded(human)
     error = machine - human
-    osa = _Ols(error**2, groups)
-    osd = _Ols(error, groups)
-    null = _Ols(error, levels)
-    csd = _Ols(error, np.column_stack([groups, levels]))
+    null = _Ols(error, _design(levels))
+    return {k: fairness(human, machine, v, (levels, null)) for k, v in columns.items()}
+
+
+def fairness(
+    human: np.ndarray,
+    machine: np.ndarray,
+    labels: np.ndarray,
+    shared: tuple[np.ndarray, _Ols] | None = None,
+) -> Fairness:
+    """OSA, OSD and CSD of ``machine`` against ``human`` by ``labels`` (RSMTool's models).
+
+    ``shared``: the human levels' coding and the error's fit on them, which
+    every group column has in common (:func:`fairness_by`).
+    """
+    order, groups = _coded(labels)
+    error = machine - human
+    if shared is None:
+        _, levels = _coded(human)
+        shared = levels, _Ols(error, _design(levels))
+    levels, null = shared
+    design = _design(groups)
+    gram = design.T @ design
+    osa = _Ols(error**2, design, gram)
+    osd = _Ols(error, design, gram)
+    csd = _Ols(error, _design(groups, levels))
     metrics: dict[str, Any] = {
         _NAMES[0]: {"R2": osa.r2_adj, "sig": osa.f_pvalue()},
         _NAMES[1]: {"R2": osd.r2_adj, "sig": osd.f_pvalue()},

@@ -103,17 +103,23 @@ def trim_range(trim: Any, human: np.ndarray, tolerance: Any) -> tuple[float, flo
     return low, high
 
 
-def _check_labels(name: str, values: np.ndarray) -> None:
-    """Refuse missing group labels and labels that read alike (1 and "1"): groups go by text."""
-    missing = np.fromiter(
-        (
-            v is None or (isinstance(v, float) and v != v) or str(v) in ("<NA>", "NaT")
-            for v in values
-        ),
-        dtype=bool,
-        count=len(values),
-    )
-    if missing.any():
+def _is_missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and v != v) or str(v) in ("<NA>", "NaT")
+
+
+def _check_labels(name: str, values: np.ndarray) -> set[str]:
+    """Refuse missing group labels and labels that read alike (1 and "1"): groups go by text.
+
+    Returns the labels' texts.
+
+    Both checks look at the distinct labels only (one hash pass over the n labels);
+    float zeros, whose signs read apart but hash alike, and unhashable labels look at all.
+    """
+    distinct, _ = _factorized(values)
+    if distinct is None or any(isinstance(v, float) and v == 0 for v in distinct.tolist()):
+        distinct = values
+    if any(_is_missing(v) for v in distinct.tolist()):
+        missing = np.fromiter((_is_missing(v) for v in values), dtype=bool, count=len(values))
         first = int(np.flatnonzero(missing)[0])
         param_error(
             FUNC,
@@ -123,8 +129,8 @@ def _check_labels(name: str, values: np.ndarray) -> None:
             raw=True,
             fix="Give those responses a label of their own (e.g. 'unknown') or leave them out.",
         )
-    distinct = set(values.tolist())
-    if len(set(values.astype(str).tolist())) != len(distinct):  # 1 and "1", or 1 and 1.0
+    alike, texts = set(distinct.tolist()), set(distinct.astype(str).tolist())
+    if len(texts) != len(alike):  # 1 and "1", or 1 and 1.0
         param_error(
             FUNC,
             "groups",
@@ -133,6 +139,7 @@ def _check_labels(name: str, values: np.ndarray) -> None:
             raw=True,
             fix="Use one type for the labels (all text or all numbers).",
         )
+    return texts
 
 
 def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray]:
@@ -156,8 +163,7 @@ def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray
                 f"{name!r} of shape {values.shape}",
                 raw=True,
             )
-        _check_labels(name, values)
-        if np.any(values.astype(str) == ALL_DATA):  # its row would replace the whole data's
+        if ALL_DATA in _check_labels(name, values):  # its row would replace the whole data's
             fix = f"Rename that group; {ALL_DATA!r} names the row of all responses."
             param_error(FUNC, "groups", f"labels other than {ALL_DATA!r}", name, fix=fix)
         out[name] = values
@@ -186,17 +192,23 @@ def label_codes(labels: np.ndarray) -> tuple[list[str], np.ndarray]:
     return list(names.tolist()), to_name[codes]
 
 
+def _one_kind(labels: np.ndarray) -> Any:
+    """Return pandas if an object array holds only text or only integers (no bools), else None."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is how such columns come
+        return None
+    kind = pd.api.types.infer_dtype(labels, skipna=False)
+    return pd if kind in ("string", "integer") else None
+
+
 def _factorized(labels: np.ndarray) -> tuple[Any, np.ndarray]:
     """Return the distinct values (first seen first) and each label's index; None: unhashable."""
+    pd = _one_kind(labels) if labels.size else None
+    if pd is not None:  # text alone, or integers alone: pandas' hash table is the fast way
+        codes, distinct = pd.factorize(labels)
+        return np.asarray(distinct, dtype=object), np.asarray(codes, dtype=np.intp)
     values = labels.tolist()
-    if values and isinstance(values[0], str) and {type(v) for v in values} == {str}:
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - pandas is how such columns come
-            pass
-        else:  # text alone: one value, one text; pandas' hash table is the fast way
-            codes, distinct = pd.factorize(labels)
-            return np.asarray(distinct, dtype=object), np.asarray(codes, dtype=np.intp)
     # keyed by type too: 1, 1.0 and True are one dict key but three texts
     index: dict[Any, int] = {}
     try:

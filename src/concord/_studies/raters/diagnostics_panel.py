@@ -19,10 +19,15 @@ import numpy as np
 
 from concord._coefficients.kappa.categories import homogeneity_of_table
 from concord._coefficients.kappa.cohen import COHEN, from_counts
+from concord._common import exact as _exact
 from concord._data.labels import Labels
 from concord._data.matrix import RatingMatrix
 from concord._tables.pair_table import PairTable
 from concord._tables.patterns import merge
+from concord._tables.weights import resolve
+
+_FLOAT_EXACT = 2**53
+_CELLS = 1 << 21  # float64 cells of one-hot codes or of tables per product (16 MiB)
 
 # the Cohen's kappa weights that match a level of Krippendorff's alpha
 _LEVEL_WEIGHTS = {
@@ -121,9 +126,72 @@ def versus(
             table = _table(codes[:, r], panel_reference(rows, True)[item], labels)
         # Cohen's kappa is symmetric in its raters: the reference stays its first one
         versus.append(_kappa_of(np.ascontiguousarray(table.T), labels, weights))
+    return tuple(versus), pairwise_kappas(codes, labels, weights), tuple(homogeneity)
+
+
+def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarray:
+    """Return Cohen's kappa of every pair of raters (code vectors, −1: missing), R × R.
+
+    Each value is ``_kappa(codes[:, g], codes[:, h], ...).statistic`` bit for bit,
+    without a result object per pair: the pairs' tables come from products of
+    the one-hot codes (exact counts in float64), a block of raters at a time,
+    and κ = (B − nA)/B of :func:`~concord._coefficients.kappa.cohen_core.weighted_kappa_core`
+    is formed in int64 where it provably fits and divided once (correctly
+    rounded, as Python's int / int) where both terms are below 2**53; wider
+    pairs divide as Python ints, and weights that are not int64 take the per-pair path.
+    """
+    n, n_raters = codes.shape
+    k = labels.k
+    w = _exact.integers(resolve(weights, labels, "cohen_kappa").exact)
     pairwise = np.ones((n_raters, n_raters))
-    for g in range(n_raters):
-        for h in range(g + 1, n_raters):
-            kappa = _kappa(codes[:, g], codes[:, h], labels, weights).statistic
-            pairwise[g, h] = pairwise[h, g] = kappa
-    return tuple(versus), pairwise, tuple(homogeneity)
+    top = int(np.abs(w).max(initial=0)) if w.dtype != object else -1
+    if top < 0 or not _exact.fits_int64(top, n, n, k, k) or n >= _FLOAT_EXACT:
+        for g in range(n_raters):
+            for h in range(g + 1, n_raters):
+                kappa = _kappa(codes[:, g], codes[:, h], labels, weights).statistic
+                pairwise[g, h] = pairwise[h, g] = kappa
+        return pairwise
+    block = max(1, _CELLS // (k * k * n_raters))
+    for lo in range(0, n_raters - 1, block):
+        hi = min(lo + block, n_raters - 1)
+        tables = _block_tables(codes, k, lo, hi)  # (hi − lo, R − lo, k, k): g in rows
+        for g in range(lo, hi):
+            kappa = _kappas(tables[g - lo, g + 1 - lo :], w)
+            pairwise[g, g + 1 :] = pairwise[g + 1 :, g] = kappa
+    return pairwise
+
+
+def _block_tables(codes: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:
+    """Return the k×k tables of raters lo..hi − 1 against raters lo.. (items both rated).
+
+    The counts are exact in float32 below 2**24 items (float64 beyond).
+    """
+    n, n_raters = codes.shape
+    dtype = np.float32 if n < 1 << 24 else np.float64
+    product = np.zeros(((hi - lo) * k, (n_raters - lo) * k), dtype=dtype)
+    step = max(1, _CELLS // (n_raters * k))
+    for s in range(0, n, step):
+        part = codes[s : s + step, lo:]
+        onehot = np.zeros((part.shape[0], part.shape[1] * k), dtype=dtype)
+        item, rater = np.nonzero(part >= 0)
+        onehot[item, rater * k + part[item, rater]] = 1
+        product += onehot[:, : (hi - lo) * k].T @ onehot  # counts of items: exact
+    tables = np.rint(product).astype(np.int64).reshape(hi - lo, k, n_raters - lo, k)
+    out: np.ndarray = tables.transpose(0, 2, 1, 3)
+    return out
+
+
+def _kappas(tables: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """κ = (B − nA)/B of each k×k table (int64 sums; the caller bounds them), nan where B = 0."""
+    rows, cols = tables.sum(axis=2), tables.sum(axis=1)
+    total = rows.sum(axis=1)
+    a = np.einsum("pij,ij->p", tables, w)
+    b = np.einsum("pi,ij,pj->p", rows, w, cols)
+    num = b - total * a
+    kappa = np.full(num.shape, np.nan)
+    defined = b != 0
+    kappa[defined] = num[defined] / b[defined]
+    wide = defined & ((np.abs(num) >= _FLOAT_EXACT) | (np.abs(b) >= _FLOAT_EXACT))
+    for p in np.flatnonzero(wide):  # Python's int / int: rounded once, at any size
+        kappa[p] = int(num[p]) / int(b[p])
+    return kappa
