@@ -191,6 +191,33 @@ def test_every_measure_is_in_the_table() -> None:
     assert list(cli_spans.MEASURES) == ["f1", "token-alpha", "unitizing-alpha", "gamma"]
 
 
+def test_html_report(spans_csv: Path, tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    page = tmp_path / "spans.html"
+    args = [str(spans_csv), "--measure", "f1,unitizing-alpha,token-alpha", "--html", str(page)]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    table = pd.DataFrame(ROWS, columns=COLUMNS)
+    f1 = concord.span_agreement(table)
+    assert f"<h3>{f1.name}</h3>" in html and f'<p class="sentence">{f1.summary()}' in html
+    assert "Spans to adjudicate" in html and "items of lowest F1" in html
+    assert "<h3>Krippendorff&#39;s unitizing alpha</h3>" in html
+    assert "<title>Span agreement in entities.csv</title>" in html
+    again = run(*args)  # the file exists: refused before anything is computed
+    assert again.exit_code != 0 and "--overwrite" in again.output
+    assert run(*args, "--overwrite").exit_code == 0
+
+
+def test_report_and_agree_point_a_span_file_to_concord_spans(spans_csv: Path) -> None:
+    # before: read as one column per rater, it failed on "the ratings mix numbers and text"
+    for command in ("report", "agree"):
+        result = CliRunner().invoke(main, [command, str(spans_csv)])
+        assert result.exit_code == 2
+        assert "looks like a table of spans" in result.output
+        assert f"concord spans {spans_csv}" in result.output.replace("\n", " ")
+
+
 def test_gamma_is_the_librarys_and_seeded(spans_csv: Path) -> None:
     """--measure gamma runs concord.gamma with --seed as its rng: the same value twice."""
     out = run(spans_csv, "--measure", "gamma", "--format", "json", "--seed", "5")
@@ -205,3 +232,39 @@ def test_gamma_is_the_librarys_and_seeded(spans_csv: Path) -> None:
     assert json.loads(out.output)["measures"]["gamma"]["statistic"] == pytest.approx(
         want.statistic
     )
+
+
+def test_declared_raters(spans_csv: Path) -> None:
+    """--raters adds a rater with no span, who marked nothing on every item (all measures)."""
+    measures = "f1,token-alpha,unitizing-alpha"
+    out = run(spans_csv, "--raters", "ann,bob,cy", "--measure", measures, "--format", "json")
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)["measures"]
+    table = pd.DataFrame(ROWS, columns=COLUMNS)
+    raters = ["ann", "bob", "cy"]
+    assert got["f1"]["statistic"] == pytest.approx(library(raters=raters).statistic)
+    assert got["f1"]["raters"] == raters
+    assert json.loads(out.output)["data"]["raters"] == raters  # cy counted, with no span
+    want = concord.unitizing_alpha(table, raters=raters).statistic
+    assert got["unitizing-alpha"]["statistic"] == pytest.approx(want)
+    want = concord.token_agreement(table, raters=raters).statistic
+    assert got["token-alpha"]["statistic"] == pytest.approx(want)
+    assert got["f1"]["statistic"] != pytest.approx(library().statistic)
+
+
+def test_declared_raters_must_include_the_files(spans_csv: Path) -> None:
+    out = run(spans_csv, "--raters", "ann")
+    assert out.exit_code != 0 and "Traceback" not in out.output
+    assert "Rater 'bob' has spans in FILE: add it to --raters." in out.output.replace("\n", " ")
+
+
+def test_html_report_draws_gammas_alignment(spans_csv: Path, tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    page = tmp_path / "gamma.html"
+    result = run(spans_csv, "--measure", "gamma", "--seed", "1", "--html", page)
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    want = concord.gamma(pd.DataFrame(ROWS, columns=COLUMNS), rng=1)
+    assert want.summary() in html
+    assert "best alignment of the item of lowest γ</figcaption>" in html and "<svg" in html

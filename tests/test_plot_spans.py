@@ -56,4 +56,4 @@ def test_the_report_draws_the_alignment():
 
     r = concord.gamma(SPANS, rng=0, precision_level=0.2)
     page = concord.report.to_html(r)
-    assert "best alignment of the first item" in page and "<svg" in page
+    assert "best alignment of the item of lowest γ" in page and "<svg" in page

@@ -90,3 +90,30 @@ def test_the_many_rater_report_is_short_and_answers_first(browser, tmp_path):
     assert links[:4] == ["#summary", "#data", "#coefficients", "#raters"]
     assert "rater1" in browser.find_element("id", "rater-table").text
     _screenshot(browser, "report-raters.png")
+
+
+def test_span_report_shows_its_tables(browser, tmp_path):
+    # issue 28: the span section's tables (per label, pairs, worst items, spans to adjudicate)
+    spans = concord.read_annotations(
+        "tests/data/annotations/label_studio_spans.json", format="label-studio"
+    )
+    spans["rater"] = spans["rater"].map({1: "ann", 2: "bob", 3: EVIL})
+    results = {
+        "NER": concord.span_agreement(spans, rng=0),
+        "units": concord.unitizing_alpha(spans),
+    }
+    page = tmp_path / "spans.html"
+    page.write_text(to_html(results, title="Spans"), encoding="utf-8")
+    browser.get(page.as_uri())
+    assert browser.title == "Spans"
+    assert browser.execute_script("return document.scripts.length") == 0
+    captions = [e.text for e in browser.find_elements("tag name", "caption")]
+    assert captions == [
+        "Each pair of raters (rater1 the reference)",
+        "The 2 items of lowest F1 (mean over pairs)",
+        "Spans to adjudicate: the first 8 of 10 unmatched spans",
+    ]
+    body = browser.find_element("tag name", "body").text
+    assert EVIL in body and "span F1 of a label" in body
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    _screenshot(browser, "report-spans.png")

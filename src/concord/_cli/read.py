@@ -140,6 +140,7 @@ def wide_columns(source: Source, o: dict[str, Any]) -> list[str]:
         return [n for n in names if n != o["id_column"]]
     if len(names) < 2:
         raise _fail(source.name, _one_column(names[0] if names else "", source.opts.delimiter))
+    _not_spans(source.name, names)
     _not_long(source, names)
     ids = id_candidates(source, names)
     if not ids:
@@ -156,6 +157,16 @@ def wide_columns(source: Source, o: dict[str, Any]) -> list[str]:
         err=True,
     )
     return [n for n in names if n != ids[0]]
+
+
+def _not_spans(path: str, names: list[str]) -> None:
+    """Refuse a table of spans (columns start and end) read as one column per rater."""
+    if {"start", "end"} <= {str(n).lower() for n in names}:
+        raise click.UsageError(
+            f"{path} looks like a table of spans (columns start and end), not one column per "
+            f"rater. Measure it with: concord spans {path} (and its HTML report with --html "
+            "report.html); if each column really is a rater, name them with --raters."
+        )
 
 
 def _not_long(source: Source, names: list[str]) -> None:

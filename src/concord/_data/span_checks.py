@@ -193,3 +193,35 @@ def sorted_by(*keys: np.ndarray) -> np.ndarray:
         order: np.ndarray = np.argsort(composite, kind="stable")
         return order
     return np.lexsort(keys[::-1])
+
+
+def declared_raters(
+    raters: Any, found: list[Any], codes: np.ndarray, func: str
+) -> tuple[list[Any], np.ndarray]:
+    """Return the declared ``raters=`` and the spans' rater codes into them.
+
+    A declared rater with no span annotated nothing on every item; a rater
+    of the table that is not declared is an error naming it.
+    """
+    if isinstance(raters, str) or not hasattr(raters, "__iter__"):
+        param_error(
+            func, "raters", "a list of the raters who annotated, e.g. ['ann', 'bob']", raters
+        )
+    declared = [_python_scalar(r) for r in raters]
+    twice = [r for i, r in enumerate(declared) if r in declared[:i]]
+    if twice:
+        param_error(func, "raters", "a list naming each rater once", raters,
+                    fix=f"{twice[0]!r} is listed twice: drop the repeat.")  # fmt: skip
+    where = {r: i for i, r in enumerate(declared)}
+    missing = [r for r in found if r not in where]
+    if missing:
+        param_error(
+            func,
+            "raters",
+            "a list of every rater of the table (and any who marked nothing)",
+            raters,
+            fix=f"Rater {missing[0]!r} has spans in the table: add it to raters=.",
+            cli=ForCli(fix=f"Rater {missing[0]!r} has spans in FILE: add it to --raters."),
+        )
+    remap = np.array([where[r] for r in found], dtype=np.int64)
+    return declared, remap[codes] if codes.size else codes.astype(np.int64)

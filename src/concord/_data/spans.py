@@ -21,10 +21,15 @@ here, with one policy for each kind of bad input:
   counting them as two would make every such pair a disagreement;
 * a rater with no spans on an item said "nothing here": every rater in the
   table is taken to have annotated every item of the table and every item
-  of ``lengths=``; an item of ``lengths=`` that no one annotated is one on
+  of ``lengths=``. A rater who marked nothing on any item has no row in the
+  table: ``raters=`` (the declared raters, as DKPro Statistics takes a
+  number of raters) adds them, annotating nothing on every item, in the
+  declared order; a rater of the table missing from ``raters=`` is an
+  error naming it; an item of ``lengths=`` that no one annotated is one on
   which all raters said nothing (it is kept, after the table's items).
 
-Items, raters and labels keep the order in which they first appear.
+Items, raters and labels keep the order in which they first appear (raters
+the order of ``raters=`` where it is given).
 """
 
 from __future__ import annotations
@@ -81,6 +86,7 @@ def read_spans(
     end: Any = "end",
     label: Any = "label",
     lengths: Any = None,
+    raters: Any = None,
     func: str,
     need_lengths: bool = False,
 ) -> SpanTable:
@@ -89,7 +95,8 @@ def read_spans(
     ``spans`` is a DataFrame (pandas, polars, pyarrow, ...), a mapping of
     columns, or the output of :func:`concord.read_annotations`. With
     ``need_lengths`` each item's length must be known (``lengths=`` or a
-    ``text`` column).
+    ``text`` column). ``raters`` (a list) declares the raters: one with no
+    span at all annotated nothing on every item.
     """
     names = dict(zip(ROLES, (item, rater, start, end, label), strict=True))
     _distinct(names, func)
@@ -107,6 +114,10 @@ def read_spans(
         codes[role], uniques = factorize(values, func, role)
         _no_missing(codes[role], role, names[role], index, func)
         found[role] = [_python_scalar(v) for v in uniques.tolist()]
+    if raters is not None:
+        found["rater"], codes["rater"] = checks.declared_raters(
+            raters, found["rater"], codes["rater"], func
+        )
     first = _offsets(columns[2], "start", names, index, func)
     last = _offsets(columns[3], "end", names, index, func)
     checks.offsets(first, last, names, index, func)

@@ -52,11 +52,16 @@ def split(results: Any) -> tuple[list[Any], list[tuple[str | None, Any]]]:
 
 
 def _figure(result: Any, name: str) -> str:
-    """Draw the :mod:`concord.plot` display ``name`` of ``result`` (at the result's own level)."""
+    """Draw the :mod:`concord.plot` display ``name`` of ``result`` (at the result's own level).
+
+    A result with a ``_figure_options_(name)`` method gives the display's options
+    (γ: the item of lowest γ).
+    """
     from concord import plot
     from concord._render.sections import svg
 
-    return svg(getattr(plot, name).from_result(result))
+    options = getattr(result, "_figure_options_", None)  # e.g. which item to draw
+    return svg(getattr(plot, name).from_result(result, **(options(name) if options else {})))
 
 
 def sections(others: list[tuple[str | None, Any]], plots: bool) -> list[dict[str, Any]]:
@@ -73,6 +78,15 @@ def sections(others: list[tuple[str | None, Any]], plots: bool) -> list[dict[str
                 "rows": [list(row.values()) for row in s.rows],
                 "explanation": s.explanation,
                 "figures": figures,
+                "tables": [
+                    {
+                        "caption": caption,
+                        "head": list(rows[0]),
+                        "rows": [list(r.values()) for r in rows],
+                    }
+                    for caption, rows in s.tables
+                    if rows
+                ],
             }
         )
     return out

@@ -60,6 +60,9 @@ class ReportSection:
     figures : tuple of (str, str)
         (caption, name of a :mod:`concord.plot` display with ``from_result``):
         the report draws them when it has plots.
+    tables : tuple of (str, tuple of dict)
+        Further small tables, each with its caption, shown after ``rows``
+        (a span result's pairs of raters, worst items and spans to adjudicate).
     """
 
     title: str
@@ -67,6 +70,7 @@ class ReportSection:
     rows: tuple[dict[str, str], ...]
     explanation: str
     figures: tuple[tuple[str, str], ...] = ()
+    tables: tuple[tuple[str, tuple[dict[str, str], ...]], ...] = ()
 
 
 @runtime_checkable

@@ -11,7 +11,8 @@ commit f7f4f89136659c50f175ac8db7bfdfc3875b07db, class
     python tests/reference/unitizing/make_reference.py OUT:slf4j-api.jar:slf4j-nop.jar
 
 It writes dkpro_unitizing.json: each study's spans (one continuum [0, length),
-raters 0 … m − 1) and DKPro's D_o, D_e and α per category and overall α.
+raters 0 … m − 1) and DKPro's D_o, D_e and α per category and overall α; and
+dkpro_unitizing_silent.json: studies whose last declared rater has no unit.
 The tests need neither Java nor DKPro.
 """
 
@@ -83,6 +84,12 @@ def jittered(seed: int) -> dict:
     return {**base, "name": f"jittered_{seed}", "units": keep}
 
 
+def silent(seed: int) -> dict:
+    """A random study with one more declared rater who marked nothing (raters= in concord)."""
+    base = randomised(seed)
+    return {**base, "name": f"silent_{seed}", "raters": base["raters"] + 1}
+
+
 def dkpro(studies: list[dict], classpath: str) -> None:
     lines = []
     for s in studies:
@@ -111,3 +118,7 @@ if __name__ == "__main__":
     )
     dkpro(studies, sys.argv[1])
     (HERE / "dkpro_unitizing.json").write_text(json.dumps(studies, indent=1) + "\n")
+    # a declared rater who marked nothing on the continuum: DKPro's study counts its raters
+    quiet = [silent(seed) for seed in range(20, 26)]
+    dkpro(quiet, sys.argv[1])
+    (HERE / "dkpro_unitizing_silent.json").write_text(json.dumps(quiet, indent=1) + "\n")

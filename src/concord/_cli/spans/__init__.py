@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from concord._cli import columns as cin
 from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import read as read
@@ -37,19 +38,26 @@ def _f1(spans: Any, o: dict[str, Any]) -> Any:
         by=None if o["ignore_labels"] else "label",
         confidence_level=o["confidence_level"],
         rng=o["seed"],
+        **_declared(o),
     )
+
+
+def _declared(o: dict[str, Any]) -> dict[str, Any]:
+    """Return ``raters=`` for the library where --raters declares them, else nothing."""
+    raters = cin.split_names(o.get("raters"))
+    return {} if raters is None else {"raters": raters}
 
 
 def _token_alpha(spans: Any, o: dict[str, Any]) -> Any:
     import concord
 
-    return concord.token_agreement(spans, unit=o["unit"])
+    return concord.token_agreement(spans, unit=o["unit"], **_declared(o))
 
 
 def _gamma(spans: Any, o: dict[str, Any]) -> Any:
     import concord
 
-    return concord.gamma(spans, rng=o["seed"])
+    return concord.gamma(spans, rng=o["seed"], **_declared(o))
 
 
 def _later(name: str) -> Callable[[Any, dict[str, Any]], Any]:
@@ -64,7 +72,7 @@ def _later(name: str) -> Callable[[Any, dict[str, Any]], Any]:
                 f"--measure {name.replace('_', '-')} is not available in this version of "
                 f"concord (it has no concord.{name})."
             )
-        return function(spans)
+        return function(spans, **_declared(o))
 
     return measure
 
@@ -191,6 +199,7 @@ Examples:
   concord spans entities.parquet --match 0.5 --format json
   concord spans entities.csv --item doc --rater annotator -o disagreements.csv
   concord spans entities.csv --fail-under 0.8
+  concord spans entities.csv --measure f1,unitizing-alpha --html spans.html
 """
 )
 @click.argument("file", metavar="FILE")
@@ -201,6 +210,12 @@ Examples:
 @click.option("--end", default="end", show_default=True,
               help="The end offset column (exclusive).")  # fmt: skip
 @click.option("--label", default="label", show_default=True, help="The label column.")
+@click.option(
+    "--raters",
+    metavar="A,B,C",
+    help="The raters who annotated, comma-separated: one with no span in FILE marked nothing "
+    "on every item (by default the raters of FILE).",
+)
 @click.option("--text", default="text", show_default=True,
               help="The text column, where FILE has one: each item's length.")  # fmt: skip
 @click.option(
@@ -237,7 +252,14 @@ Examples:
     help="Write the spans no span of the other rater matched (span F1), with the other "
     "rater's overlapping span, to this CSV file (for adjudication).",
 )
-@click.option("--overwrite", is_flag=True, help="Replace the -o file if it exists.")
+@click.option(
+    "--html",
+    type=click.Path(),
+    metavar="FILE",
+    help="Write an HTML report of the measures: span F1 per label, the worst items and the "
+    "spans to adjudicate.",
+)
+@click.option("--overwrite", is_flag=True, help="Replace the -o or --html file if it exists.")
 @opt.output_options()
 @opt.fail_under_options
 @opt.data_errors
@@ -252,6 +274,8 @@ def spans(file: str, **o: Any) -> list[dict[str, Any]]:
     o["match"] = _match(o["match"])
     if o["output"] is not None:
         out.check_target(o["output"], "-o", o["overwrite"])
+    if o["html"] is not None:  # fail before the measures are computed
+        out.check_target(o["html"], "--html", o["overwrite"])
     table = read_spans(file, o)
     results: dict[str, Any] = {}
     try:
@@ -264,6 +288,8 @@ def spans(file: str, **o: Any) -> list[dict[str, Any]]:
     rows = [_row(name, results[name]) for name in chosen]
     if o["output"] is not None:
         show.write(results["f1"], o)
+    if o["html"] is not None:
+        show.write_html(file, results, o)
     text = show.shown(file, table, chosen, results, rows, o["fmt"])
     terminal.echo(text, as_json=o["fmt"] == "json")
     return rows

@@ -16,6 +16,40 @@ def write(r: Any, o: dict[str, Any]) -> None:
     terminal.echo(f"wrote {o['output']} ({len(frame)} unmatched spans)", err=True)
 
 
+def write_html(file: str, results: dict[str, Any], o: dict[str, Any]) -> None:
+    """Write the measures' report: each measure's section (``concord.report.to_html``)."""
+    import shlex
+    import sys
+    from pathlib import Path
+
+    from concord.report import to_html
+
+    html = to_html(
+        list(results.values()),  # each section titled by its measure's name
+        title=f"Span agreement in {Path(file).name}",
+        command=shlex.join(["concord", *sys.argv[1:]]),
+        plots=_can_draw(),
+    )
+    with out.replacing(o["html"], "--html", overwrite=o["overwrite"]) as fh:
+        fh.write(html)
+    terminal.echo(f"wrote {o['html']} ({len(html) / 1024:.0f} KiB)", err=True)
+
+
+def _raters(table: Any, results: dict[str, Any]) -> list[str]:
+    """Return the raters the measures counted (--raters adds those without spans)."""
+    for r in results.values():
+        if isinstance(getattr(r, "raters", None), tuple):
+            return [str(x) for x in r.raters]
+    return [str(r) for r in dict.fromkeys(table["rater"])]
+
+
+def _can_draw() -> bool:
+    """Whether the report can draw its figures (γ's best alignment): matplotlib is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
 def shown(
     file: str,
     table: Any,
@@ -27,7 +61,7 @@ def shown(
     data: dict[str, Any] = {
         "spans": len(table),
         "items": int(table["item"].nunique()),
-        "raters": [str(r) for r in dict.fromkeys(table["rater"])],
+        "raters": _raters(table, results),
         "labels": [str(v) for v in dict.fromkeys(table["label"])],
     }
     if fmt == "json":

@@ -59,6 +59,7 @@ def gamma(
     beta: float = 1.0,
     precision_level: float = 0.01,
     rng: Any = None,
+    raters: Any = None,
     item: Any = "item",
     rater: Any = "rater",
     start: Any = "start",
@@ -80,6 +81,12 @@ def gamma(
         ask for (pygamma-agreement's rule).
     rng : None, int or numpy.random.Generator
         Seed of the random continua.
+    raters : list, optional
+        The raters who annotated (declared). A rater who marked nothing on
+        any item has no row in the table; listed here, that rater said
+        "nothing here" on every item (each other rater's unit aligned with
+        that rater's empty unit costs delta_empty). Default: the raters of
+        the table.
 
     Returns
     -------
@@ -115,8 +122,9 @@ def gamma(
     # a large block of spans is solved by scipy: ask for it always, not only when one comes
     require("scipy.optimize", "stats", "concord.gamma")
     table = read_spans(
-        spans, item=item, rater=rater, start=start, end=end, label=label, func=_FUNC
-    )
+        spans, item=item, rater=rater, start=start, end=end, label=label, raters=raters,
+        func=_FUNC,
+    )  # fmt: skip
     if len(table.raters) < 2:
         param_error(
             _FUNC, "spans", "spans of at least two raters", f"the spans of {table.raters!r}",

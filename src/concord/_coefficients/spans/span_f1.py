@@ -12,6 +12,7 @@ is the micro F1 averaged over the pairs of raters.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.spans.span_match import SpanCounts, match_spans, unmatched
-from concord._common.errors import param_error
+from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._data.spans import read_spans
 from concord._inference.intervals import progress
 from concord._inference.resampling import Resampled
@@ -96,10 +97,15 @@ class SpanSampler(Resampled):
         return f1_of(m, t, self.macro), np.ones(self.matched.shape[0])
 
 
-def exact_f1(matched: np.ndarray, totals: np.ndarray, macro: bool) -> Fraction:
-    """Return the mean F1 over pairs as a fraction, from counts summed over items (P, L)."""
+def exact_f1(matched: np.ndarray, totals: np.ndarray, macro: bool) -> Fraction | None:
+    """Return the mean F1 over pairs as a fraction, from counts summed over items (P, L).
+
+    None (undefined) when a pair has no span at all: its F1 is 0 / 0.
+    """
     pairs = []
     for m, t in zip(matched.tolist(), totals.tolist(), strict=True):
+        if sum(t) == 0:
+            return None
         if not macro:
             pairs.append(Fraction(2 * sum(m), sum(t)))
             continue
@@ -143,6 +149,7 @@ def span_agreement(
     end: Any = "end",
     label: Any = "label",
     lengths: Any = None,
+    raters: Any = None,
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
     rng: Any = None,
@@ -173,6 +180,10 @@ def span_agreement(
         ``{item: length}``: checks the offsets, and adds the items no one
         annotated (each rater said nothing there; they count as units of
         the bootstrap).
+    raters : list, optional
+        The raters who annotated (declared). A rater who marked nothing on
+        any item has no row in the table; listed here, that rater said
+        "nothing here" on every item. Default: the raters of the table.
     confidence_level : float
         The level of the interval the result shows.
     n_resamples : int
@@ -215,7 +226,7 @@ def span_agreement(
         param_error(_FUNC, "by", "'label' or None", by)
     table = read_spans(
         spans, item=item, rater=rater, start=start, end=end, label=label,
-        lengths=lengths, func=_FUNC,
+        lengths=lengths, raters=raters, func=_FUNC,
     )  # fmt: skip
     if len(table.raters) < 2:
         param_error(
@@ -230,6 +241,25 @@ def span_agreement(
     return _result(table, counts, match, by, confidence_level, n_resamples, seed)
 
 
+def _float(value: Fraction | None) -> float:
+    return math.nan if value is None else float(value)
+
+
+def _warn_empty_pairs(table: Any, counts: SpanCounts, totals: np.ndarray) -> None:
+    """Warn that F1 is undefined where a pair of raters marked no span at all (0 / 0)."""
+    empty = [p for p, t in zip(counts.pairs, totals.sum(axis=1).tolist(), strict=True) if t == 0]
+    if empty:
+        a, b = (table.raters[r] for r in empty[0])
+        more = f", as in {len(empty) - 1} more pair(s)" if len(empty) > 1 else ""
+        warnings.warn(
+            f"{_FUNC}: F1 is undefined (nan): raters {a!r} and {b!r} marked no span on any "
+            f"item (2·0 / 0){more}. Their agreement on 'nothing' is what token_agreement or "
+            "unitizing_alpha measure.",
+            UndefinedKappaWarning,
+            stacklevel=4,
+        )
+
+
 def _result(
     table: Any, counts: SpanCounts, match: Any, by: str | None, level: float, n: int, seed: int
 ) -> SpanAgreementResult:
@@ -241,9 +271,10 @@ def _result(
     )
     macro = SpanSampler(micro.matched, micro.totals, True)
     summed_m, summed_t = counts.matched.sum(axis=1), totals.sum(axis=1)
+    _warn_empty_pairs(table, counts, summed_t)
     return SpanAgreementResult(
-        statistic=float(exact_f1(summed_m, summed_t, False)),
-        macro=float(exact_f1(summed_m, summed_t, True)),
+        statistic=_float(exact_f1(summed_m, summed_t, False)),
+        macro=_float(exact_f1(summed_m, summed_t, True)),
         match=match,
         by=by,
         spans=table,

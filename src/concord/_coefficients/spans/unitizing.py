@@ -27,6 +27,7 @@ def unitizing_alpha(
     /,
     *,
     lengths: Any = None,
+    raters: Any = None,
     variant: str = "u",
     item: Any = "item",
     rater: Any = "rater",
@@ -51,6 +52,10 @@ def unitizing_alpha(
         ``{item: length}``. Needed, since the unannotated stretches count,
         unless the table has a ``text`` column (its length in code points).
         An item only in ``lengths`` is one no rater marked anything on.
+    raters : list, optional
+        The raters who annotated (declared). A rater who marked nothing on
+        any item has no row in the table; listed here, that rater said
+        "nothing here" on every item. Default: the raters of the table.
     variant : {"u"}
         ``"u"``: Krippendorff's (2004) uα. The later variants ``"|u"``,
         ``"cu"`` and ``"(k)u"`` of Krippendorff et al. (2016) are refused
@@ -112,6 +117,7 @@ def unitizing_alpha(
         end=end,
         label=label,
         lengths=lengths,
+        raters=raters,
         func=_FUNC,
         need_lengths=True,
     )

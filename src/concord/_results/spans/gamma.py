@@ -68,7 +68,14 @@ class GammaResult(Reported):
     alignment_disorder_: np.ndarray
 
     name = "gamma"
-    _figures_ = (("γ's best alignment of the first item", "SpanAlignmentDisplay"),)
+    _figures_ = (("γ's best alignment of the item of lowest γ", "SpanAlignmentDisplay"),)
+
+    def _figure_options_(self, name: str) -> dict[str, Any]:
+        """Return the report figure's options: the item of lowest γ (first of equals, nan last)."""
+        gammas = np.array(self.item_gamma, dtype=np.float64)
+        defined = np.isfinite(gammas)
+        at = int(np.argmin(np.where(defined, gammas, np.inf))) if defined.any() else 0
+        return {"item": self.items[at]}
 
     @property
     def n_samples(self) -> int:

@@ -199,6 +199,10 @@ class SpanAgreementResult(Reported):
         ]
         return rows + tables.pair_rows(self) + tables.label_rows(self)
 
+    def _report_section_(self) -> Any:
+        """Return the report's section: the F1 per label, pairs, worst items, disagreements."""
+        return tables.section(self)
+
     def to_dict(self) -> dict[str, Any]:
         """Return the result as JSON-ready data: the means, each pair and each label."""
         low, high = self.confidence_interval()
@@ -252,8 +256,8 @@ class SpanAgreementResult(Reported):
         pairs = len(self.counts.pairs)
         return (
             f"Span F1 ({self._matching()}, {'by label' if self.by else 'labels ignored'}) "
-            f"was {decimal(self.statistic, digits)} (micro; macro "
-            f"{decimal(self.macro, digits)}), {level(self.confidence_level)} CI {shown} "
+            f"was {_shown(self.statistic, digits)} (micro; macro "
+            f"{_shown(self.macro, digits)}), {level(self.confidence_level)} CI {shown} "
             f"(bootstrap over items); {2 * self.n_matched} of {both} spans matched"
             f"{' over ' + str(pairs) + ' pairs of raters' if pairs > 1 else ''} "
             f"(n = {items}, {len(self.raters)} raters)."
@@ -265,3 +269,9 @@ class SpanAgreementResult(Reported):
 
     def __str__(self) -> str:
         return tables.text(self)
+
+
+def _shown(value: float, digits: int) -> str:
+    from concord._results.sentence import decimal
+
+    return decimal(value, digits) if math.isfinite(value) else "undefined"

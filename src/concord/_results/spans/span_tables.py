@@ -59,7 +59,7 @@ def _pairs(result: Any) -> list[dict[str, Any]]:
                 "n2": int(n2[p]),
                 "precision": float(_ratio(m[p : p + 1], n2[p : p + 1])[0]),
                 "recall": float(_ratio(m[p : p + 1], n1[p : p + 1])[0]),
-                "f1": float(2 * m[p] / (n1[p] + n2[p])),
+                "f1": float(_ratio(2 * m[p : p + 1], n1[p : p + 1] + n2[p : p + 1])[0]),
                 "macro_f1": float(macro[p]),
             }
         )
@@ -120,47 +120,68 @@ def label_rows(result: Any) -> list[dict[str, Any]]:
     ]
 
 
-def by_item(result: Any) -> Any:
-    pd = require("pandas", "pandas", "SpanAgreementResult.by_item")
+def _item_f1(result: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return per item: spans, matched spans (over the pairs) and the mean F1 over the pairs."""
     c = result.counts
     totals = c.totals().sum(axis=2)  # (P, I)
     matched = c.matched.sum(axis=2)
     f1 = _mean(_ratio(2 * matched, totals.astype(np.float64)))
-    frame = pd.DataFrame(
+    return c.counts.sum(axis=(0, 2)), matched.sum(axis=0), f1
+
+
+def by_item(result: Any) -> Any:
+    pd = require("pandas", "pandas", "SpanAgreementResult.by_item")
+    spans, matched, f1 = _item_f1(result)
+    name = result.spans.names["item"]
+    frame = pd.DataFrame({name: result.spans.items, "spans": spans, "matched": matched, "f1": f1})
+    return frame.set_index(name)
+
+
+def worst_items(result: Any, n: int) -> list[dict[str, Any]]:
+    """Return the ``n`` items of lowest F1 (undefined F1 last, then by order), worst first."""
+    spans, matched, f1 = _item_f1(result)
+    order = np.lexsort((np.arange(f1.size), np.where(np.isfinite(f1), f1, np.inf)))
+    return [
         {
-            result.spans.names["item"]: result.spans.items,
-            "spans": c.counts.sum(axis=(0, 2)),
-            "matched": matched.sum(axis=0),
-            "f1": f1,
+            result.spans.names["item"]: result.spans.items[i],
+            "spans": int(spans[i]),
+            "matched": int(matched[i]),
+            "f1": float(f1[i]),
         }
-    )
-    return frame.set_index(result.spans.names["item"])
+        for i in order[:n].tolist()
+    ]
 
 
-def disagreements(result: Any) -> Any:
-    pd = require("pandas", "pandas", "SpanAgreementResult.disagreements")
+def _unmatched(result: Any) -> dict[str, np.ndarray]:
+    """Return the unmatched spans in the order of the table: span, other rater, other span."""
     t, found = result.spans, result.disagreeing()
     span, other, pair = found["span"], found["other"], found["pair"]
     pairs = np.array(result.counts.pairs, dtype=np.intp).reshape(-1, 2)
     mine = t.rater[span]
     theirs = np.where(pairs[pair, 0] == mine, pairs[pair, 1], pairs[pair, 0])
     order = np.lexsort((pair, mine, t.end[span], t.start[span], t.item[span]))
-    span, other, theirs = span[order], other[order], theirs[order]
+    return {"span": span[order], "other": other[order], "theirs": theirs[order]}
+
+
+def _pick(values: tuple[Any, ...] | list[Any], codes: np.ndarray) -> list[Any]:
+    return [values[c] for c in codes.tolist()]
+
+
+def disagreements(result: Any) -> Any:
+    pd = require("pandas", "pandas", "SpanAgreementResult.disagreements")
+    t, u = result.spans, _unmatched(result)
+    span, other, theirs = u["span"], u["other"], u["theirs"]
     has = other >= 0
     at = np.where(has, other, 0)
-
-    def pick(values: list[Any], codes: np.ndarray) -> list[Any]:
-        return [values[c] for c in codes.tolist()]
-
     names = t.names
     frame = pd.DataFrame(
         {
-            names["item"]: pick(t.items, t.item[span]),
-            names["rater"]: pick(t.raters, t.rater[span]),
+            names["item"]: _pick(t.items, t.item[span]),
+            names["rater"]: _pick(t.raters, t.rater[span]),
             names["start"]: t.start[span],
             names["end"]: t.end[span],
-            names["label"]: pick(t.labels, t.label[span]),
-            "other_rater": pick(t.raters, theirs),
+            names["label"]: _pick(t.labels, t.label[span]),
+            "other_rater": _pick(t.raters, theirs),
             "other_start": pd.array(t.start[at], dtype="Int64", copy=True),
             "other_end": pd.array(t.end[at], dtype="Int64", copy=True),
             "other_label": [t.labels[t.label[o]] if o >= 0 else None for o in other.tolist()],
@@ -168,6 +189,29 @@ def disagreements(result: Any) -> Any:
     )
     frame.loc[~has, ["other_start", "other_end"]] = pd.NA
     return frame
+
+
+def disagreement_rows(result: Any, n: int) -> tuple[list[dict[str, Any]], int]:
+    """Return the first ``n`` spans to adjudicate as display rows, and how many there are.
+
+    The rows of :func:`disagreements` without pandas: the span, then the other
+    rater's span that overlaps it most ("none" where no span does).
+    """
+    t, u = result.spans, _unmatched(result)
+    names, out = t.names, []
+    for s, o, r in zip(*(u[k][:n].tolist() for k in ("span", "other", "theirs")), strict=True):
+        other = "none" if o < 0 else f"[{t.start[o]}, {t.end[o]}) {t.labels[t.label[o]]}"
+        out.append(
+            {
+                names["item"]: str(t.items[t.item[s]]),
+                names["rater"]: str(t.raters[t.rater[s]]),
+                "span": f"[{t.start[s]}, {t.end[s]})",
+                names["label"]: str(t.labels[t.label[s]]),
+                "other rater": str(t.raters[r]),
+                "other rater's span": other,
+            }
+        )
+    return out, int(u["span"].size)
 
 
 def explain(result: Any) -> str:
@@ -209,3 +253,36 @@ def text(result: Any) -> str:
             f"R {r['recall']:.3f}  F1 {r['f1']:.3f}"
         )
     return "\n".join(lines)
+
+
+# rows of the report's tables of the worst items and of the spans to adjudicate
+_SHOWN = 5
+_ADJUDICATE = 8
+
+
+def section(result: Any) -> Any:
+    """Return the report's section: micro and macro F1 and F1 per label, then three tables.
+
+    The tables: each pair of raters, the items of lowest F1 and the first
+    spans to adjudicate (no pandas needed).
+    """
+    from concord._results.protocol import ReportSection, display_rows
+
+    head = [r for r in result._rows_() if r["coefficient"] != "span F1 of a pair"]
+    worst = worst_items(result, _SHOWN)
+    for w in worst:
+        w["F1"] = w.pop("f1")
+    spans, total = disagreement_rows(result, _ADJUDICATE)
+    shown = f"the first {len(spans)} of {total}" if total > len(spans) else f"all {total}"
+    tables = (
+        ("Each pair of raters (rater1 the reference)", display_rows(pair_rows(result))),
+        (f"The {len(worst)} items of lowest F1 (mean over pairs)", display_rows(worst)),
+        (f"Spans to adjudicate: {shown} unmatched spans", display_rows(spans)),
+    )
+    return ReportSection(
+        title=result._title_,
+        sentence=result.summary(),
+        rows=display_rows(head),
+        explanation=result.explain(),
+        tables=tables,
+    )

@@ -31,6 +31,7 @@ def token_ratings(
     /,
     *,
     lengths: Any = None,
+    raters: Any = None,
     unit: str = "char",
     item: Any = "item",
     rater: Any = "rater",
@@ -49,7 +50,7 @@ def token_ratings(
 
     Parameters
     ----------
-    spans, lengths, unit, item, rater, start, end, label
+    spans, lengths, raters, unit, item, rater, start, end, label
         As :func:`token_agreement` takes them.
 
     Returns
@@ -72,7 +73,7 @@ def token_ratings(
     unit = check_option("token_ratings", "unit", unit, ("char", "token"))
     table = read_spans(
         spans, item=item, rater=rater, start=start, end=end, label=label,
-        lengths=lengths, func=_FUNC, need_lengths=unit == "char",
+        lengths=lengths, raters=raters, func=_FUNC, need_lengths=unit == "char",
     )  # fmt: skip
     return _grid(table, unit)
 
@@ -150,6 +151,7 @@ def token_agreement(
     /,
     *,
     lengths: Any = None,
+    raters: Any = None,
     unit: str = "char",
     function: Any = krippendorff_alpha,
     item: Any = "item",
@@ -176,6 +178,11 @@ def token_agreement(
     lengths : mapping, optional
         ``{item: length}`` in characters; by default ``len(text)``. An item
         in it that no one annotated is all "(no label)" for every rater.
+    raters : list, optional
+        The raters who annotated (declared). A rater who marked nothing on
+        any item has no row in the table; listed here, that rater's column
+        is all "(no label)". Default: the raters of the table. (It declares
+        the spans' raters; it is not passed to ``function``.)
     unit : {"char", "token"}
         ``"char"``: one unit per character; ``"token"``: one per whitespace
         token of the ``text`` column, which takes the label of every span it
@@ -221,7 +228,7 @@ def token_agreement(
     coefficient = entry(function, _FUNC)
     table = read_spans(
         spans, item=item, rater=rater, start=start, end=end, label=label,
-        lengths=lengths, func=_FUNC, need_lengths=unit == "char",
+        lengths=lengths, raters=raters, func=_FUNC, need_lengths=unit == "char",
     )  # fmt: skip
     grid = _grid(table, unit)
     if coefficient.arity == 2:
