@@ -190,3 +190,29 @@ def test_folders_are_detected_as_doccano_or_brat(name, tool):
         pytest.skip("the doccano and brat samples come with their readers")
     out = run("agree", DATA / name, "--coefficients", "alpha")
     assert f"--input-format {tool}" in out.stderr
+
+
+def test_python_m_concord_runs_the_command_line():
+    # `python -m concord agree export.json` failed: "No module named concord.__main__"
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "concord",
+            "agree",
+            "tests/data/annotations/label_studio.json",
+            "--coefficients",
+            "alpha",
+            "--format",
+            "csv",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Krippendorff's alpha,krippendorff_alpha,nominal,0.48936" in out.stdout
