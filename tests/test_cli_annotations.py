@@ -203,7 +203,7 @@ def test_python_m_concord_runs_the_command_line():
             "-m",
             "concord",
             "agree",
-            "tests/data/annotations/label_studio.json",
+            str(DATA / "label_studio.json"),
             "--coefficients",
             "alpha",
             "--format",
@@ -216,3 +216,42 @@ def test_python_m_concord_runs_the_command_line():
     )
     assert out.returncode == 0, out.stderr
     assert "Krippendorff's alpha,krippendorff_alpha,nominal,0.48936" in out.stdout
+
+
+def test_spans_reads_conll_2003_columns_named_with_raters():
+    # CoNLL-2003's layout has part of speech and chunk columns before the annotators' tags:
+    # the reader's error said "raters=", an option the command line did not have
+    path = DATA / "conll_two_annotators.conll"
+    said = one_line_error(run("spans", path))
+    assert "--raters" in said and "raters=" not in said
+    out = run("spans", path, "--raters", "ann,bob", "--format", "json")
+    assert out.exit_code == 0, out.output
+    record = json.loads(out.stdout)
+    assert record["data"]["raters"] == ["ann", "bob"]
+    # hand count: ann's column (IOB1) has 8 chunks, bob's (IOB2) 7; 6 agree exactly
+    assert record["measures"]["f1"]["statistic"] == pytest.approx(2 * 6 / (8 + 7), abs=1e-15)
+
+
+def test_raters_of_spans_on_a_table_is_a_usage_error(tmp_path):
+    path = tmp_path / "spans.csv"
+    path.write_text("item,rater,start,end,label\n1,a,0,5,X\n1,b,0,5,X\n")
+    said = one_line_error(run("spans", path, "--raters", "a,b"), status=2)
+    assert "Leave --raters out" in said
+
+
+def test_export_errors_name_only_what_the_command_line_has(tmp_path):
+    # errors of the readers named Python keywords (rater=, text_key=) on the command line
+    said = one_line_error(run("spans", DATA / "doccano_spans_ann.jsonl"))
+    assert "rater=" not in said and "USERNAME.jsonl" in said
+    tasks = json.loads((DATA / "label_studio_spans.json").read_text(encoding="utf-8"))
+    tasks[0]["annotations"][0]["result"][0]["value"]["end"] = 9999
+    path = tmp_path / "past.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    said = one_line_error(run("spans", path))
+    assert "[0, 9999)" in said and "text_key=" not in said
+    table = tmp_path / "past.csv"
+    table.write_text(
+        "item,rater,start,end,label,text\n1,a,0,5,X,hello there\n1,b,3,40,X,hello there\n"
+    )
+    said = one_line_error(run("spans", table))
+    assert "row 3" in said and "lengths=" not in said and "--text" in said

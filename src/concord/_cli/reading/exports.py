@@ -29,8 +29,18 @@ NAMES = {
 }
 # the option of each format that --control sets
 _CONTROL = {"label-studio": "from_name", "argilla": "question"}
-# the library's words in an export's error → the command line's
-_WORDS = {"from_name=": "--control", "question=": "--control", "format=": "--input-format"}
+# the library's words in an export's error → the command line's (phrases naming options the
+# command line does not have first, then the options it has under other names)
+_WORDS = {
+    "or name the record's user key with rater=": "or give the folder (or .zip) holding each "
+    "user's USERNAME.jsonl",
+    ": remove the duplicate, or name each record's user with rater=.": ": remove the duplicate.",
+    ", or pass text_key= naming the text field.": ".",
+    "from_name=": "--control",
+    "question=": "--control",
+    "format=": "--input-format",
+    "raters=": "--raters",
+}
 
 
 def is_export(file: str, o: dict[str, Any]) -> bool:
@@ -89,6 +99,8 @@ def long_table(file: str, o: dict[str, Any], columns: bool = True) -> Any:
 
 
 def _options(fmt: str, o: dict[str, Any]) -> dict[str, Any]:
+    if fmt == "conll" and o.get("tag_columns"):  # concord spans --raters: the tag columns
+        return {"raters": cin.split_names(o["tag_columns"])}
     control = o.get("control")
     if control is None:
         return {}
