@@ -99,8 +99,8 @@ def long_table(file: str, o: dict[str, Any], columns: bool = True) -> Any:
 
 
 def _options(fmt: str, o: dict[str, Any]) -> dict[str, Any]:
-    if fmt == "conll" and o.get("tag_columns"):  # concord spans --raters: the tag columns
-        return {"raters": cin.split_names(o["tag_columns"])}
+    if fmt == "conll" and o.get("raters"):  # --raters: the annotators of the last columns
+        return {"raters": cin.split_names(o["raters"])}
     control = o.get("control")
     if control is None:
         return {}

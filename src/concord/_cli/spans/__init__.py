@@ -112,11 +112,6 @@ def read_spans(file: str, o: dict[str, Any]) -> Any:
 
     if exports.is_export(file, o):  # an annotation tool's spans, read as the tool wrote them
         return exports.spans(file, o)
-    if o.get("tag_columns"):
-        raise click.UsageError(
-            f"--raters names the annotators' tag columns of a CoNLL file; {file} is a table "
-            "with a --rater column. Leave --raters out."
-        )
     frame = read.text_frame(file, o)
     names = list(frame.columns)
     wanted = {role: o[role] for role in ROLES}
@@ -196,8 +191,6 @@ Examples:
   concord spans entities.parquet --match 0.5 --format json
   concord spans entities.csv --item doc --rater annotator -o disagreements.csv
   concord spans entities.csv --fail-under 0.8
-  concord spans export.json --match overlap
-  concord spans ner.conll --raters alice,bob
 """
 )
 @click.argument("file", metavar="FILE")
@@ -222,13 +215,6 @@ Examples:
     show_default=True,
     help="Span F1: when two spans match: exact, overlap (a shared character) or an IoU "
     "threshold, e.g. 0.5.",
-)
-@click.option(
-    "--raters",
-    "tag_columns",
-    metavar="A,B",
-    help="CoNLL files: the annotators of the last tag columns, comma-separated (CoNLL-2003 "
-    "has part of speech and chunk tags before them). Default: every column after the token.",
 )
 @click.option("--ignore-labels", is_flag=True, help="Span F1: spans match whatever their label.")
 @click.option(
