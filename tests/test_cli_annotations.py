@@ -249,3 +249,24 @@ def test_export_errors_name_only_what_the_command_line_has(tmp_path):
     )
     said = one_line_error(run("spans", table))
     assert "row 3" in said and "lengths=" not in said and "--text" in said
+
+
+def test_a_folder_of_conll_files_is_one_file_per_annotator(tmp_path):
+    # the reader takes one CoNLL file per annotator; the command line, given their folder,
+    # said it held "no .jsonl or .ann file"
+    folder = tmp_path / "ner"
+    folder.mkdir()
+    for name in ("alice", "bob"):
+        text = (DATA / f"conll_{name}.conll").read_text(encoding="utf-8")
+        (folder / f"{name}.conll").write_text(text, encoding="utf-8")
+    out = run("spans", folder, "--format", "json")
+    assert out.exit_code == 0, out.output
+    assert "one per annotator" in out.stderr
+    record = json.loads(out.stdout)
+    assert record["data"]["raters"] == ["alice", "bob"]
+    # by hand: 3 chunks each, only "Babbage" PER alike (Bob cuts Ada's PER short and calls
+    # London ORG): F1 = 2 * 1 / (3 + 3)
+    assert record["measures"]["f1"]["statistic"] == pytest.approx(1 / 3, abs=1e-15)
+    (folder / "notes.txt").write_text("not a CoNLL file", encoding="utf-8")
+    said = one_line_error(run("spans", folder))
+    assert "no .jsonl or .ann file" in said

@@ -27,6 +27,8 @@ NAMES = {
     "brat": "brat",
     "conll": "CoNLL",
 }
+# a CoNLL file's suffixes (a folder of such files holds one file per annotator)
+_CONLL_SUFFIXES = (".conll", ".conllu", ".iob", ".iob2", ".bio")
 # the option of each format that --control sets
 _CONTROL = {"label-studio": "from_name", "argilla": "question"}
 # the library's words in an export's error → the command line's (phrases naming options the
@@ -77,6 +79,13 @@ def long_table(file: str, o: dict[str, Any], columns: bool = True) -> Any:
             )
     fmt = o.get("input_format")
     source: Any = file
+    per_file = _conll_files(file) if fmt in (None, "conll") else None
+    if per_file is not None:  # one CoNLL file per annotator: the files name the raters
+        fmt, source = "conll", per_file
+        terminal.echo(
+            f"note: reading {file} as CoNLL files, one per annotator named by its file name.",
+            err=True,
+        )
     try:
         if fmt is None:
             fmt, source = readers.detect(file)
@@ -96,6 +105,24 @@ def long_table(file: str, o: dict[str, Any], columns: bool = True) -> Any:
         raise click.ClickException(said) from None
     _say_skipped(frame.attrs.get("skipped") or {}, fmt)
     return frame
+
+
+def _conll_files(file: str) -> list[str] | None:
+    """Return a folder's CoNLL files (one per annotator), sorted; None for anything else.
+
+    Only a folder holding nothing but such files (and no sub-folder) is one: doccano's
+    and brat's folders are detected by the reader.
+    """
+    from pathlib import Path
+
+    folder = Path(file)
+    if file == "-" or not folder.is_dir():
+        return None
+    entries = [p for p in folder.iterdir() if not p.name.startswith(".")]
+    conll = [p for p in entries if p.is_file() and p.suffix.lower() in _CONLL_SUFFIXES]
+    if not conll or len(conll) != len(entries):
+        return None
+    return [str(p) for p in sorted(conll)]
 
 
 def _options(fmt: str, o: dict[str, Any]) -> dict[str, Any]:
