@@ -270,3 +270,26 @@ def test_a_folder_of_conll_files_is_one_file_per_annotator(tmp_path):
     (folder / "notes.txt").write_text("not a CoNLL file", encoding="utf-8")
     said = one_line_error(run("spans", folder))
     assert "no .jsonl or .ann file" in said
+
+
+def test_a_truncated_doccano_line_says_its_column_once(tmp_path):
+    # json's "Unterminated string starting at" was followed by " at column": "at at column"
+    text = (DATA / "doccano_collaborative.jsonl").read_text(encoding="utf-8")
+    path = tmp_path / "cut.jsonl"
+    path.write_text(text[: text.index("\n", 200) - 10], encoding="utf-8")
+    said = one_line_error(run("agree", path, "--input-format", "doccano"))
+    assert "Unterminated string starting at, column" in said and "at at" not in said
+
+
+@pytest.mark.parametrize("command", ["agree", "spans", "kappa"])
+def test_help_says_how_exports_are_read(command):
+    # --input-format's help named only .json and .jsonl as detected; agree's --raters only
+    # the wide form, though it picks an export's annotators
+    out = run(command, "--help")
+    assert out.exit_code == 0
+    text = " ".join(out.output.split())
+    assert ".ann, .conll, a folder or .zip) is detected" in text
+    assert "label-studio|prodigy|doccano|argilla|brat|conll" in text
+    if command == "agree":
+        assert "an annotation export: the annotators to keep" in text
+        assert "concord agree export.json" in text
