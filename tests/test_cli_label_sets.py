@@ -139,3 +139,21 @@ def test_to_dict_of_label_sets_is_json_safe() -> None:
     b = [frozenset({"econ"}), frozenset({"sport"}), frozenset({"econ", "pol"})]
     text = json.dumps(concord.cohen_kappa(a, b).to_dict())
     assert '["econ", "pol"]' in text
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (("kappa", "--rater1", "ann", "--rater2", "bob"), "{econ, pol}"),
+        (("items",), "{econ}"),
+        (("items", "--format", "csv"), ",{econ},"),
+    ],
+    ids=["kappa", "items", "items-csv"],
+)
+def test_label_sets_are_shown_as_sets_of_labels(args: tuple[str, ...], shown: str) -> None:
+    # kappa's matrices and costliest confusions and items' majority showed Python's
+    # repr, frozenset({'econ', 'pol'}); a set is shown as its sorted labels in braces
+    path = "tests/data/annotations/doccano_collaborative.jsonl"
+    out = run(args[0], path, *args[1:])
+    assert out.exit_code == 0, out.output
+    assert shown in out.stdout and "frozenset" not in out.stdout
