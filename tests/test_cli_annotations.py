@@ -293,3 +293,13 @@ def test_help_says_how_exports_are_read(command):
     if command == "agree":
         assert "an annotation export: the annotators to keep" in text
         assert "concord agree export.json" in text
+
+
+@pytest.mark.parametrize(
+    ("command", "name"), [("agree", "label_studio.json"), ("spans", "prodigy_ner.jsonl")]
+)
+def test_an_export_on_stdin_without_input_format_is_named(command, name):
+    # stdin was read as CSV: "-: line 3 has 2 fields where the header has 1"
+    text = (DATA / name).read_text(encoding="utf-8")
+    said = one_line_error(run(command, "-", input=text))
+    assert "stdin holds JSON" in said and "--input-format" in said
