@@ -303,3 +303,18 @@ def test_an_export_on_stdin_without_input_format_is_named(command, name):
     text = (DATA / name).read_text(encoding="utf-8")
     said = one_line_error(run(command, "-", input=text))
     assert "stdin holds JSON" in said and "--input-format" in said
+
+
+def test_labels_declare_an_exports_choices_and_name_the_record():
+    # --labels was checked only after reading, naming no record; the readers' choices=
+    # names the task and annotation of a label outside them
+    said = one_line_error(run("agree", DATA / "label_studio.json", "--labels", "positive,neutral"))
+    assert "record 2 (id 2), annotation 1: the label 'negative' is not one of --labels" in said
+    said = one_line_error(
+        run("agree", DATA / "argilla.json", "--control", "topics", "--labels", "food,service")
+    )
+    assert "record 3 (id 'review-3'): the label 'price' is not one of --labels" in said
+    out = run("agree", DATA / "label_studio.json", "--labels", "negative,neutral,positive",
+              "--coefficients", "alpha", "--format", "json")  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert Fraction(_alpha(out)).limit_denominator(1000) == NLTK_ALPHA

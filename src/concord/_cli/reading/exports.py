@@ -9,6 +9,7 @@ becomes the wide table every command takes: one row per item, one column per rat
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Any
 
@@ -29,6 +30,8 @@ NAMES = {
 }
 # a CoNLL file's suffixes (a folder of such files holds one file per annotator)
 _CONLL_SUFFIXES = (".conll", ".conllu", ".iob", ".iob2", ".bio")
+# the formats whose reader checks each label against the declared ones (--labels)
+_CHOICES = ("label-studio", "prodigy", "argilla")
 # the option of each format that --control sets
 _CONTROL = {"label-studio": "from_name", "argilla": "question"}
 # the library's words in an export's error → the command line's (phrases naming options the
@@ -42,6 +45,7 @@ _WORDS = {
     "question=": "--control",
     "format=": "--input-format",
     "raters=": "--raters",
+    "choices=": "--labels",
 }
 
 
@@ -128,15 +132,32 @@ def _conll_files(file: str) -> list[str] | None:
 def _options(fmt: str, o: dict[str, Any]) -> dict[str, Any]:
     if fmt == "conll" and o.get("raters"):  # --raters: the annotators of the last columns
         return {"raters": cin.split_names(o["raters"])}
+    found = _choices(fmt, o)
     control = o.get("control")
     if control is None:
-        return {}
+        return found
     if fmt not in _CONTROL:
         raise click.UsageError(
             "--control picks a Label Studio control or an Argilla question; "
             f"a {NAMES[fmt]} export has none. Leave it out."
         )
-    return {_CONTROL[fmt]: control}
+    return {**found, _CONTROL[fmt]: control}
+
+
+def _choices(fmt: str, o: dict[str, Any]) -> dict[str, Any]:
+    """Return ``choices=`` from --labels (a label outside them names its record), else {}.
+
+    A label that reads as a number is also that number: a rating control's labels are.
+    """
+    labels = cin.split_names(o.get("labels"))
+    if not labels or fmt not in _CHOICES:
+        return {}
+    allowed: set[Any] = set(labels)
+    for label in labels:
+        with contextlib.suppress(ValueError):
+            number = float(label)
+            allowed.add(int(number) if number.is_integer() else number)
+    return {"choices": allowed}
 
 
 def _say_skipped(skipped: dict[str, int], fmt: str) -> None:
