@@ -318,3 +318,15 @@ def test_labels_declare_an_exports_choices_and_name_the_record():
               "--coefficients", "alpha", "--format", "json")  # fmt: skip
     assert out.exit_code == 0, out.output
     assert Fraction(_alpha(out)).limit_denominator(1000) == NLTK_ALPHA
+
+
+def test_a_span_file_without_header_is_named_as_such(tmp_path):
+    # pygamma-agreement's CSV (tests/data/gamma/) has no header: the first span was read as
+    # the column names and the error said "no column 'item' for --item. Columns: Alex, 1, 2, 9"
+    gamma = DATA.parent / "gamma" / "AlexPaulSuzan.csv"
+    said = one_line_error(run("spans", gamma))
+    assert "the first line (Alex, 1, 2, 9) is a span, not the names of the columns" in said
+    fixed = tmp_path / "with_header.csv"
+    rows = gamma.read_text(encoding="utf-8").splitlines()
+    fixed.write_text("\n".join(["rater,label,start,end,item", *(r + ",1" for r in rows)]))
+    assert run("spans", fixed).exit_code == 0

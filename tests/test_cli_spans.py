@@ -205,17 +205,3 @@ def test_gamma_is_the_librarys_and_seeded(spans_csv: Path) -> None:
     assert json.loads(out.output)["measures"]["gamma"]["statistic"] == pytest.approx(
         want.statistic
     )
-
-
-def test_a_file_without_header_is_named_as_such(tmp_path: Path) -> None:
-    # pygamma-agreement's CSV (tests/data/gamma/) has no header: the first span was read as
-    # the column names and the error said "no column 'item' for --item. Columns: Alex, 1, 2, 9"
-    gamma = Path(__file__).parent / "data" / "gamma" / "AlexPaulSuzan.csv"
-    out = run(str(gamma))
-    assert out.exit_code == 1, out.output
-    assert "Traceback" not in out.output
-    assert "the first line (Alex, 1, 2, 9) is a span, not the names of the columns" in out.output
-    fixed = tmp_path / "with_header.csv"
-    rows = gamma.read_text(encoding="utf-8").splitlines()
-    fixed.write_text("\n".join(["rater,label,start,end,item", *(r + ",1" for r in rows)]))
-    assert run(str(fixed)).exit_code == 0
