@@ -190,3 +190,143 @@ def test_folders_are_detected_as_doccano_or_brat(name, tool):
         pytest.skip("the doccano and brat samples come with their readers")
     out = run("agree", DATA / name, "--coefficients", "alpha")
     assert f"--input-format {tool}" in out.stderr
+
+
+def test_python_m_concord_runs_the_command_line():
+    # `python -m concord agree export.json` failed: "No module named concord.__main__"
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "concord",
+            "agree",
+            str(DATA / "label_studio.json"),
+            "--coefficients",
+            "alpha",
+            "--format",
+            "csv",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Krippendorff's alpha,krippendorff_alpha,nominal,0.48936" in out.stdout
+
+
+def test_conll_2003_columns_are_named_with_raters():
+    # CoNLL-2003's layout has part of speech and chunk columns before the annotators' tags:
+    # the reader's error said "raters=", an option the command line does not have, and
+    # --raters (concord spans --raters) did not reach the reader
+    from concord._cli.reading import exports
+
+    path = DATA / "conll_two_annotators.conll"
+    said = one_line_error(run("spans", path))
+    assert "--raters" in said and "raters=" not in said
+    spans = exports.spans(str(path), {"input_format": "conll", "raters": "ann,bob"})
+    assert sorted(spans["rater"].unique()) == ["ann", "bob"]
+    # ann's column (IOB1) has 8 chunks, bob's (IOB2) 7: "London Berlin" is one LOC for bob
+    assert spans.groupby("rater").size().to_dict() == {"ann": 8, "bob": 7}
+
+
+def test_export_errors_name_only_what_the_command_line_has(tmp_path):
+    # errors of the readers named Python keywords (rater=, text_key=) on the command line
+    said = one_line_error(run("spans", DATA / "doccano_spans_ann.jsonl"))
+    assert "rater=" not in said and "USERNAME.jsonl" in said
+    tasks = json.loads((DATA / "label_studio_spans.json").read_text(encoding="utf-8"))
+    tasks[0]["annotations"][0]["result"][0]["value"]["end"] = 9999
+    path = tmp_path / "past.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    said = one_line_error(run("spans", path))
+    assert "[0, 9999)" in said and "text_key=" not in said
+    table = tmp_path / "past.csv"
+    table.write_text(
+        "item,rater,start,end,label,text\n1,a,0,5,X,hello there\n1,b,3,40,X,hello there\n"
+    )
+    said = one_line_error(run("spans", table))
+    assert "row 3" in said and "lengths=" not in said and "--text" in said
+
+
+def test_a_folder_of_conll_files_is_one_file_per_annotator(tmp_path):
+    # the reader takes one CoNLL file per annotator; the command line, given their folder,
+    # said it held "no .jsonl or .ann file"
+    folder = tmp_path / "ner"
+    folder.mkdir()
+    for name in ("alice", "bob"):
+        text = (DATA / f"conll_{name}.conll").read_text(encoding="utf-8")
+        (folder / f"{name}.conll").write_text(text, encoding="utf-8")
+    out = run("spans", folder, "--format", "json")
+    assert out.exit_code == 0, out.output
+    assert "one per annotator" in out.stderr
+    record = json.loads(out.stdout)
+    assert record["data"]["raters"] == ["alice", "bob"]
+    # by hand: 3 chunks each, only "Babbage" PER alike (Bob cuts Ada's PER short and calls
+    # London ORG): F1 = 2 * 1 / (3 + 3)
+    assert record["measures"]["f1"]["statistic"] == pytest.approx(1 / 3, abs=1e-15)
+    (folder / "notes.txt").write_text("not a CoNLL file", encoding="utf-8")
+    said = one_line_error(run("spans", folder))
+    assert "no .jsonl or .ann file" in said
+
+
+def test_a_truncated_doccano_line_says_its_column_once(tmp_path):
+    # json's "Unterminated string starting at" was followed by " at column": "at at column"
+    text = (DATA / "doccano_collaborative.jsonl").read_text(encoding="utf-8")
+    path = tmp_path / "cut.jsonl"
+    path.write_text(text[: text.index("\n", 200) - 10], encoding="utf-8")
+    said = one_line_error(run("agree", path, "--input-format", "doccano"))
+    assert "Unterminated string starting at, column" in said and "at at" not in said
+
+
+@pytest.mark.parametrize("command", ["agree", "spans", "kappa"])
+def test_help_says_how_exports_are_read(command):
+    # --input-format's help named only .json and .jsonl as detected; agree's --raters only
+    # the wide form, though it picks an export's annotators
+    out = run(command, "--help")
+    assert out.exit_code == 0
+    text = " ".join(out.output.split())
+    assert ".ann, .conll, a folder or .zip) is detected" in text
+    assert "label-studio|prodigy|doccano|argilla|brat|conll" in text
+    if command == "agree":
+        assert "an annotation export: the annotators to keep" in text
+        assert "concord agree export.json" in text
+
+
+@pytest.mark.parametrize(
+    ("command", "name"), [("agree", "label_studio.json"), ("spans", "prodigy_ner.jsonl")]
+)
+def test_an_export_on_stdin_without_input_format_is_named(command, name):
+    # stdin was read as CSV: "-: line 3 has 2 fields where the header has 1"
+    text = (DATA / name).read_text(encoding="utf-8")
+    said = one_line_error(run(command, "-", input=text))
+    assert "stdin holds JSON" in said and "--input-format" in said
+
+
+def test_labels_declare_an_exports_choices_and_name_the_record():
+    # --labels was checked only after reading, naming no record; the readers' choices=
+    # names the task and annotation of a label outside them
+    said = one_line_error(run("agree", DATA / "label_studio.json", "--labels", "positive,neutral"))
+    assert "record 2 (id 2), annotation 1: the label 'negative' is not one of --labels" in said
+    said = one_line_error(
+        run("agree", DATA / "argilla.json", "--control", "topics", "--labels", "food,service")
+    )
+    assert "record 3 (id 'review-3'): the label 'price' is not one of --labels" in said
+    out = run("agree", DATA / "label_studio.json", "--labels", "negative,neutral,positive",
+              "--coefficients", "alpha", "--format", "json")  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert Fraction(_alpha(out)).limit_denominator(1000) == NLTK_ALPHA
+
+
+def test_a_span_file_without_header_is_named_as_such(tmp_path):
+    # pygamma-agreement's CSV (tests/data/gamma/) has no header: the first span was read as
+    # the column names and the error said "no column 'item' for --item. Columns: Alex, 1, 2, 9"
+    gamma = DATA.parent / "gamma" / "AlexPaulSuzan.csv"
+    said = one_line_error(run("spans", gamma))
+    assert "the first line (Alex, 1, 2, 9) is a span, not the names of the columns" in said
+    fixed = tmp_path / "with_header.csv"
+    rows = gamma.read_text(encoding="utf-8").splitlines()
+    fixed.write_text("\n".join(["rater,label,start,end,item", *(r + ",1" for r in rows)]))
+    assert run("spans", fixed).exit_code == 0

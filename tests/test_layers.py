@@ -30,7 +30,7 @@ LAYERS = [
     ("_studies",),
     ("_thresholds", "_streaming"),
     ("_render", "_ml", "plot", "report", "dask", "ml", ""),  # "": the package's __init__
-    ("_cli",),
+    ("_cli", "__main__"),  # __main__: `python -m concord` runs the command line
 ]
 RANK = {top: rank for rank, tops in enumerate(LAYERS) for top in tops}
 

@@ -179,7 +179,7 @@ def test_doccano_looks_like() -> None:
         (
             ['{"id": 1, "text": "a", "label": ["x"], "user": "u"}', '{"id": 2, "text": "b", "lab'],
             {},
-            r"Line 2 of bad\.jsonl is not valid JSON \(.* at column \d+\)\. The file may be "
+            r"Line 2 of bad\.jsonl is not valid JSON \(.*, column \d+\)\. The file may be "
             r"truncated",
         ),
         (

@@ -147,6 +147,8 @@ Examples:
   concord agree scores.csv --coefficients kendall-w,cronbach-alpha
   concord agree annotations.csv --item doc --rater annotator --rating label --format json
   concord agree topics.csv --label-sets --set-separator '|'
+  concord agree export.json
+  concord agree label_studio.json --control topics
 """
 )
 @opt.input_options

@@ -12,6 +12,7 @@ from concord._cli import options as opt
 from concord._cli import output as out
 from concord._cli import read as read
 from concord._cli import terminal as terminal
+from concord._common.text import label_text
 from concord._render import records as rec
 
 
@@ -22,7 +23,7 @@ def _shown(r: Any, top: int) -> list[dict[str, str]]:
             "item": str(row.item),
             "ratings": str(row.n_ratings),
             "agreement": rec.number(row.agreement),
-            "majority": str(row.majority),
+            "majority": label_text(row.majority),
             "share": rec.number(row.majority_share),
             "entropy (nats)": rec.number(row.entropy),
         }
@@ -82,7 +83,10 @@ def items(file: str, **o: Any) -> list[dict[str, Any]]:
     if o["fmt"] == "json":
         terminal.echo(rec.dumps({**r.to_dict(), "items": _records(r)}), as_json=True)
     elif o["fmt"] == "csv":
-        terminal.echo(r.to_frame().to_csv(index=False, lineterminator="\n").rstrip("\n"))
+        frame = r.to_frame()
+        sets = frame["majority"].map(lambda v: isinstance(v, frozenset))
+        frame.loc[sets, "majority"] = frame.loc[sets, "majority"].map(label_text)
+        terminal.echo(frame.to_csv(index=False, lineterminator="\n").rstrip("\n"))
     else:
         shown = _shown(r, o["top"])
         head = f"{file}: the {len(shown)} hardest of {len(r.items)} items"

@@ -47,7 +47,8 @@ read_options = options(
     click.option(
         "--input-format",
         type=click.Choice(cin.FORMATS + cin.EXPORTS),
-        help="Default: the suffix's; a .json or .jsonl export's tool is detected.",
+        help="Default: the suffix's. An annotation tool's export (.json, .jsonl, .ann, "
+        ".conll, a folder or .zip) is detected and the tool named on stderr.",
     ),
     click.option(
         "--control",
@@ -81,7 +82,11 @@ input_options = options(
     click.option("--labels", help="Ordered categories, comma-separated, e.g. low,mid,high."),
 )
 wide_options = options(
-    click.option("--raters", help="Wide form: the rater columns, comma-separated."),
+    click.option(
+        "--raters",
+        help="Wide form: the rater columns, comma-separated; an annotation export: the "
+        "annotators to keep.",
+    ),
     click.option("--id", "id_column", help="Wide form: an item-id column to leave out."),
 )
 

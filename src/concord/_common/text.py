@@ -38,9 +38,22 @@ def number(x: float, digits: int = 6) -> str:
     return f"{x:.{digits}g}"
 
 
+def label_text(label: Any) -> str:
+    """Return a label as text; a label set as its labels in braces, sorted as text.
+
+    Examples
+    --------
+    >>> label_text(frozenset({"pol", "econ"})), label_text("pol"), label_text(3)
+    ('{econ, pol}', 'pol', '3')
+    """
+    if isinstance(label, set | frozenset):
+        return "{" + ", ".join(sorted(map(str, label))) + "}"
+    return str(label)
+
+
 def matrix(values: np.ndarray, labels: Sequence[Any], *, digits: int = 4) -> str:
     """Return a labelled text table of a k×k matrix (rows: first rater, columns: second)."""
-    names = [str(v) for v in labels]
+    names = [label_text(v) for v in labels]
     cells = [[number(v, digits) for v in row] for row in values.tolist()]
     head = max((len(s) for s in names), default=0)
     width = max([len(s) for s in names] + [len(c) for row in cells for c in row])

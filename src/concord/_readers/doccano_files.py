@@ -110,7 +110,7 @@ def _lines(text: Any, name: str, user: Any) -> Iterator[Record]:
 def _bad_json(where: str, exc: json.JSONDecodeError) -> None:
     record_error(
         where,
-        f"is not valid JSON ({exc.msg} at column {exc.colno})",
+        f"is not valid JSON ({exc.msg}, column {exc.colno})",
         "The file may be truncated or edited: export it again from doccano, or fix the line.",
     )
 

@@ -9,6 +9,7 @@ becomes the wide table every command takes: one row per item, one column per rat
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Any
 
@@ -27,10 +28,25 @@ NAMES = {
     "brat": "brat",
     "conll": "CoNLL",
 }
+# a CoNLL file's suffixes (a folder of such files holds one file per annotator)
+_CONLL_SUFFIXES = (".conll", ".conllu", ".iob", ".iob2", ".bio")
+# the formats whose reader checks each label against the declared ones (--labels)
+_CHOICES = ("label-studio", "prodigy", "argilla")
 # the option of each format that --control sets
 _CONTROL = {"label-studio": "from_name", "argilla": "question"}
-# the library's words in an export's error → the command line's
-_WORDS = {"from_name=": "--control", "question=": "--control", "format=": "--input-format"}
+# the library's words in an export's error → the command line's (phrases naming options the
+# command line does not have first, then the options it has under other names)
+_WORDS = {
+    "or name the record's user key with rater=": "or give the folder (or .zip) holding each "
+    "user's USERNAME.jsonl",
+    ": remove the duplicate, or name each record's user with rater=.": ": remove the duplicate.",
+    ", or pass text_key= naming the text field.": ".",
+    "from_name=": "--control",
+    "question=": "--control",
+    "format=": "--input-format",
+    "raters=": "--raters",
+    "choices=": "--labels",
+}
 
 
 def is_export(file: str, o: dict[str, Any]) -> bool:
@@ -67,6 +83,13 @@ def long_table(file: str, o: dict[str, Any], columns: bool = True) -> Any:
             )
     fmt = o.get("input_format")
     source: Any = file
+    per_file = _conll_files(file) if fmt in (None, "conll") else None
+    if per_file is not None:  # one CoNLL file per annotator: the files name the raters
+        fmt, source = "conll", per_file
+        terminal.echo(
+            f"note: reading {file} as CoNLL files, one per annotator named by its file name.",
+            err=True,
+        )
     try:
         if fmt is None:
             fmt, source = readers.detect(file)
@@ -88,16 +111,53 @@ def long_table(file: str, o: dict[str, Any], columns: bool = True) -> Any:
     return frame
 
 
+def _conll_files(file: str) -> list[str] | None:
+    """Return a folder's CoNLL files (one per annotator), sorted; None for anything else.
+
+    Only a folder holding nothing but such files (and no sub-folder) is one: doccano's
+    and brat's folders are detected by the reader.
+    """
+    from pathlib import Path
+
+    folder = Path(file)
+    if file == "-" or not folder.is_dir():
+        return None
+    entries = [p for p in folder.iterdir() if not p.name.startswith(".")]
+    conll = [p for p in entries if p.is_file() and p.suffix.lower() in _CONLL_SUFFIXES]
+    if not conll or len(conll) != len(entries):
+        return None
+    return [str(p) for p in sorted(conll)]
+
+
 def _options(fmt: str, o: dict[str, Any]) -> dict[str, Any]:
+    if fmt == "conll" and o.get("raters"):  # --raters: the annotators of the last columns
+        return {"raters": cin.split_names(o["raters"])}
+    found = _choices(fmt, o)
     control = o.get("control")
     if control is None:
-        return {}
+        return found
     if fmt not in _CONTROL:
         raise click.UsageError(
             "--control picks a Label Studio control or an Argilla question; "
             f"a {NAMES[fmt]} export has none. Leave it out."
         )
-    return {_CONTROL[fmt]: control}
+    return {**found, _CONTROL[fmt]: control}
+
+
+def _choices(fmt: str, o: dict[str, Any]) -> dict[str, Any]:
+    """Return ``choices=`` from --labels (a label outside them names its record), else {}.
+
+    A label that reads as a number is also that number: a rating control's labels are.
+    """
+    labels = cin.split_names(o.get("labels"))
+    if not labels or fmt not in _CHOICES:
+        return {}
+    allowed: set[Any] = set(labels)
+    for label in labels:
+        with contextlib.suppress(ValueError):
+            number = float(label)
+            allowed.add(int(number) if number.is_integer() else number)
+    return {"choices": allowed}
 
 
 def _say_skipped(skipped: dict[str, int], fmt: str) -> None:

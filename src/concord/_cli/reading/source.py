@@ -126,6 +126,12 @@ class Source:
     def __post_init__(self) -> None:
         if self.name == "-":
             self.path = _spool_stdin()
+            if self.opts.fmt in ("csv", "tsv") and _json_start(self.path):
+                raise _fail(
+                    "-",
+                    f"stdin holds JSON, not {self.opts.fmt.upper()}: an annotation tool's "
+                    f"export? Name its tool with --input-format {'|'.join(cin.EXPORTS[:4])}.",
+                )
             return
         self.path = self.name
         if os.path.isdir(self.name):
@@ -474,6 +480,13 @@ def _bar(total: int | None, name: str, shown: bool) -> Iterator[Any]:
     finally:
         if bar is not None:
             bar.close()
+
+
+def _json_start(path: str) -> bool:
+    """Whether the file starts (after blanks and a byte-order mark) with a JSON [ or {."""
+    with open(path, "rb") as f:
+        head = f.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head[:1] in (b"[", b"{")
 
 
 def _spool_stdin() -> str:

@@ -123,6 +123,7 @@ def read_spans(file: str, o: dict[str, Any]) -> Any:
     frame = read.text_frame(file, o)
     names = list(frame.columns)
     wanted = {role: o[role] for role in ROLES}
+    _header(file, names, wanted)
     for role, column in wanted.items():
         read.select(names, [column], file, f"--{role}")
     spans = pd.DataFrame(index=pd.RangeIndex(2, len(frame) + 2))
@@ -135,6 +136,20 @@ def read_spans(file: str, o: dict[str, Any]) -> Any:
         text = frame[o["text"]].astype(object)
         spans["text"] = text.where(text.notna(), None).to_numpy()
     return spans
+
+
+def _header(file: str, names: list[Any], wanted: dict[str, str]) -> None:
+    """Fail in one line where FILE's first line is spans, not names (a file without header)."""
+    if any(str(c) in names for c in wanted.values()):
+        return
+    numbers = [c for c in names if str(c).strip().lstrip("-").isdigit()]
+    if numbers:
+        raise click.ClickException(
+            f"{file}: the first line ({', '.join(map(str, names))}) is a span, not the names "
+            f"of the columns: {', '.join(wanted.values())}. Add a header line naming them, and "
+            "an item column where FILE is one document (--item, --rater, --start, --end and "
+            "--label name other columns)."
+        )
 
 
 def _blank(value: Any) -> bool:
@@ -161,8 +176,8 @@ def _offsets(file: str, column: Any, name: str) -> Any:
 def _file_rows(exc: Exception) -> Exception:
     """Return the library's error with its rows named as FILE numbers them."""
 
-    def fix(text: str) -> str:
-        return _ROW.sub(r"row \1", text)
+    def fix(text: str) -> str:  # the rows as FILE numbers them; the lengths as it gives them
+        return _ROW.sub(r"row \1", text).replace("(lengths= or its text)", "(its --text)")
 
     new: Any = type(exc)(fix(str(exc)))
     problem = problem_of(exc)

@@ -293,8 +293,11 @@ class Contributions:
 
     def __str__(self) -> str:
         first, second = self.raters
-        w = max(6, len(first), len(second), *(len(str(v)) for v in self.labels))
+        shown = _explain.label_text
+        w = max(6, len(first), len(second), *(len(shown(v)) for v in self.labels))
         lines = [f"{first:>{w}} → {second:<{w}}   κ lost   share of ΣW·O   share under chance"]
         for a, b, loss, obs, exp in self.ranked(10):
-            lines.append(f"{a!s:>{w}} → {b!s:<{w}}   {loss:6.4f}   {obs:13.1%}   {exp:18.1%}")
+            lines.append(
+                f"{shown(a):>{w}} → {shown(b):<{w}}   {loss:6.4f}   {obs:13.1%}   {exp:18.1%}"
+            )
         return "\n".join(lines)
