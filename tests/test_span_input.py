@@ -238,3 +238,10 @@ def test_an_empty_mapping_of_columns_reads_as_no_spans() -> None:
     """Empty lists are object columns: they failed as offsets "of object" instead."""
     t = read({key: [] for key in ROWS})
     assert t.n_spans == 0 and t.start.dtype == np.int64
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_a_nan_or_infinite_length_is_named(bad: float) -> None:
+    """A NaN length failed inside int() with "cannot convert float NaN to integer"."""
+    with pytest.raises(ValueError, match=r"'lengths' parameter .*whole numbers.*for item 'd1'"):
+        read(frame(), lengths={"d1": bad, "d2": 4})
