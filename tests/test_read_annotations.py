@@ -295,6 +295,14 @@ def test_prodigy_bad_input():
         concord.read_annotations(ner, format="prodigy")
 
 
+def test_prodigy_span_without_a_label_names_its_record():
+    """A span with label null was read as a row with a missing label."""
+    ner = [json.loads(x) for x in (DATA / "prodigy_ner.jsonl").read_text().splitlines()]
+    ner[3]["spans"][0]["label"] = None
+    with pytest.raises(ValueError, match=r"record 4 .*the span \[0, \d+\) has no label"):
+        concord.read_annotations(ner, format="prodigy")
+
+
 def test_prodigy_binary_reads_accept_and_reject_per_task():
     rows = [
         {"text": "a", "label": "SPORT", "_input_hash": 1, "_task_hash": 11, "answer": a,
