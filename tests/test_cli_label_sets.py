@@ -112,30 +112,3 @@ def test_cells_already_sets_are_detected() -> None:
     assert sets.loc[2, "a"] is None
     parsed = as_sets(pd.DataFrame({"a": ["x | y", np.nan, 3.0]}), "|")
     assert parsed["a"].tolist() == [frozenset({"x", "y"}), None, frozenset({"3"})]
-
-
-@pytest.mark.parametrize(
-    "args",
-    [("items",), ("kappa", "--rater1", "ann", "--rater2", "bob")],
-    ids=["items", "kappa"],
-)
-def test_json_of_an_export_of_label_sets_is_written(args: tuple[str, ...]) -> None:
-    # the sets of a doccano multi-label export reached json.dumps as frozensets: "Object of
-    # type frozenset is not JSON serializable" (exit 1); a set is now its sorted labels
-    path = "tests/data/annotations/doccano_collaborative.jsonl"
-    out = run(args[0], path, *args[1:], "--format", "json")
-    assert out.exit_code == 0, out.output
-    record = json.loads(out.output[out.output.index("{") :])
-    assert "['econ', 'pol']" not in out.output and "frozenset" not in out.output
-    text = json.dumps(record)
-    assert '["econ", "pol"]' in text or '["econ"]' in text
-
-
-def test_to_dict_of_label_sets_is_json_safe() -> None:
-    # README: to_dict() is JSON-safe; with label sets its categories were frozensets
-    import concord
-
-    a = [frozenset({"pol", "econ"}), frozenset({"sport"}), frozenset({"econ"})]
-    b = [frozenset({"econ"}), frozenset({"sport"}), frozenset({"econ", "pol"})]
-    text = json.dumps(concord.cohen_kappa(a, b).to_dict())
-    assert '["econ", "pol"]' in text

@@ -205,3 +205,14 @@ def test_gamma_is_the_librarys_and_seeded(spans_csv: Path) -> None:
     assert json.loads(out.output)["measures"]["gamma"]["statistic"] == pytest.approx(
         want.statistic
     )
+
+
+@pytest.mark.parametrize("measure", ["token-alpha", "unitizing-alpha"])
+def test_no_text_column_is_said_in_the_command_lines_words(tmp_path: Path, measure: str) -> None:
+    """It said "pass lengths={item: len(text)}", a keyword the command line does not have."""
+    path = tmp_path / "no_text.csv"
+    pd.DataFrame([r[:5] for r in ROWS], columns=COLUMNS[:5]).to_csv(path, index=False)
+    out = run(path, "--measure", measure)
+    assert out.exit_code == 1, out.output
+    assert "--text must be a column of each item's text" in out.output, out.output
+    assert "lengths=" not in out.output and out.output.count("Error:") == 1

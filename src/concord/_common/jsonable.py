@@ -9,23 +9,16 @@ from typing import Any
 def jsonable(value: Any) -> Any:
     """Return ``value`` with numpy arrays as lists and non-finite floats as None.
 
-    A set or frozenset (a label set of multi-label annotation) becomes the list of
-    its members, sorted as text, so that JSON holds it and equal sets read alike.
-
     Examples
     --------
     >>> import numpy as np
     >>> jsonable({"kappa": np.float64("nan"), "table": np.array([[1, 2]]), 3: (0.5, np.inf)})
     {'kappa': None, 'table': [[1, 2]], '3': [0.5, None]}
-    >>> jsonable({"majority": frozenset({"pol", "econ"})})
-    {'majority': ['econ', 'pol']}
     """
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if hasattr(value, "tolist"):
         return jsonable(value.tolist())
-    if isinstance(value, set | frozenset):
-        return [jsonable(v) for v in sorted(value, key=str)]
     if isinstance(value, list | tuple):
         return [jsonable(v) for v in value]
     if isinstance(value, dict):
