@@ -418,3 +418,18 @@ def test_label_agreement_with_a_two_rater_coefficient() -> None:
     assert r.coefficient == "cohen_kappa"
     with pytest.raises(ValueError, match=r"'function' parameter.*cohen_kappa for 3 raters"):
         concord.label_agreement(SETS, function=concord.cohen_kappa)
+
+
+def test_a_label_as_a_number_and_as_its_text_is_an_error() -> None:
+    """{1} and {'1'} were two disjoint sets (MASI distance 1), never agreeing, silently;
+    single labels 1 and '1' were already refused."""
+    across = [[{1}, {"1"}], [{2}, {"2"}], [{1}, {"1"}]]  # one column numbers, one text
+    with pytest.raises(ValueError, match=r"Got 1 as a number and '1' as text"):
+        concord.krippendorff_alpha(across, level="masi")
+    with pytest.raises(ValueError, match=r"numbers or text, not both"):
+        concord.label_agreement(across)
+    numbers = concord.krippendorff_alpha([[{1}, {1, 2}], [{2}, {2}], [{1}, {1}]], level="masi")
+    texts = concord.krippendorff_alpha(
+        [[{"1"}, {"1", "2"}], [{"2"}, {"2"}], [{"1"}, {"1"}]], level="masi"
+    )
+    assert numbers.statistic == texts.statistic  # one type throughout is fine
