@@ -268,3 +268,14 @@ def test_html_report_draws_gammas_alignment(spans_csv: Path, tmp_path: Path) -> 
     want = concord.gamma(pd.DataFrame(ROWS, columns=COLUMNS), rng=1)
     assert want.summary() in html
     assert "best alignment of the item of lowest γ</figcaption>" in html and "<svg" in html
+
+
+@pytest.mark.parametrize("measure", ["token-alpha", "unitizing-alpha"])
+def test_no_text_column_is_said_in_the_command_lines_words(tmp_path: Path, measure: str) -> None:
+    """It said "pass lengths={item: len(text)}", a keyword the command line does not have."""
+    path = tmp_path / "no_text.csv"
+    pd.DataFrame([r[:5] for r in ROWS], columns=COLUMNS[:5]).to_csv(path, index=False)
+    out = run(path, "--measure", measure)
+    assert out.exit_code == 1, out.output
+    assert "--text must be a column of each item's text" in out.output, out.output
+    assert "lengths=" not in out.output and out.output.count("Error:") == 1

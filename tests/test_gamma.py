@@ -350,3 +350,18 @@ def test_best_alignment_equals_the_full_programme_on_larger_continua():
         b = make_batch(np.zeros(rater.size, int), rater, start, end, label, 3, 1)
         ours = disorders(b, *best_alignments(b, 1.0, 1.0))[0]
         assert ours == pytest.approx(_milp_over_every_tuple(b, 1.0), abs=1e-7)
+
+
+def test_per_item_keeps_the_users_item_column():
+    """per_item() named the column 'item' whatever the user called it."""
+    t = {
+        "doc": ["a", "a", "b", "b"],
+        "rater": ["x", "y", "x", "y"],
+        "start": [0, 1, 3, 3],
+        "end": [5, 5, 9, 9],
+        "label": ["P", "P", "P", "P"],
+    }
+    r = concord.gamma(t, item="doc", rng=0, precision_level=0.1)
+    frame = r.per_item()
+    assert "doc" in frame.columns and "item" not in frame.columns
+    assert frame["doc"].tolist() == ["a", "b"]

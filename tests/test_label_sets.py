@@ -378,3 +378,58 @@ def test_large_sets_take_the_sorted_path(level: str) -> None:
     r = concord.krippendorff_alpha(cells(rows), level=level)
     assert r.statistic == float(by_hand(rows, masi if level == "masi" else jaccard))
     assert np.isfinite(r.standard_error)
+
+
+def test_masi_and_jaccard_alpha_on_two_items_by_hand() -> None:
+    """Two coders, items {a} vs {a, b} and {b} vs {b}, from the definitions.
+
+    MASI (Passonneau 2006): d({a}, {a, b}) = 1 - J·M = 1 - (1/2)(2/3) = 2/3, disjoint
+    sets 1. D_o sum = 2·2/3 = 4/3; D_e sum over the ordered pairs of the four values
+    = 2·2/3 + 4·1 + 4·2/3 = 8; α = 1 - (n - 1)·(4/3)/8 = 1/2. Jaccard: d = 1/2, so
+    D_o = 1, D_e = 1 + 4 + 2 = 7, α = 1 - 3/7 = 4/7.
+    """
+    rows = [[{"a"}, {"a", "b"}], [{"b"}, {"b"}]]
+    masi_alpha = concord.krippendorff_alpha(rows, level="masi").statistic
+    jaccard_alpha = concord.krippendorff_alpha(rows, level="jaccard").statistic
+    assert masi_alpha == pytest.approx(float(Fraction(1, 2)), abs=1e-15)
+    assert jaccard_alpha == pytest.approx(float(Fraction(4, 7)), abs=1e-15)
+
+
+@pytest.mark.parametrize("hole", [None, float("nan")])
+def test_a_missing_label_inside_a_set_is_an_error(hole: object) -> None:
+    """A None or NaN among a set's labels was counted as a label of its own."""
+    rows = [[{"a", hole}, {"a"}], [{"b"}, {"b"}]]
+    with pytest.raises(ValueError, match=r"none of them missing.*at position 0"):
+        concord.krippendorff_alpha(rows, level="masi")
+    with pytest.raises(ValueError, match=r"missing label \(None or NaN\)"):
+        concord.label_agreement(rows)
+
+
+def test_label_agreement_with_no_label_chosen_is_an_error() -> None:
+    with pytest.raises(ValueError, match=r"'labels' parameter.*at least one label.*'econ'"):
+        concord.label_agreement(SETS, labels=[])
+
+
+def test_label_agreement_with_a_two_rater_coefficient() -> None:
+    """Cohen's κ of 'pol' for the first two coders, by hand: p_o = 4/6, p_e = 5/9, κ = 1/4."""
+    two = [row[:2] for row in SETS]
+    r = concord.label_agreement(two, function=concord.cohen_kappa)
+    assert r["pol"].statistic == pytest.approx(float(Fraction(1, 4)), abs=1e-15)
+    assert r.coefficient == "cohen_kappa"
+    with pytest.raises(ValueError, match=r"'function' parameter.*cohen_kappa for 3 raters"):
+        concord.label_agreement(SETS, function=concord.cohen_kappa)
+
+
+def test_a_label_as_a_number_and_as_its_text_is_an_error() -> None:
+    """{1} and {'1'} were two disjoint sets (MASI distance 1), never agreeing, silently;
+    single labels 1 and '1' were already refused."""
+    across = [[{1}, {"1"}], [{2}, {"2"}], [{1}, {"1"}]]  # one column numbers, one text
+    with pytest.raises(ValueError, match=r"Got 1 as a number and '1' as text"):
+        concord.krippendorff_alpha(across, level="masi")
+    with pytest.raises(ValueError, match=r"numbers or text, not both"):
+        concord.label_agreement(across)
+    numbers = concord.krippendorff_alpha([[{1}, {1, 2}], [{2}, {2}], [{1}, {1}]], level="masi")
+    texts = concord.krippendorff_alpha(
+        [[{"1"}, {"1", "2"}], [{"2"}, {"2"}], [{"1"}, {"1"}]], level="masi"
+    )
+    assert numbers.statistic == texts.statistic  # one type throughout is fine

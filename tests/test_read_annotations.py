@@ -210,6 +210,16 @@ def test_span_past_the_text():
         concord.read_annotations(tasks, format="label-studio")
 
 
+@pytest.mark.parametrize("labels", [[None], [], [""]])
+def test_span_without_a_label_names_its_record(labels):
+    """A region labelled [None] was read as a span with no label (refused later by row of the
+    table, not by record of the export); an empty list was dropped without a word."""
+    tasks = json.loads((DATA / "label_studio_spans.json").read_text(encoding="utf-8"))
+    tasks[1]["annotations"][0]["result"][1]["value"]["labels"] = labels
+    with pytest.raises(ValueError, match=r"record 2 \(id 2\), annotation 1: the span \[12, "):
+        concord.read_annotations(tasks, format="label-studio")
+
+
 def test_same_annotator_twice_on_a_task():
     tasks = _tasks()
     tasks[2]["annotations"].append(tasks[2]["annotations"][0])
@@ -282,6 +292,14 @@ def test_prodigy_bad_input():
     ner = [json.loads(x) for x in (DATA / "prodigy_ner.jsonl").read_text().splitlines()]
     ner[3]["spans"][0]["end"] = 99
     with pytest.raises(ValueError, match=r"record 4 .*the span \[0, 99\) is not inside the text"):
+        concord.read_annotations(ner, format="prodigy")
+
+
+def test_prodigy_span_without_a_label_names_its_record():
+    """A span with label null was read as a row with a missing label."""
+    ner = [json.loads(x) for x in (DATA / "prodigy_ner.jsonl").read_text().splitlines()]
+    ner[3]["spans"][0]["label"] = None
+    with pytest.raises(ValueError, match=r"record 4 .*the span \[0, \d+\) has no label"):
         concord.read_annotations(ner, format="prodigy")
 
 

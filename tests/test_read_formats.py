@@ -223,6 +223,11 @@ def test_doccano_looks_like() -> None:
             {},
             r"Line 2 of bad\.jsonl \(id 2\) holds spans where Line 1 .* holds classes",
         ),
+        (
+            ['{"id": 4, "text": "abc", "label": [[0, 1, null]], "user": "u"}'],
+            {},
+            r"\(id 4\) has the span \[0, 1, None\] with no label",  # was a row with no label
+        ),
         (['{"id": 1, "text": "a", "user": "u"}'], {}, r"has neither 'label' nor 'entities'"),
         (['"text"'], {}, r"Line 1 of bad\.jsonl is 'text', not a record"),
         (["[1, 2]"], {}, r"Record 1 of bad\.jsonl is 1, not a record"),  # a JSON list

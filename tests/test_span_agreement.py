@@ -384,3 +384,17 @@ def test_huge_offsets_give_the_same_counts(match: Any) -> None:
     small = concord.span_agreement(frame, match=match)
     huge = concord.span_agreement(shifted, match=match)
     assert small.statistic == huge.statistic and small.macro == huge.macro
+
+
+def test_repr_shows_the_values_without_float_noise() -> None:
+    r = concord.span_agreement(hand(), rng=0)  # micro 4/9, macro 7/15
+    assert repr(r) == (
+        "SpanAgreementResult(statistic=0.444444, macro=0.466667, match='exact', by='label', "
+        "n_items=2, raters=2)"
+    )
+
+
+def test_by_label_is_indexed_by_the_users_label_column() -> None:
+    r = concord.span_agreement(hand().rename(columns={"label": "tag"}), label="tag")
+    assert r.by_label().index.name == "tag"
+    assert r.by_label().loc["ORG", "f1"] == 1.0

@@ -222,3 +222,26 @@ def test_polars_text_column() -> None:
     t = read(pl.DataFrame({**ROWS, "text": texts}))
     assert t.texts == ["Anna met Bo.", "Oslo"]
     assert t.lengths is not None and t.lengths.tolist() == [12, 4]
+
+
+def test_text_offsets_are_shown_as_values_not_a_numpy_dtype() -> None:
+    """The message said "Got a column of <U1"; it now shows a value and the conversion."""
+    message = r"Got values such as '0' \(str\) at row 0.*astype\(int\)"
+    with pytest.raises(ValueError, match=message):
+        read(frame(start=["0", "5", "1", "0"]))
+    categorical = pd.Categorical(["0", "5", "1", "0"])
+    with pytest.raises(ValueError, match=r"Got values such as '0' \(str\) at row 0"):
+        read(frame(start=categorical))
+
+
+def test_an_empty_mapping_of_columns_reads_as_no_spans() -> None:
+    """Empty lists are object columns: they failed as offsets "of object" instead."""
+    t = read({key: [] for key in ROWS})
+    assert t.n_spans == 0 and t.start.dtype == np.int64
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_a_nan_or_infinite_length_is_named(bad: float) -> None:
+    """A NaN length failed inside int() with "cannot convert float NaN to integer"."""
+    with pytest.raises(ValueError, match=r"'lengths' parameter .*whole numbers.*for item 'd1'"):
+        read(frame(), lengths={"d1": bad, "d2": 4})

@@ -198,3 +198,13 @@ def test_bad_function_unit_and_labels() -> None:
     same_name = {**SENTENCE, "label": [1, "1", 1]}
     with pytest.raises(ValueError, match=r"names differ.*1 and '1'"):
         concord.token_ratings(same_name, lengths={1: 12})
+
+
+def test_one_rater_or_none_is_refused() -> None:
+    """One rater gave nan with a warning; no spans, an error about krippendorff_alpha's input."""
+    one = {k: v[:2] if isinstance(v, list) else v for k, v in SENTENCE.items()}
+    with pytest.raises(ValueError, match=r"'spans' parameter of token_agreement.*only rater"):
+        concord.token_agreement(one, lengths={1: 12})
+    empty = {k: [] for k in ("item", "rater", "start", "end", "label")}
+    with pytest.raises(ValueError, match=r"'spans' parameter of token_agreement.*no spans"):
+        concord.token_agreement(empty, lengths={1: 12})

@@ -27,6 +27,7 @@ ALIASES = {
     "y_score": "score",
     "rng": "seed",
     "groups": "group",
+    "lengths": "text",  # concord spans: each item's length comes from its text column
 }
 # options that name a column of FILE (in long form, --rater1 and --rater2 name raters)
 COLUMNS = ("rater1", "rater2", "truth", "score", "x", "y", "human", "machine", "human2", "group")

@@ -24,7 +24,11 @@ def check_text_numbers(values: Sequence[Any], func: str, name: str = "ratings") 
     text among numbers) would otherwise be two categories that never agree.
     The check looks at the distinct values only: a text category that reads
     as a number (``int`` or ``float`` of its text) equal to a number category.
+    Label sets are checked by their labels: ``{1}`` and ``{"1"}`` are refused too.
     """
+    if any(isinstance(v, frozenset) for v in values):
+        sets = (sorted(v, key=repr) for v in values if isinstance(v, frozenset))
+        values = list(dict.fromkeys(label for labels in sets for label in labels))
     texts = [v for v in values if isinstance(v, str)]
     if not texts or len(texts) == len(values):
         return

@@ -32,6 +32,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from concord._common.errors import check_option, describe, param_error
+from concord._data.convert import is_missing
 
 Empty = Literal["missing", "category"]
 #: What an empty label set is: a missing rating, or a category of its own.
@@ -102,11 +103,11 @@ def read_sets(
 
 
 def as_set(value: Any, func: str, name: str, position: int | None = None) -> frozenset[Any]:
-    """Return one label set as a frozenset; an unhashable label is an error."""
+    """Return one label set as a frozenset; an unhashable or a missing label is an error."""
+    where = "" if position is None else f" at position {position}"
     try:
-        return frozenset(value)
+        labels = frozenset(value)
     except TypeError:
-        where = "" if position is None else f" at position {position}"
         param_error(
             func,
             name,
@@ -116,6 +117,17 @@ def as_set(value: Any, func: str, name: str, position: int | None = None) -> fro
             exc=TypeError,
             fix="A label set holds labels, not lists: flatten it, e.g. {'a', 'b'}.",
         )
+    if any(is_missing(label) for label in labels):
+        param_error(
+            func,
+            name,
+            "label sets whose labels are strings or numbers, none of them missing",
+            f"{describe(value)}{where}, which holds a missing label (None or NaN)",
+            raw=True,
+            fix="Drop the missing label from the set; a rater who chose no label gives the "
+            "empty set, and a missing rating is None in place of the set.",
+        )
+    return labels
 
 
 def declared_sets(values: tuple[Any, ...], func: str) -> tuple[Any, ...]:

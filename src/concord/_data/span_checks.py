@@ -89,6 +89,12 @@ def item_lengths(
                 raw=True,
                 fix="The stretches no one annotated count, so their length is needed: pass "
                 "lengths={item: len(text)} or add a 'text' column.",
+                cli=ForCli(
+                    expected="a column of each item's text (its length)",
+                    got="no text column" if texts is None else missing.lstrip("; "),
+                    fix="The stretches no one annotated count, so each item's length is "
+                    "needed: add the items' text to FILE, or name its column with --text.",
+                ),
             )
         return None
     if not hasattr(lengths, "items") or isinstance(lengths, str | bytes):
@@ -108,7 +114,8 @@ def item_lengths(
     out = np.empty(len(order), dtype=np.int64)
     for n, k in enumerate(order):
         v = _python_scalar(by_item[k])
-        if isinstance(v, bool) or not isinstance(v, int | float) or v != int(v) or v < 0:
+        whole = isinstance(v, int) or (isinstance(v, float) and math.isfinite(v) and v == int(v))
+        if isinstance(v, bool) or not whole or v < 0:
             param_error(
                 func,
                 "lengths",
@@ -140,6 +147,7 @@ def within(
             f"of length {size[row]}",
             raw=True,
             fix="Check the offsets, or the item's length (lengths= or its text).",
+            cli=ForCli(fix="Check the offsets, or the item's text in FILE."),
         )
 
 

@@ -194,15 +194,18 @@ def _offsets(values: Any, role: str, names: dict[str, Any], index: Any, func: st
     """Return one offset column as int64, refusing missing and non-integral offsets."""
     c = values if isinstance(values, Column) else column(values, func, role)
     x = c.values
+    if x.size == 0:
+        return np.zeros(0, dtype=np.int64)
     bad = np.zeros(x.shape, bool) if c.missing is None else c.missing.copy()
     if c.categories is not None or x.dtype.kind not in "iuf":
+        first = _python_scalar(list(c.categories)[int(x[0])] if c.categories is not None else x[0])
         param_error(
             func,
             role,
             f"a column of whole-number character offsets (column {names[role]!r})",
-            f"a column of {x.dtype}",
+            f"values such as {describe(first)} ({type(first).__name__}) at {where(0, index)}",
             raw=True,
-            fix="Convert the offsets to integers.",
+            fix=f"Convert the offsets to integers, e.g. spans[{names[role]!r}].astype(int).",
         )
     if x.dtype.kind == "f":
         bad |= ~np.isfinite(x) | (x != np.round(x))

@@ -171,6 +171,12 @@ def _span(value: Any, where: str) -> tuple[int, int, Any]:
             "A span is [start, end, label] or {'start_offset', 'end_offset', 'label'}; "
             "class labels are strings. Give doccano's export.",
         )
+    if label is None or label == "":
+        record_error(
+            where,
+            f"has the span {describe(value)} with no label",
+            "Label the span in doccano, or delete it.",
+        )
     return offset(start, where, "start"), offset(end, where, "end"), label
 
 

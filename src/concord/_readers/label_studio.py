@@ -211,7 +211,13 @@ def _span(
             f": the span [{start}, {end}) is not inside the text{size}. The export does "
             "not match its text: export it again, or pass text_key= naming the text field."
         )
-    for label in value.get("labels") or ():
+    labels = value.get("labels") or ()
+    if not labels or any(label is None or label == "" for label in labels):
+        at.fail(
+            f": the span [{start}, {end}) has no label (value.labels is {list(labels)!r}). "
+            "Label the region in Label Studio, or delete it."
+        )
+    for label in labels:
         _check(label, at)
         for column, cell in zip(control.rows, (*task[:2], label, start, end, text), strict=True):
             control.rows[column].append(cell)

@@ -178,6 +178,8 @@ def _spans(
                 f"{at}: the span [{start}, {end}) is not inside the text{within}. The line "
                 "does not match its text: export it again from Prodigy."
             )
+        if label is None or label == "":
+            fail(f"{at}: the span [{start}, {end}) has no label. Label it in Prodigy, or drop it.")
         if allowed is not None and label not in allowed:
             shown = ", ".join(map(repr, sorted(allowed, key=str)))
             fail(f"{at}: the span label {label!r} is not one of choices= ({shown}).")

@@ -196,6 +196,7 @@ def _result(
         gamma_cat=cats[0],
         gamma_k=dict(zip(table.labels, cats[1:], strict=True)),
         items=tuple(table.items), raters=tuple(table.raters), labels=tuple(table.labels),
+        item_column=table.names["item"],
         item_gamma=tuple(item_gamma.tolist()), item_observed=tuple(obs.tolist()),
         item_expected=tuple(exp.tolist()), item_gamma_cat=tuple(item_cat.tolist()),
         item_samples=tuple(int(s) for s in samples),

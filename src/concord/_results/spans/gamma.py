@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -66,6 +66,8 @@ class GammaResult(Reported):
     alignment_: np.ndarray
     alignment_item_: np.ndarray
     alignment_disorder_: np.ndarray
+    # the user's column of the items, which per_item() keeps
+    item_column: Any = field(default="item")
 
     name = "gamma"
     _figures_ = (("γ's best alignment of the item of lowest γ", "SpanAlignmentDisplay"),)
@@ -141,7 +143,8 @@ class GammaResult(Reported):
                 self.item_gamma_cat, self.item_samples, strict=True,
             )
         ]  # fmt: skip
-        return tidy_frame(rows)
+        frame = tidy_frame(rows)
+        return frame.rename(columns={"item": self.item_column})
 
     def to_dict(self) -> dict[str, Any]:
         """Return the values as JSON-ready Python (nan as None): γ, γ_cat, γ_k, per item."""

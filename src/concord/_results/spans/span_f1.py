@@ -86,6 +86,13 @@ class SpanAgreementResult(Reported):
         """Matched spans, summed over the pairs of raters."""
         return int(self.counts.matched.sum())
 
+    def __repr__(self) -> str:
+        return (
+            f"SpanAgreementResult(statistic={self.statistic:.6g}, macro={self.macro:.6g}, "
+            f"match={self.match!r}, by={self.by!r}, n_items={self.n_items}, "
+            f"raters={len(self.raters)})"
+        )
+
     def __float__(self) -> float:
         return float(self.statistic)
 

@@ -109,7 +109,9 @@ def by_label(result: Any) -> Any:
             fix="Spans were matched whatever their labels (by=None); call span_agreement "
             "with by='label'.",
         )
-    return pd.DataFrame(_labels(result)).set_index("label")
+    frame = pd.DataFrame(_labels(result)).set_index("label")
+    frame.index.name = result.spans.names["label"]
+    return frame
 
 
 def label_rows(result: Any) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.krippendorff.krippendorff import krippendorff_alpha
+from concord._coefficients.registry import REGISTRY
 from concord._common.errors import describe, param_error
 from concord._data.long import long_groups
 from concord._data.matrix import rating_matrix
@@ -52,7 +53,8 @@ def label_agreement(
     function : callable
         A coefficient of a ratings matrix (``concord.krippendorff_alpha``,
         ``concord.fleiss_kappa``, ``concord.gwet_ac``, ...), computed on each
-        label's binary ratings.
+        label's binary ratings; a two-rater one (``concord.cohen_kappa``)
+        for the ratings of two raters.
     labels : sequence, optional
         The labels to report (single labels, not sets). Default: every label
         that occurs, by type then value.
@@ -113,9 +115,10 @@ def label_agreement(
             "coefficient itself.",
         )
     chosen = _labels(labels, values)
+    compute = _on_matrix(function, matrix.codes.shape[1])
     interval = {"method": method, "n_resamples": n_resamples, "rng": rng}
     rows = [
-        _one(label, matrix.codes, values, function, options, level, interval) for label in chosen
+        _one(label, matrix.codes, values, compute, options, level, interval) for label in chosen
     ]
     defined = [r.statistic for r in rows if not math.isnan(r.statistic)]
     rows.sort(key=lambda r: (math.isnan(r.statistic), r.statistic))
@@ -130,6 +133,16 @@ def _labels(labels: Any, values: tuple[Any, ...]) -> list[Any]:
     if labels is None:
         return sorted(found, key=_key)
     chosen = list(labels)
+    if not chosen:
+        param_error(
+            _FUNC,
+            "labels",
+            "at least one label to report",
+            "an empty list",
+            raw=True,
+            fix="Pass labels=None for every label, or some of "
+            f"{describe(sorted(found, key=_key))}.",
+        )
     for label in chosen:
         if label not in found:
             param_error(
@@ -141,6 +154,27 @@ def _labels(labels: Any, values: tuple[Any, ...]) -> list[Any]:
                 fix=f"The labels found are {describe(sorted(found, key=_key))}.",
             )
     return chosen
+
+
+def _on_matrix(function: Any, raters: int) -> Any:
+    """Return ``function`` as a coefficient of a ratings matrix (a two-rater one takes columns)."""
+    known = next((c for c in REGISTRY if c.function is function), None)
+    if known is None or known.arity != 2:
+        return function
+    if raters != 2:
+        param_error(
+            _FUNC,
+            "function",
+            "a coefficient of many raters for more than two raters",
+            f"{known.name} for {raters} raters",
+            raw=True,
+            fix="Use e.g. function=concord.fleiss_kappa, or the ratings of two raters.",
+        )
+
+    def two(binary: np.ndarray, **options: Any) -> Any:
+        return function(binary[:, 0], binary[:, 1], **options)
+
+    return two
 
 
 def _key(label: Any) -> tuple[int, Any, str]:

@@ -230,6 +230,15 @@ def token_agreement(
         spans, item=item, rater=rater, start=start, end=end, label=label,
         lengths=lengths, raters=raters, func=_FUNC, need_lengths=unit == "char",
     )  # fmt: skip
+    if len(table.raters) < 2:
+        param_error(
+            _FUNC,
+            "spans",
+            "spans of at least two raters",
+            "no spans" if not table.raters else f"only rater {describe(table.raters[0])}",
+            raw=True,
+            fix="Agreement compares raters: add the other raters' spans.",
+        )
     grid = _grid(table, unit)
     if coefficient.arity == 2:
         if grid.shape[1] != 2:
