@@ -147,7 +147,7 @@ def within(
             f"of length {size[row]}",
             raw=True,
             fix="Check the offsets, or the item's length (lengths= or its text).",
-            cli=ForCli(fix="Check the offsets, or the item's text in FILE."),
+            cli=ForCli(fix="Check the offsets, or the item's text (the --text column) in FILE."),
         )
 
 
