@@ -296,6 +296,9 @@ def test_numpy_one_pass_defers_what_it_cannot_shift_exactly():
     assert matrix_numpy.matrix_patterns(np.array([[np.nan, np.nan]]), 100, False) is None
     # 1e300 - (lo - 1) is not exact in float64: the validating path takes it
     assert matrix_numpy.matrix_patterns(np.array([[1e300, 1e300]]), 100, False) is None
+    # 1e-300 − (−1) rounds to the whole 1.0: a value that is not whole must not pass as one
+    tiny = 1e-300 * np.array([[1.0, 1.015625], [1.0, 1.03125]])
+    assert matrix_numpy.matrix_patterns(tiny, 100, False) is None
     with pytest.raises(ValueError, match="integral"):
         concord.fleiss_kappa(np.array([[1.0, 2.5], [2.0, 2.0]]))
 

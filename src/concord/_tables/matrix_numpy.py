@@ -28,7 +28,7 @@ from concord._tables import patterns as _patterns
 from concord._tables.patterns import Patterns
 
 _BLOCK = 1 << 16  # values per block: a few hundred KiB of scratch, in cache
-_EXACT = 1 << 52  # |value| below this: x − (lo − 1) is exact in float64
+_EXACT = 1 << 52  # |value| below this: x − (lo − 1) is exact in float64 for whole x
 _DENSE_ROWS = 16  # count rater patterns densely while (k + 1)^r ≤ 16 n + 4096
 
 
@@ -83,7 +83,12 @@ def _shifted(xc: np.ndarray, lo: int, buf: np.ndarray, small: np.ndarray) -> boo
     np.subtract(xc, lo - 1, out=buf, dtype=np.float64)
     np.fmax(buf, 0.0, out=buf)  # NaN → 0; every rating is ≥ 1 here
     small[...] = buf  # exact for whole numbers in [0, 255)
-    return bool(np.equal(small, buf).all())
+    if not np.equal(small, buf).all():
+        return False
+    # the subtraction rounds a value that is not whole (1e-300 − (−1) is 1.0): undo the
+    # shift, exact for whole numbers below 2**52, and compare with the ratings themselves
+    back = buf + (lo - 1)
+    return bool((np.equal(back, xc) | np.isnan(xc)).all())
 
 
 def _dense_rows(x: np.ndarray, lo: int, k: int) -> Patterns | None:
