@@ -557,3 +557,27 @@ def test_label_sets_read_from_label_studio_give_nltks_masi_alpha():
     assert masi == pytest.approx(0.3990778688524588, abs=1e-12)
     nominal = concord.krippendorff_alpha(topics, **long).statistic
     assert nominal == pytest.approx(0.2519999999999999, abs=1e-12)
+
+
+def test_a_document_answered_with_no_span_still_counts_in_the_span_measures(tmp_path):
+    # review of issue 26/28: a task every annotator answered with no span had no row, so token
+    # and unitizing alpha left out the agreement on it; the export's attrs now carry every
+    # answered document's length and every annotator, and read_spans uses them
+    tasks = json.loads((DATA / "label_studio_spans.json").read_text(encoding="utf-8"))
+    empty = [{"completed_by": r, "result": [], "was_cancelled": False} for r in (1, 2, 3)]
+    tasks.append({"id": 9, "data": {"text": "Nothing to mark here."}, "annotations": empty})
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    df = concord.read_annotations(path, format="label-studio")
+    assert df.attrs["lengths"][9] == len("Nothing to mark here.") and df.attrs["raters"] == [
+        1,
+        2,
+        3,
+    ]
+    assert 9 not in set(df["item"])
+    lengths = {i: len(t["data"]["text"]) for i, t in ((t["id"], t) for t in tasks)}
+    plain = pd.DataFrame(df.to_dict("list"))  # no attrs: the empty document is lost
+    for measure in (concord.token_agreement, concord.unitizing_alpha):
+        with_attrs = measure(df).statistic
+        assert with_attrs == measure(plain, lengths=lengths).statistic
+        assert with_attrs > measure(plain).statistic  # agreement on "nothing here" counts

@@ -96,10 +96,17 @@ def read_spans(
     columns, or the output of :func:`concord.read_annotations`. With
     ``need_lengths`` each item's length must be known (``lengths=`` or a
     ``text`` column). ``raters`` (a list) declares the raters: one with no
-    span at all annotated nothing on every item.
+    span at all annotated nothing on every item. A DataFrame from
+    :func:`concord.read_annotations` may carry both in its ``attrs``
+    (``"lengths"``: every answered document, those with no span included;
+    ``"raters"``: every annotator); they are used where the arguments are None.
     """
     names = dict(zip(ROLES, (item, rater, start, end, label), strict=True))
     _distinct(names, func)
+    attrs = getattr(spans, "attrs", None)  # read_annotations' span exports (Label Studio)
+    if isinstance(attrs, dict):
+        lengths = attrs.get("lengths") if lengths is None else lengths
+        raters = attrs.get("raters") if raters is None else raters
     text_name = (
         "text" if "text" in _present(spans, func) and "text" not in names.values() else None
     )

@@ -77,6 +77,8 @@ def read(
     controls: dict[str, _Control] = {}
     skipped = {"cancelled": 0, "without a result": 0}
     answered = 0
+    documents: dict[Any, int | None] = {}  # every answered task's length, marked or not
+    annotators: dict[Any, None] = {}
     for at.position, task in enumerate(records(source)):
         item, text = _task(task, at, text_key)
         for at.index, annotation in enumerate(task.get("annotations") or ()):
@@ -85,6 +87,8 @@ def read(
                 continue
             answered += 1
             rater = _rater(annotation, at)
+            documents[item] = len(text) if isinstance(text, str) else None
+            annotators.setdefault(rater)
             results = annotation.get("result") or ()
             touched: set[str] = set()  # the controls this annotation has answered
             for result in results:
@@ -94,7 +98,13 @@ def read(
     if control.several:  # one control's labels are all sets, or none is
         labels = control.rows["label"]
         control.rows["label"] = [_as_set(v) for v in labels]
-    return frame(control.rows, FORMAT, skipped)
+    df = frame(control.rows, FORMAT, skipped)
+    if control.kind == "labels" and None not in documents.values():
+        # a task answered with no span, and an annotator who marked nothing anywhere, have
+        # no row: the span measures take them from here ("nothing here" is agreement)
+        df.attrs["lengths"] = documents
+        df.attrs["raters"] = list(annotators)
+    return df
 
 
 def _as_set(label: Any) -> frozenset[Any]:
