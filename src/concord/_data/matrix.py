@@ -50,9 +50,9 @@ class RatingMatrix:
     def counts(self) -> np.ndarray:
         """Return the items × categories counts: how many raters put item i in category k."""
         n, k = self.codes.shape[0], self.labels.k
-        item = np.broadcast_to(np.arange(n)[:, None], self.codes.shape)
+        cells = self.codes + np.arange(0, n * k, k, dtype=np.int64)[:, None]  # item i's row
         rated = self.codes >= 0
-        flat = np.bincount(item[rated] * k + self.codes[rated], minlength=n * k)
+        flat = np.bincount(cells.ravel() if rated.all() else cells[rated], minlength=n * k)
         return flat.reshape(n, k)
 
 
