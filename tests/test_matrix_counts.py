@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from concord._data.labels import Labels
-from concord._data.matrix import RatingMatrix
+from concord._data.matrix import RatingMatrix, rating_matrix
 
 
 def _by_loop(codes: np.ndarray, k: int) -> np.ndarray:
@@ -36,3 +36,28 @@ def test_counts_match_the_loop(missing, shape):
     assert got.dtype == np.int64
     assert got.shape == (shape[0], k)
     np.testing.assert_array_equal(got, _by_loop(codes, k))
+
+
+def _expected_codes(x: np.ndarray, values: list[float]) -> np.ndarray:
+    """Each rating's position among the labels (by their definition: sorted values), -1 missing."""
+    out = np.full(x.shape, -1, dtype=np.intp)
+    for position, v in enumerate(values):
+        out[x == v] = position
+    return out
+
+
+@pytest.mark.parametrize("spread", [5, 10**12])  # a lookup table over the range; a sorted lookup
+@pytest.mark.parametrize("missing", [0.0, 0.25])
+@pytest.mark.parametrize("declared", [False, True])
+def test_rating_matrix_codes_with_and_without_missing(spread, missing, declared):
+    rng = np.random.default_rng(3)
+    x = (rng.integers(0, 5, size=(300, 3)) * (spread // 5) - 7).astype(float)
+    x[rng.random(x.shape) < missing] = np.nan
+    values = sorted({float(v) for v in x[~np.isnan(x)]})
+    labels = [int(v) for v in values] if declared else None
+    m = rating_matrix(x, labels, "test")
+    assert m is not None
+    kept = ~np.isnan(x).all(axis=1)
+    assert m.labels.values == tuple(int(v) for v in values)
+    np.testing.assert_array_equal(m.codes, _expected_codes(x[kept], values))
+    assert m.n_dropped == int((~kept).sum())
