@@ -50,9 +50,9 @@ class RatingMatrix:
     def counts(self) -> np.ndarray:
         """Return the items × categories counts: how many raters put item i in category k."""
         n, k = self.codes.shape[0], self.labels.k
-        item = np.broadcast_to(np.arange(n)[:, None], self.codes.shape)
+        cells = self.codes + np.arange(0, n * k, k, dtype=np.int64)[:, None]  # item i's row
         rated = self.codes >= 0
-        flat = np.bincount(item[rated] * k + self.codes[rated], minlength=n * k)
+        flat = np.bincount(cells.ravel() if rated.all() else cells[rated], minlength=n * k)
         return flat.reshape(n, k)
 
 
@@ -279,7 +279,7 @@ def rating_matrix(
     codes[missing] = -1
     rated = (codes >= 0).any(axis=1)
     return RatingMatrix(
-        codes[rated],
+        codes if rated.all() else codes[rated],  # codes is new: no copy where all are kept
         found,
         raters,
         int((~rated).sum()),
@@ -302,6 +302,7 @@ def _encode(
         values = np.column_stack([c.values for c in cols])
         ints = _as_integers(values, present, declared, func, continuous)
         if ints is not None:
+            del values  # a copy of the ratings the codes no longer need
             return _dense_codes(ints, present, declared, func)
         flat = values[present]
     else:
@@ -380,12 +381,15 @@ def _dense_codes(
     ints: np.ndarray, present: np.ndarray, declared: tuple[Any, ...] | None, func: str
 ) -> tuple[np.ndarray, Labels]:
     """Encode integer ratings through a lookup table over their range."""
-    seen = ints[present]
+    every = bool(present.all())  # then no masked copies: the same values, in the same order
+    seen = ints if every else ints[present]
     lo, hi = int(seen.min()), int(seen.max())
     if hi - lo >= MAX_RANGE:
-        return _lookup_codes(seen, present, declared, func)
-    offset = np.where(present, ints - lo, 0)
-    used = np.bincount(offset[present], minlength=hi - lo + 1) > 0
+        return _lookup_codes(seen.reshape(-1), present, declared, func)
+    offset = ints - lo
+    if not every:
+        offset[~present] = 0
+    used = np.bincount(offset.reshape(-1) if every else offset[present], minlength=hi - lo + 1) > 0
     if declared is None:
         table = np.cumsum(used) - 1
         found = Labels(tuple(int(lo + i) for i in np.flatnonzero(used)), ordered=True)

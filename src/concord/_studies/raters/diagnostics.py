@@ -256,11 +256,11 @@ def rater_diagnostics(
     clusters = None if groups is None else clusters_of(groups, wide, _FUNC)
     full, without, changes = _left_out(c, matrix, opts, clusters, confidence_level)
     panel, pairwise, homogeneity = versus(matrix, kappa_weights(opts))
-    totals = matrix.counts().sum(axis=0)
     k = matrix.labels.k
     by_rater = np.stack(
         [np.bincount(col[col >= 0], minlength=k) for col in matrix.codes.T]
     ).astype(np.int64)
+    totals = by_rater.sum(axis=0)  # each rating once: the items × categories counts' column sums
     return RaterDiagnostics(
         c.name,
         tuple(matrix.raters),
