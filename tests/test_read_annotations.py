@@ -581,3 +581,6 @@ def test_a_document_answered_with_no_span_still_counts_in_the_span_measures(tmp_
         with_attrs = measure(df).statistic
         assert with_attrs == measure(plain, lengths=lengths).statistic
         assert with_attrs > measure(plain).statistic  # agreement on "nothing here" counts
+    renamed = df.assign(rater=df["rater"].map({1: "ann", 2: "bob", 3: "cy"}))
+    assert renamed.attrs["raters"] == [1, 2, 3]  # stale: ignored, not an error
+    assert list(concord.span_agreement(renamed).raters) == ["ann", "bob", "cy"]

@@ -99,14 +99,14 @@ def read_spans(
     span at all annotated nothing on every item. A DataFrame from
     :func:`concord.read_annotations` may carry both in its ``attrs``
     (``"lengths"``: every answered document, those with no span included;
-    ``"raters"``: every annotator); they are used where the arguments are None.
+    ``"raters"``: every annotator); they are used where the arguments are None
+    and they hold every rater (item) of the table, else ignored (a frame whose
+    raters were renamed after reading).
     """
     names = dict(zip(ROLES, (item, rater, start, end, label), strict=True))
     _distinct(names, func)
     attrs = getattr(spans, "attrs", None)  # read_annotations' span exports (Label Studio)
-    if isinstance(attrs, dict):
-        lengths = attrs.get("lengths") if lengths is None else lengths
-        raters = attrs.get("raters") if raters is None else raters
+    attrs = attrs if isinstance(attrs, dict) else {}
     text_name = (
         "text" if "text" in _present(spans, func) and "text" not in names.values() else None
     )
@@ -121,6 +121,7 @@ def read_spans(
         codes[role], uniques = factorize(values, func, role)
         _no_missing(codes[role], role, names[role], index, func)
         found[role] = [_python_scalar(v) for v in uniques.tolist()]
+    raters, lengths = _from_export(attrs, found, raters, lengths)
     if raters is not None:
         found["rater"], codes["rater"] = checks.declared_raters(
             raters, found["rater"], codes["rater"], func
@@ -266,3 +267,15 @@ def _texts(
                 fix="Every row of an item must carry the same text (or none).",
             )
     return out
+
+
+def _from_export(
+    attrs: dict[str, Any], found: dict[str, list[Any]], raters: Any, lengths: Any
+) -> tuple[Any, Any]:
+    """``raters`` and ``lengths``, else an export's own where they cover the table's."""
+    kept, sizes = attrs.get("raters"), attrs.get("lengths")
+    if raters is None and isinstance(kept, list) and set(found["rater"]) <= set(kept):
+        raters = kept
+    if lengths is None and isinstance(sizes, dict) and set(found["item"]) <= set(sizes):
+        lengths = sizes
+    return raters, lengths
