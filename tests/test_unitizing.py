@@ -343,13 +343,17 @@ def test_overlapping_units_of_different_labels_are_fine():
 def test_the_frame_has_one_row_overall_and_one_per_category():
     result = concord.unitizing_alpha(table(K2004, shift=150), lengths={"doc": 300})
     frame = result.to_frame()
-    assert frame["category"].tolist() == ["(all)", "c", "k"]
+    assert frame["label"].tolist() == ["(all)", "c", "k"]  # the spans' label column
     assert frame["statistic"].tolist() == pytest.approx([result.statistic, *result.alphas])
     data = result.to_dict()
-    assert [c["category"] for c in data["categories"]] == ["c", "k"]
+    assert [c["label"] for c in data["categories"]] == ["c", "k"]
     assert data["statistic"] == result.statistic and data["variant"] == "u"
     assert "α = 1 − Σ D_o,c / Σ D_e,c" in result.explain()
     assert result.summary().startswith("Krippendorff's unitizing α = 0.8587 (per category")
+    spans = table(K2004, shift=150)
+    spans["entity"] = spans.pop("label")
+    named = concord.unitizing_alpha(spans, lengths={"doc": 300}, label="entity")
+    assert named.to_frame()["entity"].tolist() == ["(all)", "c", "k"]  # the user's name
     with pytest.raises(KeyError, match="'z' is not a category"):
         result.alpha("z")
 

@@ -178,4 +178,5 @@ def _alpha_u(table: SpanTable) -> UnitizingAlphaResult:
         raters=tuple(table.raters),
         n_items=len(table.items),
         length=total,
+        label_column=str(table.names["label"]),
     )

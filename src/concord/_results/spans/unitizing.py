@@ -47,6 +47,9 @@ class UnitizingAlphaResult(Reported):
         The items (continua), laid end to end.
     length : int
         The length L of the laid-out continuum: the sum of the items' lengths.
+    label_column : str
+        The name of the spans' label column: the categories' column in
+        ``to_frame()`` and ``to_dict()``.
     """
 
     statistic: float
@@ -60,6 +63,7 @@ class UnitizingAlphaResult(Reported):
     raters: tuple[Any, ...]
     n_items: int
     length: int
+    label_column: str = "label"
 
     def __post_init__(self) -> None:
         for values in (self.alphas, self.observed, self.expected, self.units):
@@ -132,7 +136,7 @@ class UnitizingAlphaResult(Reported):
                 _NAME,
                 self.statistic,
                 n=self.length,
-                category="(all)",
+                **{self.label_column: "(all)"},
                 observed=float(np.sum(self.observed)),
                 expected=float(np.sum(self.expected)),
                 units=int(np.sum(self.units)),
@@ -147,7 +151,7 @@ class UnitizingAlphaResult(Reported):
                     _NAME,
                     float(a),
                     n=self.length,
-                    category=str(c),
+                    **{self.label_column: str(c)},
                     observed=float(o),
                     expected=float(e),
                     units=int(n),
