@@ -10,6 +10,7 @@ import numpy as np
 
 from concord._coefficients.kappa.cohen import cohen_kappa
 from concord._common.errors import UndefinedKappaWarning, describe, param_error
+from concord._common.exact import fdot, fsum
 from concord._data.frames import is_foreign, to_pandas
 from concord._results.kappa.grouped import GroupedKappaResult, fisher_z, z_errors
 from concord._results.kappa.kappa import KappaResult
@@ -90,7 +91,7 @@ def mean_kappa(kappas: Any, /, *, weights: Any = None) -> MeanKappaResult:
         if w is None:
             w = _inverse_variance(kappas, k, func)
         z = fisher_z(k)
-        mean = float(np.tanh(np.sum(w * z) / np.sum(w)))
+        mean = float(np.tanh(fdot(w, z) / fsum(w)))
     kind = "inverse-variance" if inverse else "equal" if weights is None else "given"
     return MeanKappaResult(mean, k, np.ones(k.size) if w is None else w, _errors(kappas), kind)
 

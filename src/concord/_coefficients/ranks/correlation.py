@@ -11,6 +11,7 @@ import numpy as np
 from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import has_missing, midranks, undefined
 from concord._common.errors import check_option, param_error
+from concord._common.exact import fmean
 from concord._inference.intervals import normal_pvalue
 from concord._results.continuous.ranks import MeanCorrelationResult
 
@@ -134,4 +135,4 @@ def _fisher_mean(rs: np.ndarray) -> tuple[float, int]:
     if kept.size == 0:
         undefined(_FUNC, "every correlation is perfect, some +1 and some −1")
         return math.nan, dropped
-    return float(np.tanh(np.mean(np.arctanh(kept)))), dropped
+    return float(np.tanh(fmean(np.arctanh(kept)))), dropped

@@ -34,6 +34,7 @@ import numpy as np
 from concord._coefficients.spans.gamma_align import make_batch
 from concord._coefficients.spans.gamma_core import ItemGamma, gamma_items
 from concord._common.errors import param_error
+from concord._common.exact import fdot, fsum
 from concord._common.extras import require
 from concord._data.spans import read_spans
 from concord._results.spans.gamma import GammaResult
@@ -154,7 +155,7 @@ def _pooled(obs: np.ndarray, exp: np.ndarray, w: np.ndarray, cat: bool) -> float
     ok = np.isfinite(obs) & np.isfinite(exp)
     if not ok.any():
         return math.nan
-    o, e = float(np.sum(w[ok] * obs[ok])), float(np.sum(w[ok] * exp[ok]))
+    o, e = fdot(w[ok], obs[ok]), fdot(w[ok], exp[ok])
     if o == 0:
         return 1.0
     if e == 0:
@@ -189,9 +190,9 @@ def _result(
     ok = np.isfinite(obs)
     return GammaResult(
         statistic=_pooled(obs, exp, weights, False),
-        observed_disorder=float(np.sum(weights[ok] * obs[ok]) / np.sum(weights[ok]))
+        observed_disorder=fdot(weights[ok], obs[ok]) / fsum(weights[ok])
         if ok.any() else math.nan,
-        expected_disorder=float(np.sum(weights[ok] * exp[ok]) / np.sum(weights[ok]))
+        expected_disorder=fdot(weights[ok], exp[ok]) / fsum(weights[ok])
         if ok.any() else math.nan,
         gamma_cat=cats[0],
         gamma_k=dict(zip(table.labels, cats[1:], strict=True)),

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from concord._coefficients.spans.gamma_align import Batch, make_batch
+from concord._common.exact import fmean
 
 FIRST_SAMPLES = 30
 _SEGMENT_PRECISION = 1e-6  # pyannote.core's shortest segment
@@ -118,7 +119,7 @@ def samples_needed(disorders: np.ndarray, precision_level: float) -> int:
     As pygamma-agreement: never fewer than were drawn, cv from numpy's
     population standard deviation.
     """
-    mean = float(np.mean(disorders))
+    mean = fmean(disorders)
     if mean == 0:
         return disorders.size
     cv = float(np.std(disorders)) / mean

@@ -21,6 +21,7 @@ from concord._coefficients.spans.gamma_align import (
 )
 from concord._coefficients.spans.gamma_cat import category_disorders
 from concord._coefficients.spans.gamma_chance import FIRST_SAMPLES, fit, sample, samples_needed
+from concord._common.exact import fmean
 
 # random continua solved together: large enough to share numpy's overheads, small enough
 # that padding each rater's units to the batch's longest list stays cheap
@@ -40,7 +41,7 @@ class ItemGamma:
 
     @property
     def expected(self) -> float:
-        return float(np.mean(self.chance))
+        return fmean(self.chance)
 
     @property
     def gamma(self) -> float:

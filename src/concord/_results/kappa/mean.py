@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.exact import fdot, fsum
 from concord._common.jsonable import jsonable
 from concord._inference.intervals import ConfidenceInterval, _level
 from concord._results import interpret as _scales
@@ -148,7 +149,7 @@ class MeanKappaResult(float, Reported):
             zip(self.kappas, z, self.weights, self.standard_errors, strict=True), 1
         ):
             lines.append(f"  {i}: κ = {k:.6g}, z = artanh(κ) = {zi:.6g}, w = {w:.6g}, SE {se:.4g}")
-        mean_z = float(np.sum(self.weights * z) / np.sum(self.weights))
+        mean_z = fdot(self.weights, z) / fsum(self.weights)
         lines += [
             f"z̄ = Σ w z / Σ w = {mean_z:.6g}; κ̄ = tanh(z̄) = {self.statistic:.6g}"
             " (each κ clipped to ±0.999 first)",

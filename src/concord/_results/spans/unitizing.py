@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.exact import fsum
 from concord._common.jsonable import jsonable
 from concord._common.text import number
 from concord._results.protocol import Reported, row
@@ -124,8 +125,8 @@ class UnitizingAlphaResult(Reported):
                 f"α_c = {_shown(a)}"
             )
         lines.append(
-            f"α = 1 − Σ D_o,c / Σ D_e,c = 1 − {number(float(np.sum(self.observed)))} / "
-            f"{number(float(np.sum(self.expected)))} = {_shown(self.statistic)}"
+            f"α = 1 − Σ D_o,c / Σ D_e,c = 1 − {number(fsum(self.observed))} / "
+            f"{number(fsum(self.expected))} = {_shown(self.statistic)}"
         )
         return "\n".join(lines)
 
@@ -137,8 +138,8 @@ class UnitizingAlphaResult(Reported):
                 self.statistic,
                 n=self.length,
                 **{self.label_column: "(all)"},
-                observed=float(np.sum(self.observed)),
-                expected=float(np.sum(self.expected)),
+                observed=fsum(self.observed),
+                expected=fsum(self.expected),
                 units=int(np.sum(self.units)),
                 raters=m,
             )

@@ -19,6 +19,7 @@ from concord._coefficients.continuous.icc import icc
 from concord._coefficients.kappa.cohen import cohen_kappa
 from concord._coefficients.registry import entry
 from concord._common.errors import param_error
+from concord._common.exact import fmean
 from concord._common.extras import require
 from concord._inference.intervals import check_level
 from concord._results.studies.intra_rater import IntraRaterResult, Reliability
@@ -205,7 +206,7 @@ def intra_rater(
     stats = [float(getattr(r, "statistic", r)) for r in per["rater"].values()]
     assert not isinstance(found, str)
     return IntraRaterResult(
-        statistic=float(np.mean(stats)) if stats else math.nan,
+        statistic=fmean(stats) if stats else math.nan,
         coefficient=function.__name__,
         per_rater=per["rater"],
         per_trial=per["trial"],

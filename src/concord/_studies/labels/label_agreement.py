@@ -18,6 +18,7 @@ import numpy as np
 from concord._coefficients.krippendorff.krippendorff import krippendorff_alpha
 from concord._coefficients.registry import REGISTRY
 from concord._common.errors import describe, param_error
+from concord._common.exact import fmean
 from concord._data.long import long_groups
 from concord._data.matrix import rating_matrix
 from concord._data.sets import empty_sets, set_key
@@ -122,7 +123,7 @@ def label_agreement(
     ]
     defined = [r.statistic for r in rows if not math.isnan(r.statistic)]
     rows.sort(key=lambda r: (math.isnan(r.statistic), r.statistic))
-    mean = float(np.mean(defined)) if defined else math.nan
+    mean = fmean(defined) if defined else math.nan  # correctly rounded: the same everywhere
     name = getattr(function, "__name__", str(function))
     return LabelAgreementResult(mean, name, tuple(rows), level, method)
 
