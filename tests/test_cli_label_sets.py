@@ -157,3 +157,22 @@ def test_label_sets_are_shown_as_sets_of_labels(args: tuple[str, ...], shown: st
     out = run(args[0], path, *args[1:])
     assert out.exit_code == 0, out.output
     assert shown in out.stdout and "frozenset" not in out.stdout
+
+
+def test_label_ids_that_are_numbers(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # review: "1|2" beside a single "1" was refused as numbers mixed with text, and the
+    # advice (--labels) did not help; with --label-sets every cell is read as text
+    ids = CSV
+    for name, number in (("pol", "1"), ("econ", "2"), ("sport", "3"), ("health", "4")):
+        ids = ids.replace(name, number)
+    path = tmp_path / "ids.csv"
+    path.write_text(ids)
+    out = run("agree", str(path), "--label-sets", "--raters", "ann,bob,cy", "--format", "json")
+    assert out.exit_code == 0, out.output
+    record = json.loads(out.output)
+    assert record["coefficients"][0]["statistic"] == float(Fraction(1031, 2204))  # NLTK
+    assert record["per_label"]["rows"][1]["label"] == "1"  # pol, the worst, as its id
+    marker = tmp_path / "marker.csv"
+    marker.write_text(ids.replace("3,3,3,3", "3,NA,3,3"))
+    out = run("agree", str(marker), "--label-sets", "--raters", "ann,bob,cy")
+    assert out.exit_code == 1 and "'NA', which looks like a missing-value marker" in out.output

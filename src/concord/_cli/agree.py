@@ -219,7 +219,8 @@ def _label_sets(file: str, o: dict[str, Any]) -> list[dict[str, Any]]:
         raise click.UsageError("--set-separator needs --label-sets.")
     if o.get("chunk_rows"):  # a large file is read whole too: label sets are not streamed
         raise click.UsageError("--label-sets reads the whole file: leave out --chunk-rows.")
-    return label_sets.report(file, inputs.ratings(file, o), o)
+    # every cell as text: a set of label ids "1|2" beside a single "1" is one type of rating
+    return label_sets.report(file, inputs.ratings(file, o, text=True), o)
 
 
 def _with_ranks(

@@ -35,12 +35,16 @@ def source(file: str, o: dict[str, Any], rows: int = 0) -> sources.Source:
     return sources.Source(file, sources.options(file, o), rows)
 
 
-def groups(columns: list[str], o: dict[str, Any], numbers: bool = False) -> list[cells.Group]:
+def groups(
+    columns: list[str], o: dict[str, Any], numbers: bool = False, text: bool = False
+) -> list[cells.Group]:
     """Return the rating columns as one group: one type (numbers or text) for all of them.
 
-    With ``numbers`` (scores, as the ICC takes), every cell must be a number.
+    With ``numbers`` (scores, as the ICC takes), every cell must be a number; with
+    ``text`` (label sets, ``1|2`` beside ``1``), every cell is read as text.
     """
-    return [cells.Group(columns, text=cin.labels_are_text(o.get("labels")), numbers=numbers)]
+    text = text or cin.labels_are_text(o.get("labels"))
+    return [cells.Group(columns, text=text, numbers=numbers)]
 
 
 def pair(file: str, o: dict[str, Any], rows: int = 0) -> tuple[sources.Source, list[str]]:
@@ -55,10 +59,11 @@ def raters(file: str, o: dict[str, Any], rows: int = 0) -> tuple[sources.Source,
     return src, read.wide_columns(src, o)
 
 
-def ratings(file: str, o: dict[str, Any], numbers: bool = False) -> Any:
+def ratings(file: str, o: dict[str, Any], numbers: bool = False, text: bool = False) -> Any:
     """Read FILE and return its rater columns (wide form, or pivoted from the long form).
 
-    With ``numbers``, a rating that is not a number is an error naming its cell.
+    With ``numbers``, a rating that is not a number is an error naming its cell;
+    with ``text``, every rating is read as text.
     An annotation tool's export (``.json``, ``.jsonl``, ``--input-format label-studio``)
     is read by :func:`concord.read_annotations` and pivoted.
     """
@@ -67,8 +72,9 @@ def ratings(file: str, o: dict[str, Any], numbers: bool = False) -> Any:
     src = source(file, o)  # a bad --input-format, --delimiter or --encoding first
     long = long_form(o)
     if long is not None:
-        return read.long_form(src, long, cin.labels_are_text(o.get("labels")), numbers)
-    return cells.whole(src, groups(read.wide_columns(src, o), o, numbers))
+        as_text = text or cin.labels_are_text(o.get("labels"))
+        return read.long_form(src, long, as_text, numbers)
+    return cells.whole(src, groups(read.wide_columns(src, o), o, numbers, text))
 
 
 def two_raters(file: str, o: dict[str, Any]) -> tuple[Any, Any]:
