@@ -584,3 +584,13 @@ def test_a_document_answered_with_no_span_still_counts_in_the_span_measures(tmp_
     renamed = df.assign(rater=df["rater"].map({1: "ann", 2: "bob", 3: "cy"}))
     assert renamed.attrs["raters"] == [1, 2, 3]  # stale: ignored, not an error
     assert list(concord.span_agreement(renamed).raters) == ["ann", "bob", "cy"]
+    # rows filtered after reading: the attrs no longer describe the frame and are ignored
+    # (they would bring the filtered-out documents back as "nothing here")
+    one = df[df["item"] == 1]
+    assert (
+        concord.token_agreement(one).statistic
+        == concord.token_agreement(pd.DataFrame(one.to_dict("list"))).statistic
+    )
+    two = df[df["rater"] != 3]
+    assert list(concord.span_agreement(two).raters) == [1, 2]
+    df.to_parquet(tmp_path / "spans.parquet")  # the attrs are JSON: pandas writes them

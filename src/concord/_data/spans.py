@@ -100,8 +100,8 @@ def read_spans(
     :func:`concord.read_annotations` may carry both in its ``attrs``
     (``"lengths"``: every answered document, those with no span included;
     ``"raters"``: every annotator); they are used where the arguments are None
-    and they hold every rater (item) of the table, else ignored (a frame whose
-    raters were renamed after reading).
+    and the table still holds the items and raters it was read with, else
+    ignored (a frame filtered or renamed after reading).
     """
     names = dict(zip(ROLES, (item, rater, start, end, label), strict=True))
     _distinct(names, func)
@@ -272,10 +272,21 @@ def _texts(
 def _from_export(
     attrs: dict[str, Any], found: dict[str, list[Any]], raters: Any, lengths: Any
 ) -> tuple[Any, Any]:
-    """``raters`` and ``lengths``, else an export's own where they cover the table's."""
+    """``raters`` and ``lengths``, else an export's own while the table is as it was read.
+
+    A frame whose rows were filtered, or whose raters or items were renamed, since
+    :func:`concord.read_annotations` holds other items or raters: its ``attrs`` then no
+    longer describe it and are ignored (they would bring back what was filtered out).
+    """
     kept, sizes = attrs.get("raters"), attrs.get("lengths")
-    if raters is None and isinstance(kept, list) and set(found["rater"]) <= set(kept):
+    read = attrs.get("read")
+    if not isinstance(read, dict) or any(
+        not isinstance(read.get(k), list) or set(read[k]) != set(found[role])
+        for k, role in (("items", "item"), ("raters", "rater"))
+    ):
+        return raters, lengths
+    if raters is None and isinstance(kept, list):
         raters = kept
-    if lengths is None and isinstance(sizes, dict) and set(found["item"]) <= set(sizes):
+    if lengths is None and isinstance(sizes, dict):
         lengths = sizes
     return raters, lengths

@@ -104,6 +104,12 @@ def read(
         # no row: the span measures take them from here ("nothing here" is agreement)
         df.attrs["lengths"] = documents
         df.attrs["raters"] = list(annotators)
+        # what the table held when read: the span measures use the two above only while
+        # the frame still holds exactly these (not after rows were filtered out)
+        df.attrs["read"] = {  # lists, not sets: attrs go to JSON (to_parquet writes them)
+            "items": list(dict.fromkeys(control.items)),
+            "raters": list(dict.fromkeys(control.raters)),
+        }
     return df
 
 
