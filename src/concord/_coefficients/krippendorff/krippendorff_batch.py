@@ -18,12 +18,14 @@ item patterns per study, Fractions, the result object) done once for all:
   the study's ratings times the raters, far below 2**62; checked), the last
   step Python ints, whose true division rounds once;
 * the SE repeats :func:`.krippendorff_core.alpha_variance` step by step. Its
-  elementwise steps run over all studies' patterns at once (IEEE operations:
-  the same result wherever they run); its integer-valued sums are int64 here,
-  exact as floats there (below 2**53); its three float products that depend
-  on the order of addition (p_e = π·Aπ, each item's r·π̄ and Σ f p'_a,i) are
-  the very same numpy products on the very same arrays, one study at a time;
-  the last sum is :func:`concord._common.exact.fsum`, as there.
+  elementwise steps run over all studies' patterns at once (IEEE operations,
+  each rounded once: the same result wherever they run); its integer-valued
+  sums are int64 here, exact as floats there (below 2**53); its three float
+  products whose last bit depends on the order of addition (p_e = π·Aπ, each
+  item's r·π̄ and Σ f p'_a,i; BLAS) are the very same numpy products on equal
+  arrays of the same shape and memory layout (C order), one study at a time,
+  so that BLAS adds them in the same order; the last sum is
+  :func:`concord._common.exact.fsum`, as there.
 
 With nominal δ² the agreement weights are the identity, so Aπ, Aᵀπ, the
 shares π̄ = (Aπ + Aᵀπ)/2 and r* = A r are π and r exactly (products by 0 and 1
@@ -48,7 +50,29 @@ _NAN = float("nan")
 
 
 def nominal_alphas(studies: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Return nominal α and its analytic SE of each study (codes 0, 1, …; NaN missing)."""
+    """Return nominal α and its analytic SE of each study (codes 0, 1, …; NaN missing).
+
+    Where α is undefined both are nan, without :func:`krippendorff_alpha`'s warning.
+
+    Examples
+    --------
+    Krippendorff's (2011) reliability data (4 observers, 12 units, values 1–5),
+    whose nominal α he reports as 0.743, and its first six units:
+
+    >>> import numpy as np
+    >>> nan = np.nan
+    >>> data = np.array([
+    ...     [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+    ...     [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+    ...     [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+    ...     [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan]]).T
+    >>> alphas, ses = nominal_alphas([data, data[:6]])
+    >>> round(float(alphas[0]), 3)
+    0.743
+    >>> from concord import krippendorff_alpha
+    >>> [krippendorff_alpha(x).standard_error for x in (data, data[:6])] == ses.tolist()
+    True
+    """
     alphas, ses = np.full(len(studies), _NAN), np.full(len(studies), _NAN)
     found = _patterns(studies)
     if found is None:
