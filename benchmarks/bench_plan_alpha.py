@@ -2,7 +2,10 @@
 
 Records the size of every study ``plan`` draws (pilots and searches), then
 times, in interleaved rounds, drawing those studies alone (``alpha_data``),
-the whole ``plan`` call, and α with its analytic SE on the drawn studies.
+the whole ``plan`` call, α with its analytic SE on the drawn studies as
+``plan`` computes them (``nominal_alphas``, a batch of studies at once), and
+the same with ``krippendorff_alpha`` one study at a time (what ``plan`` did
+before); the two give the same values, bit for bit.
 
     python benchmarks/bench_plan_alpha.py [--rounds 5]
 """
@@ -18,6 +21,7 @@ from typing import Any
 import numpy as np
 
 import concord
+from concord._coefficients.krippendorff.krippendorff_batch import nominal_alphas
 from concord._studies.plan import plan_sim as ps
 
 DESIGN: dict[str, Any] = {
@@ -49,6 +53,13 @@ def main() -> None:
         rng = np.random.default_rng(0)
         return [draw(m, 3, 0.8, props, 0.1, rng) for m in sizes]
 
+    def batched() -> float:
+        xs = studies()
+        start = time.perf_counter()
+        for i in range(0, len(xs), 1000):  # about plan's batches (2**20 ratings)
+            nominal_alphas(xs[i : i + 1000])
+        return time.perf_counter() - start
+
     def alphas() -> float:
         xs = studies()
         start = time.perf_counter()
@@ -58,7 +69,12 @@ def main() -> None:
                 concord.krippendorff_alpha(x).standard_error  # noqa: B018
         return time.perf_counter() - start
 
-    got: dict[str, list[float]] = {"draw the studies": [], "plan": [], "α + SE of them": []}
+    got: dict[str, list[float]] = {
+        "draw the studies": [],
+        "plan": [],
+        "α + SE of them, batched": [],
+        "α + SE of them, one by one": [],
+    }
     for _ in range(args.rounds):
         start = time.perf_counter()
         studies()
@@ -66,7 +82,8 @@ def main() -> None:
         start = time.perf_counter()
         concord.plan("alpha", **DESIGN)
         got["plan"].append(time.perf_counter() - start)
-        got["α + SE of them"].append(alphas())
+        got["α + SE of them, batched"].append(batched())
+        got["α + SE of them, one by one"].append(alphas())
     print(f"plan n = {n}; {len(sizes)} studies of {sorted(set(sizes))} items")
     print("| case | s, median (min–max) | × drawing |")
     print("|---|---|---|")

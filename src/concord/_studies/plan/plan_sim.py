@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from statistics import NormalDist
 
 import numpy as np
@@ -104,7 +104,23 @@ def alpha_data(
     return _holes(x, missing, rng)
 
 
-Test = Callable[[np.ndarray], bool]
+Test = Callable[[list[np.ndarray]], int]  # how many of the simulated studies reject
+
+_CELLS = 1 << 20  # ratings drawn before they are tested together: a few MiB at a time
+
+
+def _batches(
+    draw: Callable[[np.random.Generator], np.ndarray], reps: int, rng: np.random.Generator
+) -> Iterator[list[np.ndarray]]:
+    """Draw ``reps`` studies in order, a batch of about ``_CELLS`` ratings at a time."""
+    batch: list[np.ndarray] = []
+    for _ in range(reps):
+        batch.append(draw(rng))
+        if len(batch) * batch[0].size >= _CELLS:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def rejection_rate(
@@ -114,7 +130,7 @@ def rejection_rate(
     rng = np.random.default_rng(seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedKappaWarning)  # undefined: does not reject
-        return sum(test(draw(rng)) for _ in range(reps)) / reps
+        return sum(test(batch) for batch in _batches(draw, reps, rng)) / reps
 
 
 def icc_test(null: float, alpha: float, sides: int) -> Test:
@@ -127,18 +143,23 @@ def icc_test(null: float, alpha: float, sides: int) -> Test:
         r = icc(x, model="oneway", r0=null)
         return bool(f.sf(r.f_statistic, r.df1, r.df2) < alpha / sides)
 
-    return rejects
+    return lambda studies: sum(rejects(x) for x in studies)
 
 
 def alpha_test(null: float, alpha: float, sides: int) -> Test:
-    """Return the Wald test of α = null with concord's analytic SE of α, at level α."""
-    from concord._coefficients.krippendorff.krippendorff import krippendorff_alpha
+    """Return the Wald test of α = null with concord's analytic SE of α, at level α.
+
+    α and its SE are those of :func:`concord.krippendorff_alpha`, bit for bit,
+    computed for a batch of studies at once (:mod:`.krippendorff_batch`).
+    """
+    from concord._coefficients.krippendorff.krippendorff_batch import nominal_alphas
 
     z = _Z.inv_cdf(1 - alpha / sides)
 
-    def rejects(x: np.ndarray) -> bool:
-        r = krippendorff_alpha(x)
-        return bool((r.statistic - null) > z * r.standard_error)
+    def rejects(studies: list[np.ndarray]) -> int:
+        alphas, ses = nominal_alphas(studies)
+        with np.errstate(invalid="ignore"):  # undefined α (nan): does not reject
+            return int(((alphas - null) > z * ses).sum())
 
     return rejects
 
@@ -147,16 +168,17 @@ def alpha_spread(
     expected: float, raters: int, props: np.ndarray, missing: float, reps: int, seed: int | None
 ) -> float:
     """Return √n·SE(α̂) at the anticipated α, averaged over pilot studies of 200 items."""
-    from concord._coefficients.krippendorff.krippendorff import krippendorff_alpha
+    from concord._coefficients.krippendorff.krippendorff_batch import nominal_alphas
 
     rng = np.random.default_rng(seed)
     pilot = 200
+
+    def draw(g: np.random.Generator) -> np.ndarray:
+        return alpha_data(pilot, raters, expected, props, missing, g)
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedKappaWarning)  # nan: plan() says why
-        ses = [
-            krippendorff_alpha(
-                alpha_data(pilot, raters, expected, props, missing, rng)
-            ).standard_error
-            for _ in range(max(reps // 4, 50))
-        ]
+        ses = np.concatenate(
+            [nominal_alphas(b)[1] for b in _batches(draw, max(reps // 4, 50), rng)]
+        )
     return float(np.mean(ses)) * math.sqrt(pilot)
