@@ -279,3 +279,19 @@ def test_no_text_column_is_said_in_the_command_lines_words(tmp_path: Path, measu
     assert out.exit_code == 1, out.output
     assert "--text must be a column of each item's text" in out.output, out.output
     assert "lengths=" not in out.output and out.output.count("Error:") == 1
+
+
+@pytest.mark.parametrize("variant", ["|u", "cu", "(k)u"])
+def test_unitizing_variant(spans_csv: Path, variant: str) -> None:
+    """--unitizing-variant picks the coefficient of Krippendorff et al. (2016)."""
+    out = run(
+        spans_csv, "--measure", "unitizing-alpha", "--unitizing-variant", variant,
+        "--format", "json",
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)["measures"]["unitizing-alpha"]
+    want = concord.unitizing_alpha(pd.DataFrame(ROWS, columns=COLUMNS), variant=variant)
+    assert got["statistic"] == pytest.approx(want.statistic)
+    assert got["coefficient"] == f"Krippendorff's unitizing alpha ({variant})"
+    out = run(spans_csv, "--measure", "unitizing-alpha", "--unitizing-variant", "k")
+    assert out.exit_code == 2 and "'k' is not one of 'u', '|u', 'cu', '(k)u'" in out.output
