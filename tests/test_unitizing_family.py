@@ -296,3 +296,20 @@ def test_no_warning_on_ordinary_data():
         warnings.simplefilter("error")
         for variant in ("|u", "cu", "(k)u"):
             concord.unitizing_alpha(spans, lengths=lengths, variant=variant)
+
+
+@pytest.mark.parametrize("variant", ["|u", "cu", "(k)u"])
+def test_the_result_protocol(variant):
+    # as tests/test_protocol.py asks of every result, for the 2016 variants
+    spans, lengths = random_spans(2)
+    r = concord.unitizing_alpha(spans, lengths=lengths, variant=variant)
+    assert json.dumps(r.to_dict(), allow_nan=False).startswith("{")
+    frame = r.to_frame()
+    assert {"coefficient", "statistic", "ci_low", "ci_high", "n"} <= set(frame.columns)
+    assert frame["statistic"].iloc[0] == r.statistic == float(r)
+    page = r._repr_html_()
+    assert page.startswith('<div class="concord-result">') and "<script" not in page
+    section = r._report_section_()
+    assert section.sentence == r.summary() and section.explanation == r.explain()
+    assert section.rows and all(isinstance(v, str) for row in section.rows for v in row.values())
+    assert repr(r).startswith(f"UnitizingAlphaResult(variant={variant!r}, statistic=")

@@ -98,8 +98,10 @@ class UnitizingAlphaResult(Reported):
         return float(self.statistic)
 
     def __repr__(self) -> str:
+        variant = "" if self.variant == "u" else f"variant={self.variant!r}, "
         return (
-            f"UnitizingAlphaResult(statistic={self.statistic:.6g}, labels={len(self.labels)}, "
+            f"UnitizingAlphaResult({variant}statistic={self.statistic:.6g}, "
+            f"labels={len(self.labels)}, "
             f"raters={len(self.raters)}, n_items={self.n_items}, length={self.length})"
         )
 
