@@ -313,3 +313,14 @@ def test_the_result_protocol(variant):
     assert section.sentence == r.summary() and section.explanation == r.explain()
     assert section.rows and all(isinstance(v, str) for row in section.rows for v in row.values())
     assert repr(r).startswith(f"UnitizingAlphaResult(variant={variant!r}, statistic=")
+
+
+def test_python_ints_give_what_int64_gives(monkeypatch):
+    # the squares fall back to Python ints where int64 could overflow: force that path
+    from concord._coefficients.spans import unitizing_coincidences
+
+    spans, lengths = random_spans(4)
+    fast = concord.unitizing_alpha(spans, lengths=lengths, variant="(k)u")
+    monkeypatch.setattr(unitizing_coincidences, "fits_int64", lambda *bounds: False)
+    slow = concord.unitizing_alpha(spans, lengths=lengths, variant="(k)u")
+    assert slow.exact == fast.exact and slow.alphas.tolist() == fast.alphas.tolist()
