@@ -183,7 +183,8 @@ def _file_rows(exc: Exception) -> Exception:
     """Return the library's error with its rows named as FILE numbers them."""
 
     def fix(text: str) -> str:  # the rows as FILE numbers them; the lengths as it gives them
-        return _ROW.sub(r"row \1", text).replace("(lengths= or its text)", "(its --text)")
+        text = _ROW.sub(r"row \1", text).replace("(lengths= or its text)", "(its --text)")
+        return text.replace("variant='u'", "--unitizing-variant u")
 
     new: Any = type(exc)(fix(str(exc)))
     problem = problem_of(exc)
