@@ -281,7 +281,7 @@ def test_no_text_column_is_said_in_the_command_lines_words(tmp_path: Path, measu
     assert "lengths=" not in out.output and out.output.count("Error:") == 1
 
 
-@pytest.mark.parametrize("variant", ["|u", "cu", "(k)u"])
+@pytest.mark.parametrize("variant", ["u2016", "|u", "cu", "(k)u"])
 def test_unitizing_variant(spans_csv: Path, variant: str) -> None:
     """--unitizing-variant picks the coefficient of Krippendorff et al. (2016)."""
     out = run(
@@ -294,7 +294,8 @@ def test_unitizing_variant(spans_csv: Path, variant: str) -> None:
     assert got["statistic"] == pytest.approx(want.statistic)
     assert got["coefficient"] == f"Krippendorff's unitizing alpha ({variant})"
     out = run(spans_csv, "--measure", "unitizing-alpha", "--unitizing-variant", "k")
-    assert out.exit_code == 2 and "'k' is not one of 'u', '|u', 'cu', '(k)u'" in out.output
+    assert out.exit_code == 2
+    assert "'k' is not one of 'u', 'u2016', '|u', 'cu', '(k)u'" in out.output
 
 
 def test_unitizing_variant_names_the_nested_spans_rows(tmp_path: Path) -> None:

@@ -1,14 +1,16 @@
-"""|uα, cuα and (k)uα (concord.unitizing_alpha, variants "|u", "cu", "(k)u").
+"""uα (2016), |uα, cuα and (k)uα (concord.unitizing_alpha, variants "u2016", "|u", "cu", "(k)u").
 
 Sources: Krippendorff, Mathet, Bouvry & Widlöcher (2016), "On the reliability
 of unitizing textual continua: Further developments", Quality & Quantity 50,
 2347–2364: the coincidences of intersecting lengths (eq. 1), their expected
 values (eq. 4), |uα (eq. 6), cuα (eqs. 10–11) and (k)uα (eq. 13b), as the
-port lindanna/unitized_alpha numbers them. The paper's text and its worked
-example were not reachable here, so: hand computations from those formulas
-(exact Fractions), a position-by-position reference written from them, and
-the port's values (tests/reference/unitizing/lindanna_2016.json, made by
-make_reference_2016.py there; the port is not needed here).
+port lindanna/unitized_alpha numbers them. The paper's text was not
+reachable here; checked by hand computations from those formulas (exact
+Fractions), a position-by-position reference written from them, the port's
+values (tests/reference/unitizing/lindanna_2016.json, made by
+make_reference_2016.py there; the port is not needed here), and the worked
+example of Krippendorff's Content Analysis (4th ed., 2019, Fig. 12.11,
+p. 340) with its printed values.
 """
 
 from __future__ import annotations
@@ -171,6 +173,8 @@ def test_matches_the_port(study):
     spans, lengths = table(rows), {"d": study["length"]}
     binary = concord.unitizing_alpha(spans, lengths=lengths, variant="|u")
     assert binary.statistic == pytest.approx(study["binary"], rel=1e-9, abs=1e-9)
+    nominal = concord.unitizing_alpha(spans, lengths=lengths, variant="u2016")
+    assert nominal.statistic == pytest.approx(study["u2016"], rel=1e-9, abs=1e-9)
     result = concord.unitizing_alpha(spans, lengths=lengths, variant="cu")
     assert result.statistic == pytest.approx(study["cu"], rel=1e-9, abs=1e-9)
     for label, alpha in study["k"].items():
@@ -262,9 +266,9 @@ def test_one_rater_is_refused(variant):
         concord.unitizing_alpha(spans, lengths={"d": 5}, variant=variant)
 
 
-def test_an_unknown_variant_lists_the_four():
+def test_an_unknown_variant_lists_the_five():
     spans = table([("a", "x", 0, 2), ("b", "x", 0, 2)])
-    with pytest.raises(ValueError, match=r"'u', '\|u', 'cu'.*'\(k\)u'"):
+    with pytest.raises(ValueError, match=r"'u', 'u2016', '\|u', 'cu'.*'\(k\)u'"):
         concord.unitizing_alpha(spans, lengths={"d": 5}, variant="ku")
 
 
@@ -324,3 +328,80 @@ def test_python_ints_give_what_int64_gives(monkeypatch):
     monkeypatch.setattr(unitizing_coincidences, "fits_int64", lambda *bounds: False)
     slow = concord.unitizing_alpha(spans, lengths=lengths, variant="(k)u")
     assert slow.exact == fast.exact and slow.alphas.tolist() == fast.alphas.tolist()
+
+
+# --- uα as revised in 2016 (variant "u2016"); Krippendorff's (2019) published example ----------
+
+
+def test_u2016_by_hand():
+    # L = 10; a: c [0, 4), k [4, 8); b: c [0, 6), k [6, 8); gaps [8, 10) for both.
+    # a→b and b→a: l_cc = 4 + 4, l_kc = l_ck = 2, l_kk = 2 + 2, l_φφ = 2 + 2; l.. = 20;
+    # margins c 10, k 6, φ 4; own: c 4² + 6² = 52, k 4² + 2² = 20, φ 2 + 2 = 4, Σ 76;
+    # e_vv = 20 (margin² − own) / (400 − 76): 960, 320, 240 over 324, Σ = 380/81;
+    # uα = 1 − (20 − 16) / (20 − 380/81) = 1 − 81/310 = 229/310
+    spans = table([("a", "c", 0, 4), ("a", "k", 4, 8), ("b", "c", 0, 6), ("b", "k", 6, 8)])
+    result = concord.unitizing_alpha(spans, lengths={"d": 10}, variant="u2016")
+    assert result.exact == Fraction(229, 310)
+    assert result.statistic == float(Fraction(229, 310))
+    assert result.pooled == (float(Fraction(1, 5)), float(Fraction(62, 81)))  # 4/20, (1240/81)/20
+
+
+def test_u2016_with_one_category_is_the_binary_alpha():
+    # with one category the coincidence matrix is already "unit against gap" (hand value
+    # of test_binary_by_hand, 31/120)
+    spans = table([("a", "c", 0, 4), ("b", "c", 2, 6)])
+    result = concord.unitizing_alpha(spans, lengths={"d": 10}, variant="u2016")
+    assert result.exact == Fraction(31, 120)
+    with pytest.raises(ValueError, match="pools the categories"):
+        result.alpha("c")
+    assert len(result.to_frame()) == 1
+
+
+# Krippendorff (2019), Content Analysis, 4th ed., Fig. 12.11, p. 340: three observers on a
+# continuum of 60, positions 1-based and inclusive, as transcribed by quallmer's tests
+# (cran/quallmer, tests/testthat/test-alpha_u.R, commit b54c54b): here [start - 1, end).
+BOOK = {
+    "Alex": [(1, 7, "1"), (8, 13, "2"), (31, 32, "5"), (33, 37, "6"), (38, 44, "6"),
+             (45, 60, "7")],
+    "Paul": [(1, 7, "1"), (8, 13, "3"), (14, 21, "5"), (33, 44, "6")],
+    "Suzan": [(1, 7, "1"), (8, 13, "4"), (14, 21, "5"), (33, 37, "6"), (38, 41, "6"),
+              (42, 44, "6")],
+}  # fmt: skip
+
+
+def book(variant):
+    rows = [(r, v, s - 1, e) for r, segments in BOOK.items() for s, e, v in segments]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", concord.UndefinedKappaWarning)  # (k)uα of '7'
+        return concord.unitizing_alpha(table(rows), lengths={"d": 60}, variant=variant)
+
+
+def test_the_books_example():
+    # the book prints _uα = 0.510, |_uα = 0.413 and _cuα = 0.724 (Krippendorff 2019, p. 340);
+    # the ports lindanna/unitized_alpha (11637e7) and quallmer give 0.50998 and 0.41360 too
+    # (recomputed here from their code); cuα: 0.72556 (lindanna's reading, followed here)
+    # against quallmer's 0.72835, so the book's 0.724 sides with the reading followed
+    assert round(book("u2016").statistic, 3) == 0.510
+    assert book("|u").statistic == pytest.approx(0.413, abs=0.001)
+    cu = book("cu")
+    assert cu.statistic == pytest.approx(0.724, abs=0.002)
+    assert abs(cu.statistic - 0.724) < abs(0.7283495427493105 - 0.724)
+    # (k)uα per value (quallmer's test): 1 for 1, 5 and 6; 0 for 2, 3 and 4 (each used by one
+    # observer only); 7 meets only gaps: undefined
+    k = book("(k)u")
+    assert [k.alpha(v) for v in "156"] == [1.0, 1.0, 1.0]
+    assert [k.alpha(v) for v in "234"] == [0.0, 0.0, 0.0]
+    assert math.isnan(k.alpha("7"))
+
+
+def test_the_books_example_is_not_the_2004_alpha():
+    # the 2004 uα (DKPro's, variant "u") is another coefficient: 0.153 here, not 0.510
+    assert book("u").statistic == pytest.approx(0.15335817116976258, rel=1e-12)
+    assert book("u").statistic != pytest.approx(book("u2016").statistic, abs=0.1)
+
+
+def test_u2016_one_value_everywhere_is_undefined_with_a_warning():
+    spans = table([("a", "c", 0, 10), ("b", "c", 0, 10)])
+    with pytest.warns(concord.UndefinedKappaWarning, match=r"uα \(2016\) is undefined"):
+        result = concord.unitizing_alpha(spans, lengths={"d": 10}, variant="u2016")
+    assert math.isnan(result.statistic)

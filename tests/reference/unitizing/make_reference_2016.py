@@ -1,4 +1,4 @@
-"""Reference values of |uα, cuα and (k)uα from a public port, for tests/test_unitizing_family.py.
+"""Values of uα (2016), |uα, cuα and (k)uα from a public port, for tests/test_unitizing_family.py.
 
 The port: lindanna/unitized_alpha (https://github.com/lindanna/unitized_alpha),
 ``unitized_alpha.py`` at commit 11637e7a0ba20beda028df4379543da8c6cb9cfd
@@ -11,7 +11,8 @@ run this script with the folder as its argument::
 
 It writes lindanna_2016.json: each study's spans on one continuum [0, length)
 (rater, label, start, end; end exclusive, as the port reads them) and the
-port's |uα, cuα and (k)uα per label (None where the port says 'NA').
+port's uα (2016; the port's ``u_alpha``), |uα, cuα and (k)uα per label (None
+where the port says 'NA').
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def randomised(seed: int) -> dict:
 def run(port, study: dict) -> dict:
     data = [[r, lab, str(s), str(e)] for r, lab, s, e in study["spans"]]
     with contextlib.redirect_stdout(io.StringIO()):
-        binary, _, (cu, _), per = port.u_alpha(data, study["length"], port.nominal_metric)
+        binary, nominal, (cu, _), per = port.u_alpha(data, study["length"], port.nominal_metric)
     labels = sorted({lab for _, lab, _, _ in study["spans"]})
     names = {i + 1: lab for i, lab in enumerate(labels)}
 
@@ -62,6 +63,7 @@ def run(port, study: dict) -> dict:
 
     return {
         **study,
+        "u2016": value(nominal),
         "binary": value(binary),
         "cu": value(cu),
         "k": {names[k]: value(a) for k, (a, _) in per.items()},

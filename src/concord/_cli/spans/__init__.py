@@ -264,10 +264,11 @@ Examples:
 )
 @click.option(
     "--unitizing-variant",
-    type=click.Choice(["u", "|u", "cu", "(k)u"]),
+    type=click.Choice(["u", "u2016", "|u", "cu", "(k)u"]),
     default="u",
     show_default=True,
-    help="unitizing-alpha: u (Krippendorff 2004, per label), |u (any span against the "
+    help="unitizing-alpha: u (Krippendorff 2004, per label), u2016 (the labels and the "
+    "unmarked text in one coincidence matrix, Krippendorff 2019), |u (any span against the "
     "unmarked text), cu (the labels where spans meet) or (k)u (cu per label); "
     "Krippendorff et al. 2016.",
 )

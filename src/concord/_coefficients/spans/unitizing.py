@@ -18,7 +18,7 @@ from concord._results.spans.unitizing import UnitizingAlphaResult
 
 _FUNC = "unitizing_alpha"
 # "u": Krippendorff (2004), as DKPro Statistics; the others: Krippendorff et al. (2016)
-VARIANTS = ("u", "|u", "cu", "(k)u")
+VARIANTS = ("u", "u2016", "|u", "cu", "(k)u")
 
 
 def unitizing_alpha(
@@ -37,7 +37,7 @@ def unitizing_alpha(
     """Krippendorff's unitizing α family: agreement on where units are and what they are.
 
     Each rater's spans are units on the item's continuum [0, length); the
-    rest is gap (irrelevant matter). Four coefficients answer four questions:
+    rest is gap (irrelevant matter). Five coefficients answer four questions:
 
     * ``"u"`` (uα, Krippendorff 2004): do the raters agree on where the units
       of each category are and how long they are? Per category c,
@@ -46,6 +46,14 @@ def unitizing_alpha(
       gap) with those of units placed at random in the gaps; the overall
       α = 1 − Σ_c D_o,c / Σ_c D_e,c (Krippendorff 1995, 2004), the values of
       DKPro Statistics' ``KrippendorffAlphaUnitizingAgreement``.
+    * ``"u2016"`` (uα as Krippendorff et al. 2016 revised it, Krippendorff
+      2019's nominal _uα): the same question in one coincidence matrix of
+      lengths, the gaps a value beside the categories. It is a different
+      coefficient from ``"u"``, not a refinement of its arithmetic: on
+      Krippendorff's (2019, Fig. 12.11) example ``"u2016"`` gives the book's
+      0.510 and ``"u"`` 0.153. Report the one your field's papers report;
+      ``"u2016"`` is the current definition and decomposes into ``"|u"`` and
+      ``"cu"``.
     * ``"|u"`` (|uα, Krippendorff et al. 2016): do they agree on what is
       relevant at all, any unit against the gaps, ignoring the categories?
     * ``"cu"`` (cuα, Krippendorff et al. 2016): where their units intersect,
@@ -70,7 +78,7 @@ def unitizing_alpha(
         The raters who annotated (declared). A rater who marked nothing on
         any item has no row in the table; listed here, that rater said
         "nothing here" on every item. Default: the raters of the table.
-    variant : {"u", "|u", "cu", "(k)u"}
+    variant : {"u", "u2016", "|u", "cu", "(k)u"}
         Which coefficient (above); default ``"u"``.
     item, rater, start, end, label : column names
         Where the table's columns are named otherwise.
@@ -79,7 +87,7 @@ def unitizing_alpha(
     -------
     UnitizingAlphaResult
         ``statistic`` (the overall α, |uα or cuα), ``alphas`` per category
-        (α_c or (k)uα; none for ``"|u"``), ``to_frame()`` one row overall and
+        (α_c or (k)uα; none for ``"u2016"`` and ``"|u"``), ``to_frame()`` one row overall and
         one per category.
 
     Notes
@@ -96,24 +104,27 @@ def unitizing_alpha(
     of one rater may not overlap whatever their labels (an error names both
     rows). The sums are integers, so α is computed exactly
     (``result.exact`` is a Fraction) and rounded once. Undefined values
-    (nothing marked; all marked, for ``"|u"``; units of different
-    categories that never intersect, for ``"cu"``) are nan with an
-    :class:`concord.UndefinedKappaWarning`. With more than two raters
-    ``"u"`` is still the 2004 definition (pairs of raters averaged), which
-    Krippendorff et al. (2016) later revised; that revised uα is not offered.
+    (nothing marked; one value everywhere, for ``"u2016"``; all marked, for
+    ``"|u"``; units of different categories that never intersect, for
+    ``"cu"``) are nan with an :class:`concord.UndefinedKappaWarning`.
 
     The 2016 coefficients follow the paper's coincidences: l_ck, the lengths
     where one rater's segment of value c meets another's of value k, over
     ordered pairs of raters, divided by m − 1; expected coincidences with
     each unit's l² (each gap's l: gaps divide anywhere) as its self-pairing
-    term; |uα on the matrix collapsed to gap against unit; cuα and (k)uα on
+    term; uα (2016) on the whole matrix; |uα on the matrix collapsed to gap
+    against unit; cuα and (k)uα on
     the coincidences of two units, each unit's self-pairing term the square
     of its part meeting the other rater's units, summed over the ordered
     pairs of raters and divided by m − 1 (the reading of the port
     lindanna/unitized_alpha, which numbers the paper's equations). The port
     quallmer (R, after Krippendorff 2019, § 12.6) squares the part that
     meets the union of all other raters' units instead, undivided: the two
-    agree for two raters and may differ for three or more.
+    agree for two raters and may differ for three or more. On the book's
+    three-rater example (2019, Fig. 12.11, p. 340) the book prints cuα =
+    0.724; the reading followed here gives 0.7256 and quallmer's 0.7283, so
+    the book's value sides with this one. Both ports and concord give its
+    uα (2016) = 0.5100 and |uα = 0.4136 (printed 0.510 and 0.413).
 
     References
     ----------
@@ -125,6 +136,8 @@ def unitizing_alpha(
     Krippendorff, K., Mathet, Y., Bouvry, S., & Widlöcher, A. (2016). On the
     reliability of unitizing textual continua: Further developments.
     *Quality & Quantity*, 50, 2347–2364.
+    Krippendorff, K. (2019). *Content Analysis: An Introduction to Its
+    Methodology* (4th ed., § 12.6). Sage.
 
     Examples
     --------

@@ -5,6 +5,8 @@ coincidences of lengths; φ the gaps; m raters; l.. = m L):
 
 * the expected coincidences (2016, eq. 4) e_ck = l.. (l_c. l_.k − [c = k] own_c)
   / (l..² − Σ own), own_c the self-pairing term of value c;
+* uα (2016; Krippendorff 2019, § 12.6, "_uα") over the whole matrix, gaps a
+  value like the categories: uα = 1 − (l.. − Σ l_cc) / (l.. − Σ e_cc);
 * |uα (binary: relevant matter, any unit, against the gaps) = 1 − l_φ¬φ / e_φ¬φ
   with l_φ¬φ = l_φ. − l_φφ and e_φ¬φ = l.. l_φ. (l.. − l_φ.) / (l..² − Σ own):
   the coincidence matrix collapsed to φ and not φ;
@@ -56,6 +58,21 @@ def binary(c: Coincidences) -> Alpha:
         return Alpha(None, None)
     chance = Fraction(total * gap * (total - gap), total * total - sum(c.own))
     return Alpha(2 * (gap - lo[0][0]) / total, 2 * chance / total)
+
+
+def nominal(c: Coincidences) -> Alpha:
+    """uα (2016): D_o = (l.. − Σ l_cc) / l.., D_e = (l.. − Σ e_cc) / l.., φ a value."""
+    total = c.n_raters * c.length
+    lo = _observed(c)
+    scale = total * total - sum(c.own)
+    if not total or not scale:
+        return Alpha(None, None)
+    agree = sum((lo[v][v] for v in range(len(lo))), Fraction(0))
+    margins = [sum(row, Fraction(0)) for row in lo]
+    chance = sum(
+        (total * (margins[v] ** 2 - c.own[v]) / scale for v in range(len(lo))), Fraction(0)
+    )
+    return Alpha((total - agree) / total, (total - chance) / total)
 
 
 def _categories(c: Coincidences) -> tuple[list[list[Fraction]], list[Fraction], Fraction]:

@@ -1,4 +1,4 @@
-"""Variants "|u", "cu" and "(k)u" of :func:`concord.unitizing_alpha` (Krippendorff et al. 2016).
+"""Variants "u2016", "|u", "cu", "(k)u" of :func:`concord.unitizing_alpha` (Krippendorff 2016).
 
 Their coincidences need each rater's units to partition the continuum into
 units and gaps (Krippendorff et al. 2016, § 2): two spans of one rater on
@@ -15,7 +15,13 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.spans.unitizing_coincidences import coincidences
-from concord._coefficients.spans.unitizing_family import Alpha, binary, coded, per_category
+from concord._coefficients.spans.unitizing_family import (
+    Alpha,
+    binary,
+    coded,
+    nominal,
+    per_category,
+)
 from concord._common.errors import UndefinedKappaWarning, describe, param_error
 from concord._common.exact import to_float
 from concord._data.long import where
@@ -23,12 +29,17 @@ from concord._data.span_checks import sorted_by
 from concord._data.spans import SpanTable
 from concord._results.spans.unitizing import UnitizingAlphaResult
 
+POOLED = ("u2016", "|u")  # one coefficient over the categories pooled: no per-category α
+_SYMBOL = {"u2016": "uα (2016)", "|u": "|uα", "cu": "cuα", "(k)u": "cuα"}
 _WHY = {
+    "u2016": "every rater's segments have one value everywhere (all gap, or all one "
+    "category), so no disagreement is possible",
     "|u": "the raters' units cover either none or all of the continuum, so there is no "
     "relevant-against-irrelevant distinction to agree on",
     "cu": "the raters' units of different categories never intersect, or only one category "
     "occurs where they do",
 }
+_WHY["(k)u"] = _WHY["cu"]
 
 
 def two_raters(table: SpanTable, func: str) -> None:
@@ -60,7 +71,8 @@ def no_overlap(table: SpanTable, func: str) -> None:
         func,
         "spans",
         "spans of one rater on an item that do not overlap, whatever their labels "
-        "(variants '|u', 'cu' and '(k)u' take each rater's units as a partition of the text)",
+        "(variants 'u2016', '|u', 'cu' and '(k)u' take each rater's units as a partition of "
+        "the text)",
         f"[{first[a]}, {last[a]}) labelled {describe(label[table.label[a]])} at "
         f"{where(a, table.index)} and [{first[b]}, {last[b]}) labelled "
         f"{describe(label[table.label[b]])} at "
@@ -79,8 +91,7 @@ def _float(x: Any) -> float:
 def _warn(func: str, variant: str, undefined: list[Any], overall: bool) -> None:
     if overall:
         warnings.warn(
-            f"{func}: {'|u' if variant == '|u' else 'cu'}α is undefined (nan): "
-            f"{_WHY['|u' if variant == '|u' else 'cu']}.",
+            f"{func}: {_SYMBOL[variant]} is undefined (nan): {_WHY[variant]}.",
             UndefinedKappaWarning,
             stacklevel=4,
         )
@@ -95,7 +106,7 @@ def _warn(func: str, variant: str, undefined: list[Any], overall: bool) -> None:
 
 
 def family(table: SpanTable, variant: str, func: str) -> UnitizingAlphaResult:
-    """Return |uα ("|u") or cuα with the (k)uα of every category ("cu", "(k)u")."""
+    """Return uα (2016), |uα, or cuα with the (k)uα of every category ("cu", "(k)u")."""
     two_raters(table, func)
     no_overlap(table, func)
     lengths = table.lengths if table.lengths is not None else np.zeros(0, np.int64)
@@ -105,14 +116,15 @@ def family(table: SpanTable, variant: str, func: str) -> UnitizingAlphaResult:
     )  # fmt: skip
     n = len(table.labels)
     share = None
-    if variant == "|u":
-        overall, each = binary(sums), [Alpha(None, None)] * n
+    if variant in POOLED:
+        overall = binary(sums) if variant == "|u" else nominal(sums)
+        each = [Alpha(None, None)] * n
     else:
         (overall, cover), each = coded(sums), per_category(sums)
         share = to_float(cover)
     undefined = (
         []
-        if variant == "|u"
+        if variant in POOLED
         else [c for c, a in zip(table.labels, each, strict=True) if a.value is None]
     )
     _warn(func, variant, undefined, overall.value is None)

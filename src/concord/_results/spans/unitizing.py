@@ -19,6 +19,7 @@ _NAME = "Krippendorff's unitizing alpha"
 # what each variant's statistic is (Krippendorff 2004; Krippendorff et al. 2016)
 _WHAT = {
     "u": "uα (Krippendorff 2004)",
+    "u2016": "uα (Krippendorff et al. 2016; Krippendorff 2019, § 12.6)",
     "|u": "|uα, relevant against irrelevant matter (Krippendorff et al. 2016)",
     "cu": "cuα, the categories where units intersect (Krippendorff et al. 2016)",
     "(k)u": "cuα, with (k)uα of each category (Krippendorff et al. 2016)",
@@ -44,12 +45,12 @@ class UnitizingAlphaResult(Reported):
     exact : fractions.Fraction or None
         The statistic exactly (None when undefined).
     variant : str
-        ``"u"``, ``"|u"``, ``"cu"`` or ``"(k)u"``.
+        ``"u"``, ``"u2016"``, ``"|u"``, ``"cu"`` or ``"(k)u"``.
     labels : tuple
         The categories, in the order they first appear.
     alphas : numpy.ndarray
         α_c (``"u"``) or (k)uα (``"cu"``, ``"(k)u"``) per category (nan where
-        undefined; all nan for ``"|u"``, which pools the categories).
+        undefined; all nan for ``"u2016"`` and ``"|u"``, which pool the categories).
     observed, expected : numpy.ndarray
         D_o,c and D_e,c per category.
     units : numpy.ndarray
@@ -107,10 +108,10 @@ class UnitizingAlphaResult(Reported):
 
     def alpha(self, label: Any) -> float:
         """Return α_c (``"u"``) or (k)uα (``"cu"``, ``"(k)u"``) of one category."""
-        if self.variant == "|u":
+        if self.variant in ("u2016", "|u"):
             raise ValueError(
-                "variant '|u' pools the categories: it has no per-category α; use "
-                "variant='(k)u' (or 'u') for one category's."
+                f"variant {self.variant!r} pools the categories: it has no per-category α; "
+                "use variant='(k)u' (or 'u') for one category's."
             )
         for c, a in zip(self.labels, self.alphas.tolist(), strict=True):
             if c == label:
@@ -120,7 +121,7 @@ class UnitizingAlphaResult(Reported):
 
     def summary(self) -> str:
         """Return one sentence: the variant's α, its categories' range, raters and length."""
-        symbol = {"u": "α", "|u": "|uα"}.get(self.variant, "cuα")
+        symbol = {"u": "α", "u2016": "α (2016)", "|u": "|uα"}.get(self.variant, "cuα")
         head = f"Krippendorff's unitizing {symbol} = {_shown(self.statistic)}"
         defined = [a for a in self.alphas.tolist() if math.isfinite(a)]
         each = "per category" if self.variant == "u" else "(k)uα per category"
@@ -185,7 +186,7 @@ class UnitizingAlphaResult(Reported):
                 **extra,
             )
         ]
-        if self.variant == "|u":  # the categories pooled: no row of their own
+        if self.variant in ("u2016", "|u"):  # the categories pooled: no row of their own
             return rows
         for c, a, o, e, n in zip(
             self.labels, self.alphas, self.observed, self.expected, self.units, strict=True

@@ -1,4 +1,4 @@
-"""The explanation of the variants "|u", "cu" and "(k)u" of a unitizing α result."""
+"""The explanation of the variants "u2016", "|u", "cu" and "(k)u" of a unitizing α result."""
 
 from __future__ import annotations
 
@@ -17,9 +17,16 @@ def family_lines(result: Any, what: str, shown: Callable[[float], str]) -> list[
         f"L = {big} ({items} item{'s' if items != 1 else ''} laid end to end):",
         "  l_ck = Σ_(i ≠ j) Σ_(g, h) |g ∩ h| / (m − 1): the lengths where rater i's segment "
         "of value c meets rater j's of value k (gaps are the value φ); l.. = m L",
-        "  e_ck = l.. (l_c. l_.k − [c = k] Σ own) / (l..² − Σ own): own = l² of each unit, "
+        "  e_ck = l.. (l_c. l_.k − [c = k] own_c) / (l..² − Σ own): own = l² of each unit, "
         "l of each gap (Krippendorff et al. 2016)",
     ]
+    if result.variant == "u2016":
+        lines.append(
+            "  uα = 1 − (l.. − Σ l_cc) / (l.. − Σ e_cc), the gaps φ a value like the categories: "
+            f"D_o = {number(observed)}, D_e = {number(expected)}"
+        )
+        lines.append(f"uα = 1 − D_o / D_e = {shown(result.statistic)}")
+        return lines
     if result.variant == "|u":
         lines.append(
             "  |uα = 1 − l_φ¬φ / e_φ¬φ: units of any category against the gaps, "
