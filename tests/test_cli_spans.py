@@ -279,3 +279,32 @@ def test_no_text_column_is_said_in_the_command_lines_words(tmp_path: Path, measu
     assert out.exit_code == 1, out.output
     assert "--text must be a column of each item's text" in out.output, out.output
     assert "lengths=" not in out.output and out.output.count("Error:") == 1
+
+
+@pytest.mark.parametrize("variant", ["u2016", "|u", "cu", "(k)u"])
+def test_unitizing_variant(spans_csv: Path, variant: str) -> None:
+    """--unitizing-variant picks the coefficient of Krippendorff et al. (2016)."""
+    out = run(
+        spans_csv, "--measure", "unitizing-alpha", "--unitizing-variant", variant,
+        "--format", "json",
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)["measures"]["unitizing-alpha"]
+    want = concord.unitizing_alpha(pd.DataFrame(ROWS, columns=COLUMNS), variant=variant)
+    assert got["statistic"] == pytest.approx(want.statistic)
+    assert got["coefficient"] == f"Krippendorff's unitizing alpha ({variant})"
+    out = run(spans_csv, "--measure", "unitizing-alpha", "--unitizing-variant", "k")
+    assert out.exit_code == 2
+    assert "'k' is not one of 'u', 'u2016', '|u', 'cu', '(k)u'" in out.output
+
+
+def test_unitizing_variant_names_the_nested_spans_rows(tmp_path: Path) -> None:
+    """The 2016 variants refuse one rater's overlapping spans: the file's rows, the option."""
+    path = tmp_path / "nested.csv"
+    rows = [("d", "a", 0, 5, "PER"), ("d", "b", 0, 4, "PER"), ("d", "a", 3, 8, "LOC")]
+    pd.DataFrame(rows, columns=COLUMNS[:5]).assign(text="abcdefghij").to_csv(path, index=False)
+    out = run(path, "--measure", "unitizing-alpha", "--unitizing-variant", "cu")
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    said = out.output.replace("\n", " ")
+    assert "[0, 5) labelled 'PER' at row 2 and [3, 8) labelled 'LOC' at row 4" in said
+    assert "use --unitizing-variant u, which takes each label on its own" in said

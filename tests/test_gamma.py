@@ -361,7 +361,34 @@ def test_per_item_keeps_the_users_item_column():
         "end": [5, 5, 9, 9],
         "label": ["P", "P", "P", "P"],
     }
-    r = concord.gamma(t, item="doc", rng=0, precision_level=0.1)
+    with pytest.warns(concord.UndefinedKappaWarning, match="γ_cat, γ_k of 'P'"):
+        r = concord.gamma(t, item="doc", rng=0, precision_level=0.1)  # one label: γ_cat 0/0
     frame = r.per_item()
     assert "doc" in frame.columns and "item" not in frame.columns
     assert frame["doc"].tolist() == ["a", "b"]
+
+
+def test_no_chance_disorder_is_undefined_with_a_warning():
+    """Observed and expected disorders both 0: nan with a warning (it said γ = 1, as pygamma).
+
+    Both raters mark the one span of the item: every random continuum is the same, so the
+    expected disorder is 0 as well as the observed one, for γ, γ_cat and γ_k.
+    """
+    same = {"item": ["d", "d"], "rater": ["p", "q"], "start": [0, 0], "end": [10, 10],
+            "label": ["A", "A"]}  # fmt: skip
+    with pytest.warns(concord.UndefinedKappaWarning, match="γ, γ_cat, γ_k of 'A'") as caught:
+        r = concord.gamma(same, rng=0, precision_level=0.1)
+    assert len(caught) == 1 and caught[0].filename == __file__
+    assert r.observed_disorder == 0 and r.expected_disorder == 0
+    assert math.isnan(r.statistic) and math.isnan(r.gamma_cat) and math.isnan(r.gamma_k["A"])
+    assert math.isnan(r.item_gamma[0])
+    assert json.dumps(r.to_dict(), allow_nan=False) and "undefined" in r.summary()
+
+
+def test_one_item_without_chance_disorder_is_named():
+    """The pooled γ is defined; the item whose expected disorder is 0 has nan, and is named."""
+    rows = {"item": ["d", "d", "e", "e", "e"], "rater": ["p", "q", "p", "q", "q"],
+            "start": [0, 0, 0, 2, 9], "end": [10, 10, 5, 6, 12], "label": ["A"] * 5}  # fmt: skip
+    with pytest.warns(concord.UndefinedKappaWarning, match="γ of item 'd'"):
+        r = concord.gamma(rows, rng=0, precision_level=0.1)
+    assert math.isnan(r.item_gamma[0]) and math.isfinite(r.statistic)

@@ -106,13 +106,14 @@ def test_unitizing_section_has_overall_and_per_category_alpha():
 def test_gamma_section_draws_the_item_of_lowest_gamma():
     pytest.importorskip("matplotlib")
     pytest.importorskip("scipy")
-    # d1: both raters mark the same span; d2: their spans lie apart (the worse item)
+    # d1: both raters mark the same two spans; d2: their spans lie apart (the worse item).
+    # (d1 with one span each, and one label, had no chance disorder: γ and γ_cat 0/0, nan)
     spans = {
-        "item": ["d1", "d1", "d2", "d2"],
-        "rater": ["ann", "bob", "ann", "bob"],
-        "start": [0, 0, 0, 10],
-        "end": [5, 5, 4, 14],
-        "label": ["PER", "PER", "PER", "PER"],
+        "item": ["d1", "d1", "d1", "d1", "d2", "d2"],
+        "rater": ["ann", "ann", "bob", "bob", "ann", "bob"],
+        "start": [0, 8, 0, 8, 0, 10],
+        "end": [5, 12, 5, 12, 4, 14],
+        "label": ["PER", "LOC", "PER", "LOC", "PER", "PER"],
     }
     r = concord.gamma(spans, rng=0, precision_level=0.1)
     assert r.item_gamma[1] < r.item_gamma[0]

@@ -285,13 +285,6 @@ def test_no_room_to_move_is_undefined_with_a_warning():
     assert json.dumps(result.to_dict(), allow_nan=False)
 
 
-@pytest.mark.parametrize("variant", ["|u", "cu", "(k)u"])
-def test_the_2016_variants_are_refused_by_name(variant):
-    spans, lengths = random_spans(0)
-    with pytest.raises(ValueError, match="'variant' parameter of unitizing_alpha must be 'u'"):
-        concord.unitizing_alpha(spans, lengths=lengths, variant=variant)
-
-
 def test_an_unknown_variant():
     spans, lengths = random_spans(0)
     with pytest.raises(ValueError, match="Did you mean 'u'"):

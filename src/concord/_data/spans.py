@@ -70,6 +70,7 @@ class SpanTable:
     lengths: np.ndarray | None
     names: dict[str, Any]
     texts: list[str | None] | None = None
+    index: Any = None  # the table's row labels, to name a row in an error
 
     @property
     def n_spans(self) -> int:
@@ -145,7 +146,7 @@ def read_spans(
     checks.no_overlap(item_code, rater_code, label_code, first, last, found, items, index, func)
     return SpanTable(
         items, found["rater"], found["label"], item_code, rater_code, first, last, label_code,
-        sizes, names, texts,
+        sizes, names, texts, index,
     )  # fmt: skip
 
 

@@ -60,6 +60,12 @@ def _gamma(spans: Any, o: dict[str, Any]) -> Any:
     return concord.gamma(spans, rng=o["seed"], **_declared(o))
 
 
+def _unitizing(spans: Any, o: dict[str, Any]) -> Any:
+    import concord
+
+    return concord.unitizing_alpha(spans, variant=o["unitizing_variant"], **_declared(o))
+
+
 def _later(name: str) -> Callable[[Any, dict[str, Any]], Any]:
     """Return a measure computed by ``concord.<name>``, looked up when it runs."""
 
@@ -81,7 +87,7 @@ def _later(name: str) -> Callable[[Any, dict[str, Any]], Any]:
 MEASURES: dict[str, tuple[str, Callable[[Any, dict[str, Any]], Any]]] = {
     "f1": ("span F1 of every pair of raters", _f1),
     "token-alpha": ("Krippendorff's alpha on the characters (or tokens)", _token_alpha),
-    "unitizing-alpha": ("Krippendorff's unitizing alpha", _later("unitizing_alpha")),
+    "unitizing-alpha": ("Krippendorff's unitizing alpha", _unitizing),
     "gamma": ("Mathet et al.'s gamma", _gamma),
 }
 
@@ -177,7 +183,8 @@ def _file_rows(exc: Exception) -> Exception:
     """Return the library's error with its rows named as FILE numbers them."""
 
     def fix(text: str) -> str:  # the rows as FILE numbers them; the lengths as it gives them
-        return _ROW.sub(r"row \1", text).replace("(lengths= or its text)", "(its --text)")
+        text = _ROW.sub(r"row \1", text).replace("(lengths= or its text)", "(its --text)")
+        return text.replace("variant='u'", "--unitizing-variant u")
 
     new: Any = type(exc)(fix(str(exc)))
     problem = problem_of(exc)
@@ -215,6 +222,7 @@ Examples:
   concord spans entities.csv --item doc --rater annotator -o disagreements.csv
   concord spans entities.csv --fail-under 0.8
   concord spans entities.csv --measure f1,unitizing-alpha --html spans.html
+  concord spans entities.csv --measure unitizing-alpha --unitizing-variant cu
 """
 )
 @click.argument("file", metavar="FILE")
@@ -253,6 +261,16 @@ Examples:
     default="char",
     show_default=True,
     help="token-alpha: one unit per character, or per whitespace token of the text.",
+)
+@click.option(
+    "--unitizing-variant",
+    type=click.Choice(["u", "u2016", "|u", "cu", "(k)u"]),
+    default="u",
+    show_default=True,
+    help="unitizing-alpha: u (Krippendorff 2004, per label), u2016 (the labels and the "
+    "unmarked text in one coincidence matrix, Krippendorff 2019), |u (any span against the "
+    "unmarked text), cu (the labels where spans meet) or (k)u (cu per label); "
+    "Krippendorff et al. 2016.",
 )
 @opt.confidence_option
 @click.option(

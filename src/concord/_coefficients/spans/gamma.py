@@ -27,13 +27,14 @@ table counts as a rater of every item (a rater with no span on an item said
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
 
 from concord._coefficients.spans.gamma_align import make_batch
 from concord._coefficients.spans.gamma_core import ItemGamma, gamma_items
-from concord._common.errors import param_error
+from concord._common.errors import UndefinedKappaWarning, param_error
 from concord._common.exact import fdot, fsum
 from concord._common.extras import require
 from concord._data.spans import read_spans
@@ -95,6 +96,16 @@ def gamma(
         γ, γ_cat and γ_k per label, per item, and each item's best alignment
         (:meth:`GammaResult.alignment`, :class:`concord.plot.SpanAlignmentDisplay`).
 
+    Notes
+    -----
+    γ = 1 − D_o / D_e is undefined where the expected disorder D_e is 0 (the
+    random continua are all as ordered as can be, e.g. every rater marks one
+    span over the whole item): γ, γ_cat, γ_k or an item's γ is then nan with
+    an :class:`concord.UndefinedKappaWarning`, also when the observed
+    disorder is 0 too, where pygamma-agreement says 1 (concord's policy
+    for 0/0). γ_cat whose expected disorder alone is 0 is 0, as
+    pygamma-agreement's.
+
     Examples
     --------
     pygamma-agreement's AlexPaulSuzan example (its tests/data, MIT) with
@@ -151,16 +162,55 @@ def _generator(rng: Any) -> np.random.Generator:
 
 
 def _pooled(obs: np.ndarray, exp: np.ndarray, w: np.ndarray, cat: bool) -> float:
-    """Return 1 − Σ w·obs / Σ w·exp over the items that have the value, as pygamma for one."""
+    """Return 1 − Σ w·obs / Σ w·exp over the items that have the value, as pygamma for one.
+
+    An expected disorder of 0 is undefined (nan), the observed one 0 too
+    (pygamma-agreement says 1 there); γ_cat with only its expected disorder 0
+    is 0, as pygamma-agreement's.
+    """
     ok = np.isfinite(obs) & np.isfinite(exp)
     if not ok.any():
         return math.nan
     o, e = fdot(w[ok], obs[ok]), fdot(w[ok], exp[ok])
-    if o == 0:
-        return 1.0
     if e == 0:
-        return 0.0 if cat else math.nan
+        return 0.0 if cat and o != 0 else math.nan
     return 1.0 - o / e
+
+
+def _no_chance(obs: np.ndarray, exp: np.ndarray) -> bool:
+    """Whether the items that have the value expect no disorder at all (γ then undefined)."""
+    ok = np.isfinite(obs) & np.isfinite(exp)
+    return bool(ok.any()) and not np.any(exp[ok] != 0)
+
+
+def _undefined(
+    table: Any, obs: np.ndarray, exp: np.ndarray, obs_cat: np.ndarray, exp_cat: np.ndarray,
+    cats: list[float],
+) -> list[str]:  # fmt: skip
+    """Name the values that are nan because their expected disorder is 0."""
+    names = ["γ"] if _no_chance(obs, exp) else []
+    if math.isnan(cats[0]) and _no_chance(obs_cat[:, 0], exp_cat[:, 0]):
+        names.append("γ_cat")
+    names += [
+        f"γ_k of {c!r}"
+        for k, c in enumerate(table.labels, 1)
+        if math.isnan(cats[k]) and _no_chance(obs_cat[:, k], exp_cat[:, k])
+    ]
+    alone = [i for i in range(len(table.items)) if np.isfinite(obs[i]) and exp[i] == 0]
+    if alone and names[:1] != ["γ"]:
+        names.append(f"γ of item {', '.join(repr(table.items[i]) for i in alone)}")
+    return names
+
+
+def _warn(names: list[str]) -> None:
+    if names:
+        warnings.warn(
+            f"{_FUNC}: undefined (nan): {', '.join(names)}. The expected disorder is 0 (every "
+            "random continuum is as ordered as the raters' spans), so 1 − D_o / D_e has no "
+            "value.",
+            UndefinedKappaWarning,
+            stacklevel=4,
+        )
 
 
 def _result(
@@ -184,6 +234,7 @@ def _result(
     used[batch.continuum, 1 + batch.label] = True
     obs_cat[~used] = np.nan
     cats = [_pooled(obs_cat[:, k], exp_cat[:, k], weights, k == 0) for k in range(width)]
+    _warn(_undefined(table, obs, exp, obs_cat, exp_cat, cats))
     live = [g for g in per_item if g is not None]
     rows = np.vstack([g.alignment for g in live]) if live else np.zeros((0, len(table.raters)))
     spans = np.column_stack((batch.continuum, batch.rater, batch.start, batch.end, batch.label))

@@ -45,15 +45,16 @@ class ItemGamma:
 
     @property
     def gamma(self) -> float:
-        if self.observed == 0:
-            return 1.0
+        """1 − observed / expected; nan when the expected disorder is 0 (0/0 included)."""
         return 1.0 - self.observed / self.expected if self.expected > 0 else math.nan
 
     def gamma_cat_k(self) -> np.ndarray:
         """Return [γ_cat, γ_k per label] as pygamma-agreement 0.5.9; nan where undefined.
 
-        A disorder of 0 gives 1; γ_cat is 0 when its expected disorder is 0 and
-        γ_k is then undefined (pygamma-agreement divides by zero).
+        A disorder of 0 gives 1 where the expected disorder is not 0; γ_cat is
+        0 when only its expected disorder is 0 and γ_k is then undefined
+        (pygamma-agreement divides by zero). Both disorders 0 is undefined
+        (nan; pygamma-agreement says 1), concord's policy for 0/0.
         """
         obs = self.observed_cat
         exp = self.chance_cat.mean(axis=0)
@@ -61,6 +62,7 @@ class ItemGamma:
             out = np.where(obs == 0, 1.0, 1.0 - obs / np.where(exp == 0, np.nan, exp))
         if obs[0] != 0 and exp[0] == 0:
             out[0] = 0.0
+        out[(obs == 0) & (exp == 0)] = np.nan
         return np.asarray(out, dtype=np.float64)
 
 
