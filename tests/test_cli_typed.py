@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from concord._cli.main import main
 from concord._cli.reading import cells, source, typed
 from concord._cli.reading.source import Options, Source
+from concord._inference import intervals
 
 # cells pyarrow reads as the same number as the text path does
 NUMBERS = [
@@ -194,7 +195,7 @@ def test_the_typed_read_shows_the_reading_bar(tmp_path, monkeypatch, typed_reads
 
     Bar.made = []
     monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
-    monkeypatch.setattr(source, "show_progress", lambda: True)
+    monkeypatch.setattr(intervals, "show_progress", lambda: True)
     monkeypatch.setattr(source, "BAR_BLOCK", 1 << 12)
     monkeypatch.setattr(source, "BAR_BYTES", 0)
     n = 5_000

@@ -35,6 +35,7 @@ from typing import Any
 
 from concord._cli.reading import source as sources
 from concord._cli.reading.source import Source
+from concord._inference import intervals
 
 # numbers from here on: the text path keeps 16-digit integers as Python ints (exact), and
 # checks that a number past 2**53 is the float64 it reads as
@@ -115,7 +116,7 @@ def _read(source: Source, columns: list[str]) -> Any:
         strings_can_be_null=True,
         quoted_strings_can_be_null=True,
     )
-    shown = os.path.getsize(source.path) >= sources.BAR_BYTES and sources.show_progress()
+    shown = os.path.getsize(source.path) >= sources.BAR_BYTES and intervals.show_progress()
     if not shown:
         return pc.read_csv(source.path, read, parse, convert)
     per_row, longest = sources._row_bytes(source.path)
@@ -139,4 +140,3 @@ def _holds_hex(path: str) -> bool:
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
         # one byte is found at memory speed, two are not: look for "0x" only where an x is
         return any(m.find(x) >= 0 and m.find(b"0" + x) >= 0 for x in (b"x", b"X"))
-
