@@ -71,6 +71,8 @@ def frame(source: Source, columns: list[str]) -> Any:
     for j, name in enumerate(columns):
         if not _fill(table.column(name), out[:, j]):
             return None
+    del table
+    pa.default_memory_pool().release_unused()  # the typed columns' pages, back to the system
     # one 2-D block: the library's to_numpy() takes it without interleaving the columns
     return pd.DataFrame(out, columns=columns, copy=False)
 
