@@ -152,10 +152,12 @@ def _specific(matrix: Any) -> Any:
     import numpy as np
 
     from concord._coefficients.kappa.categories import of_patterns
-    from concord._tables.patterns import merge
+    from concord._tables.patterns import count_patterns, merge
 
-    rows = matrix.counts()
-    patterns, _ = merge(rows, np.ones(rows.shape[0], dtype=np.int64))
+    patterns = count_patterns(matrix.codes, matrix.labels.k)
+    if patterns is None:
+        rows = matrix.counts()
+        patterns, _ = merge(rows, np.ones(rows.shape[0], dtype=np.int64))
     return of_patterns(patterns, matrix.labels, matrix.codes.shape[1])
 
 
