@@ -221,3 +221,17 @@ def test_agree_prints_the_same_either_way(tmp_path, monkeypatch, typed_reads, ar
     slow = CliRunner().invoke(main, command)
     assert fast.exit_code == slow.exit_code == 0, fast.output
     assert fast.output == slow.output
+
+
+def test_a_typed_whole_read_agrees_with_a_chunked_read(tmp_path, typed_reads):
+    rng = np.random.default_rng(5)
+    grid = rng.choice(["0", "1", "2", "03", " 4", "+1", "2.0", ""], size=(500, 4))
+    write(tmp_path / "f.csv", grid.tolist(), quote=False)
+    whole = CliRunner().invoke(main, ["agree", str(tmp_path / "f.csv"), "--format", "json"])
+    assert typed_reads == [500]
+    for rows in ("37", "499"):
+        chunked = CliRunner().invoke(
+            main, ["agree", str(tmp_path / "f.csv"), "--format", "json", "--chunk-rows", rows]
+        )
+        assert whole.exit_code == chunked.exit_code == 0, chunked.output
+        assert whole.stdout == chunked.stdout
