@@ -45,9 +45,11 @@ def write(path, rows: list[list[str]], quote: bool) -> None:
         writer.writerows([[f"r{j}" for j in range(len(rows[0]))], *rows])
 
 
-def read(path, na: tuple[str, ...], fast: bool, text: bool = False) -> object:
+def read(
+    path, na: tuple[str, ...], fast: bool, text: bool = False, encoding: str = "utf-8"
+) -> object:
     """The frame a whole read gives (or its error), with each value's type."""
-    src = Source(str(path), Options("csv", ",", "utf-8", na, chosen=bool(na)))
+    src = Source(str(path), Options("csv", ",", encoding, na, chosen=bool(na)))
     try:
         names = src.names()
         frame = cells.whole(src, [cells.Group(names, text=text)], fast=fast)
@@ -235,3 +237,23 @@ def test_a_typed_whole_read_agrees_with_a_chunked_read(tmp_path, typed_reads):
         )
         assert whole.exit_code == chunked.exit_code == 0, chunked.output
         assert whole.stdout == chunked.stdout
+
+
+def test_a_pipe_is_left_to_the_text_path(tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    src = Source.__new__(Source)  # without opening it: reading a FIFO would block
+    src.name, src.path, src.rows = str(fifo), str(fifo), 0
+    src.opts = Options("csv", ",", "utf-8")
+    assert not typed.applies(src, False)
+
+
+@pytest.mark.parametrize("cell", ["0x10", "16", " 7"])
+def test_utf16_files_read_as_the_text_path_reads_them(tmp_path, typed_reads, cell):
+    path = tmp_path / "f.csv"
+    path.write_bytes(f"a,b\n{cell},1\n2,3\n".encode("utf-16"))
+    got = read(path, (), True, encoding="utf-16")
+    assert got == read(path, (), False, encoding="utf-16")
+    assert typed_reads == []  # its bytes hold no "0x" even where a cell does

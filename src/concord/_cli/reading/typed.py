@@ -17,9 +17,10 @@ value and every error stays the text path's:
   the text path, 16 to pyarrow: a file holding ``0x`` anywhere);
 * ``--na-values`` with a digit or a word pyarrow reads as a number
   (pyarrow matches a marker before trimming spaces, the text path after);
-* text ``--labels``, a group read as text, compressed files, a file
-  without rows, and reads in chunks (they keep the text path's rules
-  chunk by chunk).
+* text ``--labels``, a group read as text, compressed files, pipes,
+  encodings that do not write ``0x`` as ASCII (UTF-16), a file without
+  rows, and reads in chunks (they keep the text path's rules chunk by
+  chunk).
 
 Spaces around a number, quotes, ``+1``, ``01``, ``1e3``, ``.5``: pyarrow
 and the text path read them as the same float64 (tests/test_cli_typed.py
@@ -48,8 +49,10 @@ def applies(source: Source, text: bool) -> bool:
     opts = source.opts
     if text or source.rows or opts.fmt not in ("csv", "tsv"):
         return False
-    if source.path.endswith((".gz", ".bz2")):
-        return False
+    if source.path.endswith((".gz", ".bz2")) or not os.path.isfile(source.path):
+        return False  # a pipe (/dev/stdin) is read once: the text path must have it
+    if "0x0X".encode(opts.encoding, "replace") != b"0x0X":
+        return False  # UTF-16 and the like: the search for hexadecimal reads bytes
     if any(_NUMERIC_MARKER.search(v.strip()) for v in opts.na_values):
         return False
     return not _holds_hex(source.path)
