@@ -417,9 +417,10 @@ def whole(source: Source, groups: list[Group], fast: bool = True) -> Any:
     frame = None
     if fast and typed.applies(source, any(g.text for g in groups)):
         frame = typed.frame(source, list(dict.fromkeys(c for g in groups for c in g.columns)))
-    if frame is None:
-        parts = list(frames(source, groups, bar=True))
-        frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+    if frame is not None:
+        return frame  # it has rows and ratings
+    parts = list(frames(source, groups, bar=True))
+    frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
     if not frame.shape[0]:  # as a chunked read says it
         raise _fail(source.name, "no rows to read.")
     if not frame.notna().to_numpy().any():

@@ -59,7 +59,10 @@ def applies(source: Source, text: bool) -> bool:
 
 
 def frame(source: Source, columns: list[str]) -> Any:
-    """Return the columns as one float64 DataFrame, or None where the text path must read."""
+    """Return the columns as one float64 DataFrame, or None where the text path must read.
+
+    A frame returned has rows and at least one rating.
+    """
     import numpy as np
     import pandas as pd
     import pyarrow as pa
@@ -68,8 +71,8 @@ def frame(source: Source, columns: list[str]) -> Any:
         table = _read(source, columns)
     except (pa.ArrowException, OSError, UnicodeError, ValueError):
         return None
-    if table is None or not table.num_rows:
-        return None
+    if not table.num_rows or all(c.null_count == table.num_rows for c in table.columns):
+        return None  # no rows, or no rating: the text path says so
     out = np.empty((table.num_rows, len(columns)), order="F")
     for j, name in enumerate(columns):
         if not _fill(table.column(name), out[:, j]):
