@@ -11,7 +11,9 @@ whole read is the same reader with one chunk.
 converts them into typed columns; this module chooses the columns to read.
 ``concord kappa`` reads a small plain CSV or TSV file without pandas or
 pyarrow (:mod:`concord._cli.reading.small`), into the same columns, and
-leaves everything else, errors included, to this reader.
+leaves everything else, errors included, to this reader. A whole CSV of
+plain numbers is read typed (:mod:`concord._cli.reading.typed`), into the
+same columns too; any other file, and every error, takes the cell-by-cell path.
 
 The rules (docs/guide/command-line.md, "Reading files"):
 

@@ -38,8 +38,9 @@ def answers(
     if not shown:
         return {"summary": [], "raters": None, "categories": None, "flags": []}
     lead = ask.headline(shown)
-    d = ask.raters(frame, lead, level)
-    s = ask.categories(frame, lead)
+    matrix = ask.encoded(frame, lead)  # the panel's ratings encoded once, for both sections
+    d = ask.raters(frame, lead, level, matrix)
+    s = ask.categories(frame, lead, matrix)
     mh = ask.marginals(frame, lead)
     names = [] if frame is None else [str(c) for c in frame.columns]
     raters = None

@@ -43,13 +43,36 @@ def probabilistic(result: Any) -> str | None:
     return None if interpret is None else str(interpret(probabilistic=True))
 
 
-def raters(frame: Any, result: Any, level: float) -> Any:
+def encoded(frame: Any, result: Any) -> Any:
+    """Return a panel's ratings encoded once for the raters and the categories, or None.
+
+    The label codes (:func:`concord._data.matrix.rating_matrix`, with
+    ``result``'s labels) that :func:`concord.rater_diagnostics` and
+    :func:`concord.specific_agreement` would each make from the frame; None
+    for fewer than three raters, or where the encoding fails (each section
+    then reads the frame itself, and fails as it does).
+    """
+    from concord._data.matrix import rating_matrix
+
+    if frame is None or frame.shape[1] < 3:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return rating_matrix(frame, list(result.labels), "rater_diagnostics")
+    except (ValueError, TypeError):
+        return None
+
+
+def raters(frame: Any, result: Any, level: float, matrix: Any = None) -> Any:
     """Return the rater diagnostics of the panel for ``result``'s coefficient, or None.
 
     None for fewer than three raters, and where the diagnostics do not
     apply (a coefficient with no leave-one-out terms, items nobody rated).
+    ``matrix``: the frame already encoded (:func:`encoded`).
     """
     import concord
+    from concord._studies.raters.diagnostics import of_matrix
 
     function = getattr(concord, result.coefficient, None)
     c = next((c for c in REGISTRY if c.function is function), None)
@@ -58,6 +81,10 @@ def raters(frame: Any, result: Any, level: float) -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            if matrix is not None:
+                return of_matrix(
+                    matrix, frame, function=function, confidence_level=level, **_options(result, c)
+                )
             return concord.rater_diagnostics(  # the data the results came from: wide
                 frame,
                 function=function,
@@ -97,8 +124,11 @@ def rater_rows(d: Any) -> list[dict[str, str]]:
     return out
 
 
-def categories(frame: Any, result: Any) -> Any:
-    """Return the specific agreement of each category (two raters or a panel), or None."""
+def categories(frame: Any, result: Any, matrix: Any = None) -> Any:
+    """Return the specific agreement of each category (two raters or a panel), or None.
+
+    ``matrix``: a panel's frame already encoded (:func:`encoded`), counted here once.
+    """
     import concord
 
     if frame is None or frame.shape[1] < 2:
@@ -107,12 +137,28 @@ def categories(frame: Any, result: Any) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
+            if matrix is not None:
+                return _specific(matrix)
             if frame.shape[1] == 2:
                 a, b = (frame.iloc[:, j] for j in range(2))
                 return concord.specific_agreement(a, b, labels=labels, nan_policy="omit")
             return concord.specific_agreement(frame, labels=labels, form="wide")
         except (ValueError, TypeError):
             return None
+
+
+def _specific(matrix: Any) -> Any:
+    """Specific agreement from the label codes: their items' count patterns, as the frame's."""
+    import numpy as np
+
+    from concord._coefficients.kappa.categories import of_patterns
+    from concord._tables.patterns import count_patterns, merge
+
+    patterns = count_patterns(matrix.codes, matrix.labels.k)
+    if patterns is None:
+        rows = matrix.counts()
+        patterns, _ = merge(rows, np.ones(rows.shape[0], dtype=np.int64))
+    return of_patterns(patterns, matrix.labels, matrix.codes.shape[1])
 
 
 def category_rows(s: Any, level: float) -> list[dict[str, str]]:

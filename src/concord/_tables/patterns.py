@@ -69,6 +69,25 @@ def from_codes(codes: np.ndarray, base: int, width: int) -> Patterns:
     return Patterns(decode(present, base, width), freq.astype(np.int64))
 
 
+def count_patterns(codes: np.ndarray, k: int) -> Patterns | None:
+    """Patterns of the items × categories count rows of label ``codes`` (n × r, -1: missing).
+
+    The rows :func:`merge` gives for ``RatingMatrix.counts()`` with unit
+    frequencies, in its order, without forming the n × k table: an item's
+    row as a radix code is Σ over its raters of base**code. None where the
+    codes (base r + 1) do not fit in int64; then merge the counts instead.
+    """
+    base, width = codes.shape[1] + 1, k
+    if not radix_fits(base, width):
+        return None
+    # the code -1 (missing) picks the last power: 0
+    powers = np.append(base ** np.arange(width, dtype=np.int64), np.int64(0))
+    keys = powers[codes[:, 0]]
+    for j in range(1, codes.shape[1]):
+        keys += powers[codes[:, j]]
+    return from_codes(keys, base, width)
+
+
 def distinct(rows: np.ndarray) -> Patterns:
     """Patterns of a matrix of non-negative integers."""
     base = int(rows.max(initial=0)) + 1

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from concord._cli.reading import coded
+from concord._cli.reading import coded, typed
 from concord._cli.reading.source import NO_RATINGS, Options, Source, _fail, _Fault
 
 # --- the conversion: raw cells → rating columns, the same for every chunk ---------------------
@@ -406,10 +406,19 @@ def _converted(convert: Converter, table: Any) -> bool:
     return True
 
 
-def whole(source: Source, groups: list[Group]) -> Any:
-    """Return the groups' columns of the whole file as one DataFrame."""
+def whole(source: Source, groups: list[Group], fast: bool = True) -> Any:
+    """Return the groups' columns of the whole file as one DataFrame.
+
+    A CSV of plain numbers is read typed (:mod:`concord._cli.reading.typed`;
+    ``fast=False``: never), anything else, errors included, cell by cell.
+    """
     import pandas as pd
 
+    frame = None
+    if fast and typed.applies(source, any(g.text for g in groups)):
+        frame = typed.frame(source, list(dict.fromkeys(c for g in groups for c in g.columns)))
+    if frame is not None:
+        return frame  # it has rows and ratings
     parts = list(frames(source, groups, bar=True))
     frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
     if not frame.shape[0]:  # as a chunked read says it

@@ -266,6 +266,14 @@ def specific_agreement(
         assert items.counts is not None
         found, patterns = items.labels, items.counts
         n_raters = items.n_raters or int(patterns.rows.sum(axis=1).max())
+    return of_patterns(patterns, found, n_raters)
+
+
+def of_patterns(patterns: Any, found: Labels, n_raters: int) -> SpecificAgreementResult:
+    """:func:`specific_agreement` of items already counted: their count ``patterns``.
+
+    For a caller that shares one encoding of the ratings between analyses (the report).
+    """
     ps, se, n_items = core.specific(patterns)
     unused = [found.values[j] for j in np.flatnonzero(np.isnan(ps))]
     if unused:
@@ -274,7 +282,7 @@ def specific_agreement(
             "ratings or more uses it (a declared category nobody used, or one rated only "
             "beside a missing rating).",
             UndefinedKappaWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     return SpecificAgreementResult(found.values, ps, se, n_items, n_raters)
 

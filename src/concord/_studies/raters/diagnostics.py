@@ -40,6 +40,10 @@ _DENSE = 256  # beyond it α takes its continuous engine, which keeps no count r
 def _matrix(wide: Any, labels: Any) -> RatingMatrix:
     matrix = rating_matrix(wide, labels, _FUNC)
     assert matrix is not None
+    return _checked(matrix)
+
+
+def _checked(matrix: RatingMatrix) -> RatingMatrix:
     if matrix.n_dropped:
         param_error(
             _FUNC,
@@ -238,6 +242,26 @@ def rater_diagnostics(
     (0.743, [0.715, 0.704, 0.868, 0.675])
     """
     confidence_level = check_level(confidence_level, _FUNC)
+    c = _panel_function(function)
+    wide, groups = long_groups(ratings, (item, rater, rating), groups, _FUNC, form)
+    matrix = _matrix(wide, options.get("labels"))
+    return _diagnose(c, wide, matrix, groups, confidence_level, options)
+
+
+def of_matrix(
+    matrix: RatingMatrix, wide: Any, /, *, function: Any, confidence_level: float, **options: Any
+) -> RaterDiagnostics:
+    """:func:`rater_diagnostics` of wide ratings already encoded, for a caller that shares them.
+
+    ``matrix`` is ``rating_matrix(wide, options["labels"], ...)``: the report
+    encodes its frame once for every section. No clusters; the same checks.
+    """
+    confidence_level = check_level(confidence_level, _FUNC)
+    c = _panel_function(function)
+    return _diagnose(c, wide, _checked(matrix), None, confidence_level, options)
+
+
+def _panel_function(function: Any) -> Coefficient:
     c = compared(function, True, _FUNC, "terms")
     if c.arity != 1:
         param_error(
@@ -248,8 +272,17 @@ def rater_diagnostics(
             exc=TypeError,
             fix="Two-rater coefficients have no panel to leave a rater out of.",
         )
-    wide, groups = long_groups(ratings, (item, rater, rating), groups, _FUNC, form)
-    matrix = _matrix(wide, options.get("labels"))
+    return c
+
+
+def _diagnose(
+    c: Coefficient,
+    wide: Any,
+    matrix: RatingMatrix,
+    groups: Any,
+    confidence_level: float,
+    options: dict[str, Any],
+) -> RaterDiagnostics:
     opts = _options(
         c, (wide,), {**options, "labels": list(matrix.labels.values)}, "rater_diagnostics"
     )

@@ -1,0 +1,160 @@
+"""The report encodes a panel's ratings once (concord._render.questions.encoded).
+
+The raters' section (:func:`concord.rater_diagnostics`) and the categories'
+(:func:`concord.specific_agreement`) then run on those label codes instead
+of each encoding the frame again. The reference is the report as it was:
+each section calling the public function on the frame (``encoded`` made to
+return None). Every number, and the whole page, must be the same.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import concord
+from concord._render import questions
+from concord.report import to_html
+
+
+def _page(results: list, frame: pd.DataFrame, plots: bool = False) -> str:
+    html = to_html(results, data=frame, title="t", plots=plots)
+    return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "<created>", html)
+
+
+def _both(monkeypatch, results: list, frame: pd.DataFrame, plots: bool = False) -> tuple:
+    shared = _page(results, frame, plots)
+    with monkeypatch.context() as m:
+        m.setattr(questions, "encoded", lambda *a: None)
+        alone = _page(results, frame, plots)
+    return shared, alone
+
+
+def _panel(seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    n, r, k = int(rng.integers(20, 400)), int(rng.integers(3, 7)), int(rng.integers(2, 6))
+    truth = rng.integers(0, k, n)
+    noise = rng.integers(-1, 2, (n, r)) * (rng.random((n, r)) < 0.4)
+    values = np.clip(truth[:, None] + noise, 0, k - 1).astype(float)
+    values[rng.random((n, r)) < 0.1] = np.nan
+    values[np.isnan(values).all(axis=1), 0] = 0.0  # every item rated (else no diagnostics)
+    if seed % 3 == 0:  # text categories
+        names = np.array(["low", "mid", "high", "top", "max"])
+        texts = np.where(np.isnan(values), None, names[np.nan_to_num(values).astype(int)])
+        return pd.DataFrame(texts, columns=[f"rater{j}" for j in range(r)])
+    return pd.DataFrame(values, columns=[f"rater{j}" for j in range(r)])
+
+
+def _diagnostics(frame: pd.DataFrame, lead) -> tuple:
+    matrix = questions.encoded(frame, lead)
+    assert matrix is not None
+    shared = (
+        questions.raters(frame, lead, 0.9, matrix),
+        questions.categories(frame, lead, matrix),
+    )
+    alone = (questions.raters(frame, lead, 0.9), questions.categories(frame, lead))
+    return shared, alone
+
+
+def _same_specific(a, b) -> None:
+    assert a.labels == b.labels and (a.n_items, a.n_raters) == (b.n_items, b.n_raters)
+    for field in ("agreement", "standard_error"):
+        x, y = getattr(a, field), getattr(b, field)
+        assert np.array_equal(x, y, equal_nan=True) and x.tobytes() == y.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("coefficient", ["krippendorff_alpha", "fleiss_kappa", "gwet_ac"])
+def test_the_shared_encoding_gives_the_same_sections(seed, coefficient):
+    frame = _panel(seed)
+    lead = getattr(concord, coefficient)(frame, form="wide")
+    (d1, s1), (d0, s0) = _diagnostics(frame, lead)
+    assert json.dumps(d1.to_dict(), default=repr) == json.dumps(d0.to_dict(), default=repr)
+    _same_specific(s1, s0)
+
+
+@pytest.mark.parametrize("name", ["fleiss1971_diagnoses.csv", "krippendorff2011.csv"])
+def test_the_report_of_bundled_data_is_the_same_page(monkeypatch, name):
+    frame = pd.read_csv(f"data/{name}")
+    frame = frame.drop(columns=[c for c in frame.columns if c.lower() in ("patient", "unit")])
+    frame = frame.dropna(how="all")
+    results = list(concord.agree(frame, form="wide").results)
+    shared, alone = _both(monkeypatch, results, frame)
+    assert shared == alone and 'id="raters"' in shared and 'id="categories"' in shared
+
+
+@pytest.mark.parametrize("seed", [1, 3, 5])
+def test_the_report_of_seeded_data_is_the_same_page(monkeypatch, seed):
+    frame = _panel(seed)
+    results = list(concord.agree(frame, form="wide").results)
+    shared, alone = _both(monkeypatch, results, frame)
+    assert shared == alone and 'id="raters"' in shared
+
+
+def test_the_report_with_plots_is_the_same_page(monkeypatch):
+    pytest.importorskip("matplotlib")
+    frame = _panel(4)
+    results = list(concord.agree(frame, form="wide").results)
+    shared, alone = _both(monkeypatch, results, frame, plots=True)
+    assert shared == alone and "<svg" in shared
+
+
+def test_items_nobody_rated_leave_the_raters_section_out_as_before(monkeypatch):
+    frame = _panel(2)
+    frame.iloc[0, :] = np.nan  # rater_diagnostics refuses it: the page has no raters section
+    results = list(concord.agree(frame, form="wide").results)
+    shared, alone = _both(monkeypatch, results, frame)
+    assert shared == alone and 'id="raters"' not in shared and 'id="categories"' in shared
+
+
+def test_the_report_encodes_the_panel_once(monkeypatch):
+    from concord._data import matrix as matrices
+
+    calls = []
+    encode = matrices.rating_matrix
+
+    def counted(*args, **kwargs):
+        calls.append(args[2])
+        return encode(*args, **kwargs)
+
+    frame = _panel(7)
+    results = list(concord.agree(frame, form="wide").results)
+    from concord._coefficients.kappa import categories
+    from concord._studies.raters import diagnostics
+    from concord._tables import items
+
+    for module in (matrices, diagnostics, items):
+        monkeypatch.setattr(module, "rating_matrix", counted)
+    monkeypatch.setattr(categories, "item_data", lambda *a, **k: calls.append("item_data"))
+    page = _page(results, frame)
+    assert calls == ["rater_diagnostics"] and 'id="categories"' in page
+
+
+@pytest.mark.parametrize(
+    ("n", "r", "k"), [(1, 3, 2), (50, 3, 5), (400, 6, 4), (30, 9, 12), (7, 40, 3)]
+)
+def test_count_patterns_are_merges_patterns_of_the_counts(n, r, k):
+    """The report's count patterns straight from the codes, against merge of the n × k counts."""
+    from concord._data.labels import Labels
+    from concord._data.matrix import RatingMatrix
+    from concord._tables.patterns import count_patterns, merge
+
+    rng = np.random.default_rng(n * r * k)
+    codes = rng.integers(-1, k, (n, r))
+    codes[codes.max(axis=1) < 0, 0] = 0  # every item rated, as a RatingMatrix keeps them
+    matrix = RatingMatrix(codes, Labels(tuple(range(k)), True), tuple(range(r)))
+    got = count_patterns(codes, k)
+    want, _ = merge(matrix.counts(), np.ones(n, dtype=np.int64))
+    assert got is not None
+    assert np.array_equal(got.rows, want.rows) and got.rows.dtype == want.rows.dtype
+    assert np.array_equal(got.freq, want.freq) and got.freq.dtype == want.freq.dtype
+
+
+def test_count_patterns_leave_wide_tables_to_merge():
+    from concord._tables.patterns import count_patterns
+
+    assert count_patterns(np.zeros((3, 3), dtype=np.int64), 40) is None  # 4**40 > 2**62
