@@ -106,7 +106,8 @@ def digests(values: dict[str, Any]) -> dict[str, Any]:
     """Each case's sections as digests: one per result (per rater), one per array."""
     return {
         case: {
-            name: [digest(v) for v in part] if isinstance(part, list) and name in PER_RATER
+            name: [digest(v) for v in part]
+            if isinstance(part, list) and name in PER_RATER
             else digest(part)
             for name, part in sections.items()
         }

@@ -17,6 +17,7 @@ Two engines compute the same value:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -48,9 +49,9 @@ from concord._inference.intervals import Deferred, Inference, deferred
 from concord._results.multirater.agreement import KrippendorffResult
 from concord._results.spec import Spec
 from concord._tables.item_rows import item_counts
-from concord._tables.item_table import Items
+from concord._tables.item_table import Items, ItemStats
 from concord._tables.items import batch_items, item_data
-from concord._tables.patterns import distinct
+from concord._tables.patterns import distinct, merge
 from concord._tables.weights import rational_steps
 
 _DENSE_MAX = 256
@@ -412,7 +413,26 @@ def _from_coincidences(
     items: Items,
     population: float | None,
 ) -> KrippendorffResult:
-    stats, labels = items.stats, items.labels
+    inference = partial(_dense_inference, func, name, items)
+    return alpha_of_stats(
+        func, name, custom, (items.stats, items.labels, items.n_raters), population, inference
+    )[0]
+
+
+def alpha_of_stats(
+    func: str,
+    name: str,
+    custom: np.ndarray | None,
+    counted: tuple[ItemStats, Labels, int | None],
+    population: float | None,
+    inference: Callable[..., Inference],
+) -> tuple[KrippendorffResult, np.ndarray]:
+    """Return α of the items' statistics (:class:`ItemStats`, labels, raters), and its δ².
+
+    ``inference(delta, alpha, population)`` is the result's inference, deferred
+    (:func:`_dense_inference` on the items, with their patterns bound).
+    """
+    stats, labels, n_raters = counted
     scaled, scale = coincidences(stats)  # scale · o, integers
     totals = scaled.sum(axis=1)  # scale · n_c
     n = int((stats.sizes * stats.items)[stats.pairable()].sum())
@@ -423,14 +443,11 @@ def _from_coincidences(
     values = _values(n, observed, expected, top, unit)
     shown = scaled / scale if n else np.zeros(scaled.shape)
     summary = (stats.n_items, stats.category_totals)
-    inference = deferred(
-        population, _dense_inference, func, name, items, delta, values["alpha"], population
-    )
+    deferring = deferred(population, inference, delta, values["alpha"], population)
     # δ² in the metric's own units, the units of D_o and D_e (the ordinal delta is scaled)
     metric = delta * (2.0 * scale) ** -2 if custom is None and name == "ordinal" else delta
-    return _result(
-        func, name, summary, labels, items.n_raters, metric, values, n, shown, inference, d
-    )
+    result = _result(func, name, summary, labels, n_raters, metric, values, n, shown, deferring, d)
+    return result, delta
 
 
 def _squared_distances(
@@ -482,6 +499,23 @@ def _floats(d: np.ndarray, power: int) -> np.ndarray:
         return out
     step = Fraction(2) ** power
     return np.array([_exact.to_float(v * step) for v in d.ravel()]).reshape(d.shape)
+
+
+def rows_inference(
+    func: str,
+    name: str,
+    counted: tuple[Labels, np.ndarray, np.ndarray],
+    delta: np.ndarray,
+    alpha: float,
+    population: float | None,
+) -> Inference:
+    """:func:`_dense_inference` of count rows that ``freq`` items share (labels, rows, freq).
+
+    The rows' patterns are merged (:func:`~concord._tables.patterns.merge`) on first use.
+    """
+    labels, rows, freq = counted
+    items = Items(labels, merge(rows, freq)[0], declared=True)
+    return _dense_inference(func, name, items, delta, alpha, population)
 
 
 def _dense_inference(

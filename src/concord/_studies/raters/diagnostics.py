@@ -29,9 +29,10 @@ from concord._data.matrix import RatingMatrix, rating_matrix
 from concord._inference.intervals import check_level
 from concord._results.studies.raters import RaterDiagnostics
 from concord._studies.compare.compare import _options, compared, difference_se, finish
-from concord._studies.raters.diagnostics_panel import joint, kappa_weights, versus
+from concord._studies.raters.diagnostics_panel import kappa_weights, versus
+from concord._studies.raters.leave_out import Joints, alpha_left_out, joints
 from concord._tables.item_table import Items
-from concord._tables.patterns import merge
+from concord._tables.patterns import Patterns, merge
 
 _FUNC = "rater_diagnostics"
 _DENSE = 256  # beyond it α takes its continuous engine, which keeps no count rows
@@ -111,36 +112,59 @@ def _raw_side(
 
 
 def _by_counts(
-    c: Coefficient, matrix: RatingMatrix, opts: dict[str, Any], clusters: Any, level: float
+    c: Coefficient,
+    counted: tuple[Labels, Patterns, Joints],
+    opts: dict[str, Any],
+    clusters: Any,
+    level: float,
 ) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
     """Leave each rater out of the panel's count patterns, which are counted once.
 
     The items that share a panel pattern and the left-out rater's code share
     their row without the rater, hence their terms: each side runs on those
-    joint patterns, not on the items.
+    joint patterns (:func:`~concord._studies.raters.leave_out.joints`), not
+    on the items; α's sides are formed for every rater at once.
     """
-    labels, codes = matrix.labels, matrix.codes
-    panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
+    labels, panel, j = counted
     full, u_full = _core_side(c, panel.rows, panel.freq, labels, opts)
+    alphas = alpha_left_out(j, labels, opts) if c.table == "coincidences" else None
     without, changes = [], []
-    for r in range(codes.shape[1]):
-        item, pattern, code1, freq = joint(inverse, codes[:, r], labels.k + 1)
-        rows = panel.rows[pattern].copy()
-        rated = np.flatnonzero(code1)
-        rows[rated, code1[rated] - 1] -= 1
-        result, u = _core_side(c, rows, freq, labels, opts)
+    for r in range(j.starts.shape[0] - 1):
+        rows, freq, pattern, item = j.of(r)
+        if alphas is None:
+            result, u = _core_side(c, rows, freq, labels, opts)
+        else:
+            result, u = alphas[r][0], _alpha_terms(rows, freq, alphas[r][1], opts)
         se, df = difference_se(c, (u - u_full[pattern])[item], clusters)
         without.append(result)
         changes.append(finish(full, result, se, df, True, level, "t"))
     return full, tuple(without), tuple(changes)
 
 
+def _alpha_terms(
+    rows: np.ndarray, freq: np.ndarray, delta: np.ndarray, opts: dict[str, Any]
+) -> np.ndarray:
+    """α's term of each row, as :func:`_core_side` has them from the result's δ²."""
+    rated = rows.sum(axis=1) > 0
+    top = float(delta.max()) if delta.size else 0.0
+    agreement = 1 - delta / top if top > 0 else np.ones_like(delta)
+    out = np.zeros(rated.shape[0])
+    population = opts["population_size"]
+    out[rated] = alpha_terms(rows[rated], agreement, population, counts=False, freq=freq[rated])
+    return out
+
+
 def _left_out(
-    c: Coefficient, matrix: RatingMatrix, opts: dict[str, Any], clusters: Any, level: float
+    c: Coefficient,
+    counted: tuple[RatingMatrix, Patterns, Joints],
+    opts: dict[str, Any],
+    clusters: Any,
+    level: float,
 ) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
     """Return the panel's result, and for each rater the result without them and the change."""
+    matrix, panel, j = counted
     if c.table in ("items", "coincidences") and matrix.labels.k <= _DENSE:
-        return _by_counts(c, matrix, opts, clusters, level)
+        return _by_counts(c, (matrix.labels, panel, j), opts, clusters, level)
     labels, codes = matrix.labels, matrix.codes
     full, u_full = _raw_side(c, codes, labels, opts)
     without, changes = [], []
@@ -254,8 +278,10 @@ def rater_diagnostics(
         c, (wide,), {**options, "labels": list(matrix.labels.values)}, "rater_diagnostics"
     )
     clusters = None if groups is None else clusters_of(groups, wide, _FUNC)
-    full, without, changes = _left_out(c, matrix, opts, clusters, confidence_level)
-    panel, pairwise, homogeneity = versus(matrix, kappa_weights(opts))
+    panel, inverse = merge(matrix.counts(), np.ones(matrix.codes.shape[0], dtype=np.int64))
+    j = joints(panel.rows, inverse, matrix.codes, matrix.labels.k)
+    full, without, changes = _left_out(c, (matrix, panel, j), opts, clusters, confidence_level)
+    versus_panel, pairwise, homogeneity = versus(matrix, j, kappa_weights(opts))
     k = matrix.labels.k
     by_rater = np.stack(
         [np.bincount(col[col >= 0], minlength=k) for col in matrix.codes.T]
@@ -268,7 +294,7 @@ def rater_diagnostics(
         full,
         without,
         changes,
-        panel,
+        versus_panel,
         pairwise,
         by_rater,
         totals.astype(np.int64),
