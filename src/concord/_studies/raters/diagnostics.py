@@ -113,7 +113,7 @@ def _raw_side(
 
 def _by_counts(
     c: Coefficient,
-    counted: tuple[Labels, Patterns, Joints],
+    counted: tuple[RatingMatrix, Patterns, Joints],
     opts: dict[str, Any],
     clusters: Any,
     level: float,
@@ -125,9 +125,10 @@ def _by_counts(
     joint patterns (:func:`~concord._studies.raters.leave_out.joints`), not
     on the items; α's sides are formed for every rater at once.
     """
-    labels, panel, j = counted
+    matrix, panel, j = counted
+    labels = matrix.labels
     full, u_full = _core_side(c, panel.rows, panel.freq, labels, opts)
-    alphas = alpha_left_out(j, labels, opts) if c.table == "coincidences" else None
+    alphas = alpha_left_out(j, matrix, opts) if c.table == "coincidences" else None
     without, changes = [], []
     for r in range(j.starts.shape[0] - 1):
         rows, freq, pattern, item = j.of(r)
@@ -162,9 +163,9 @@ def _left_out(
     level: float,
 ) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
     """Return the panel's result, and for each rater the result without them and the change."""
-    matrix, panel, j = counted
+    matrix = counted[0]
     if c.table in ("items", "coincidences") and matrix.labels.k <= _DENSE:
-        return _by_counts(c, (matrix.labels, panel, j), opts, clusters, level)
+        return _by_counts(c, counted, opts, clusters, level)
     labels, codes = matrix.labels, matrix.codes
     full, u_full = _raw_side(c, codes, labels, opts)
     without, changes = [], []

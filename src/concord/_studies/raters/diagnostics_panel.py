@@ -206,6 +206,8 @@ def _block_tables(codes: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:
     """
     n, n_raters = codes.shape
     dtype = np.float32 if n < 1 << 24 else np.float64
+    if hi == n_raters - 1:  # the last rater's rows too: the product is then Aᵀ A
+        hi = n_raters
     product = np.zeros(((hi - lo) * k, (n_raters - lo) * k), dtype=dtype)
     step = max(1, _CELLS // (n_raters * k))
     for s in range(0, n, step):
@@ -213,7 +215,10 @@ def _block_tables(codes: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:
         onehot = np.zeros((part.shape[0], part.shape[1] * k), dtype=dtype)
         item, rater = np.nonzero(part >= 0)
         onehot[item, rater * k + part[item, rater]] = 1
-        product += onehot[:, : (hi - lo) * k].T @ onehot  # counts of items: exact
+        if hi == n_raters:  # Aᵀ A: BLAS syrk, half the work
+            product += onehot.T @ onehot  # counts of items: exact
+        else:
+            product += onehot[:, : (hi - lo) * k].T @ onehot
     tables = np.rint(product).astype(np.int64).reshape(hi - lo, k, n_raters - lo, k)
     out: np.ndarray = tables.transpose(0, 2, 1, 3)
     return out

@@ -14,7 +14,6 @@ SE and bootstrap merge that rater's patterns on first use.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -22,11 +21,11 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.krippendorff import krippendorff as kripp
-from concord._common import exact as _exact
-from concord._data.labels import Labels
+from concord._data.matrix import RatingMatrix
 from concord._tables.item_table import ItemStats
 
-_CELLS = 1 << 21  # int64 cells of rows × q² per block of raters (16 MiB)
+_CELLS = 1 << 21  # float64 cells of one-hot codes per product (16 MiB)
+_FLOAT_EXACT = 2**53
 
 
 @dataclass(frozen=True)
@@ -80,51 +79,97 @@ def joints(panel_rows: np.ndarray, inverse: np.ndarray, codes: np.ndarray, k: in
     return Joints(rows, freq.astype(np.int64), pattern, starts, index)
 
 
-def left_out_stats(j: Joints) -> list[ItemStats] | None:
+def left_out_stats(counts: np.ndarray, codes: np.ndarray) -> list[ItemStats] | None:
     """Return each rater's panel's :class:`ItemStats`, as :func:`item_stats` forms them.
 
-    One sorted reduction over (rater, number of ratings) of the joint rows, a
-    block of raters at a time; None when int64 could overflow (the caller then
-    takes each rater's patterns).
+    Without rater r an item that r rated in category c has m − 1 ratings, its
+    counts lose e_c and its Gram matrix n nᵀ becomes
+    n nᵀ − e_c nᵀ − n e_cᵀ + e_c e_cᵀ. So each group of items with m ratings
+    without r is the panel's group m less what r rated in it, plus what r
+    rated in group m + 1 less r's ratings: per group of the panel, one
+    product of the raters' one-hot codes with the items' [1, n, n nᵀ] gives
+    every rater's share at once (integers below 2**53, exact in float64).
+    None when that bound fails (the caller then takes each rater's patterns).
     """
-    m = j.rows.sum(axis=1)
+    n, q = counts.shape
+    m = counts.sum(axis=1)
     top = int(m.max(initial=0))
-    if not _exact.fits_int64(int(j.freq[: j.starts[1]].sum()), top, top):
+    if n * (top + 1) ** 2 >= _FLOAT_EXACT:
         return None
-    q = j.rows.shape[1]
-    n_raters = j.starts.shape[0] - 1
-    out: list[ItemStats] = []
-    per_block = max(1, _CELLS // max(1, int(np.diff(j.starts).max(initial=1)) * q * q))
-    for lo in range(0, n_raters, per_block):
-        hi = min(lo + per_block, n_raters)
-        out.extend(_block_stats(j, lo, hi, m, top))
+    panel_sizes, group = np.unique(m, return_inverse=True)
+    order = np.argsort(group, kind="stable")
+    bounds = np.searchsorted(group[order], np.arange(panel_sizes.size + 1))
+    features = np.concatenate(
+        [
+            np.ones((n, 1), dtype=np.int64),
+            counts,
+            (counts[:, :, None] * counts[:, None, :]).reshape(n, q * q),
+        ],
+        axis=1,
+    )[order]
+    whole = np.add.reduceat(features, bounds[:-1], axis=0)  # the panel's groups: 1, n, n nᵀ
+    rated = _rated_sums(codes[order], q, features, bounds)  # (R, groups, q, 1 + q + q²)
+    return _shifted(panel_sizes, whole, rated, q)
+
+
+def _rated_sums(codes: np.ndarray, q: int, features: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Return Σ [code = c] features of the items of each panel group, for every rater and c."""
+    n_raters, width = codes.shape[1], features.shape[1]
+    out = np.zeros((bounds.size - 1, n_raters * q, width))
+    step = max(1, _CELLS // (n_raters * q))
+    values = features.astype(np.float64)
+    for g in range(bounds.size - 1):
+        for lo in range(int(bounds[g]), int(bounds[g + 1]), step):
+            hi = min(lo + step, int(bounds[g + 1]))
+            part = codes[lo:hi]
+            onehot = np.zeros((hi - lo, n_raters * q))
+            item, rater = np.nonzero(part >= 0)
+            onehot[item, rater * q + part[item, rater]] = 1
+            out[g] += onehot.T @ values[lo:hi]
+    sums = np.rint(out).astype(np.int64).reshape(bounds.size - 1, n_raters, q, width)
+    return sums.transpose(1, 0, 2, 3)
+
+
+def _shifted(
+    panel_sizes: np.ndarray, whole: np.ndarray, rated: np.ndarray, q: int
+) -> list[ItemStats]:
+    """Each rater's groups: the panel's group m less r's part of it, plus r's part of m + 1."""
+    n_raters, groups = rated.shape[0], panel_sizes.size
+    sizes = np.union1d(panel_sizes, panel_sizes - 1)
+    sizes = sizes[sizes > 0]
+    same = _index(panel_sizes, sizes, groups)  # the panel's group of the same size, or none
+    up = _index(panel_sizes, sizes + 1, groups)  # the group one rating larger, or none
+    whole = np.concatenate([whole, np.zeros((1, whole.shape[1]), dtype=np.int64)])
+    pad = np.zeros((n_raters, 1, q, rated.shape[3]), dtype=np.int64)
+    by_code = np.concatenate([rated, pad], axis=1)  # (R, groups + 1, q, 1 + q + q²)
+    r_all = by_code.sum(axis=2)  # r's items of each group, whatever r's code
+    shift = r_all[:, up] - r_all[:, same] + whole[same]
+    codes = by_code[:, up]  # r's items one rating larger, by r's code c
+    items = shift[:, :, 0]
+    totals = shift[:, :, 1 : 1 + q] - codes[:, :, :, 0]
+    cross = codes[:, :, :, 1 : 1 + q]  # Σ e_c nᵀ
+    diagonal = np.arange(q)
+    gram = shift[:, :, 1 + q :].reshape(n_raters, sizes.size, q, q) - cross
+    gram -= cross.transpose(0, 1, 3, 2)
+    gram[:, :, diagonal, diagonal] += codes[:, :, :, 0]
+    out = []
+    for r in range(n_raters):
+        present = items[r] > 0
+        out.append(
+            ItemStats(sizes[present], items[r, present], totals[r, present], gram[r, present])
+        )
     return out
 
 
-def _block_stats(j: Joints, lo: int, hi: int, m: np.ndarray, top: int) -> list[ItemStats]:
-    """Return the :class:`ItemStats` of raters lo..hi − 1: items grouped by (rater, m ≥ 1)."""
-    a, b = int(j.starts[lo]), int(j.starts[hi])
-    rater = np.repeat(np.arange(lo, hi), np.diff(j.starts[lo : hi + 1]))
-    keep = m[a:b] > 0
-    rows, freq = j.rows[a:b][keep], j.freq[a:b][keep]
-    key = rater[keep] * (top + 1) + m[a:b][keep]
-    order = np.argsort(key, kind="stable")
-    key, rows, freq = key[order], rows[order], freq[order]
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-    weighted = rows * freq[:, None]
-    items = np.add.reduceat(freq, first)
-    totals = np.add.reduceat(weighted, first, axis=0)
-    gram = np.add.reduceat(weighted[:, :, None] * rows[:, None, :], first, axis=0)
-    owner, sizes = np.divmod(key[first], top + 1)
-    bounds = np.searchsorted(owner, np.arange(lo, hi + 1))
-    return [
-        ItemStats(sizes[s:e], items[s:e], totals[s:e], gram[s:e])
-        for s, e in itertools.pairwise(bounds)
-    ]
+def _index(values: np.ndarray, wanted: np.ndarray, missing: int) -> np.ndarray:
+    """Return the position of each wanted value in the sorted ``values``, or ``missing``."""
+    at = np.minimum(np.searchsorted(values, wanted), values.size - 1)
+    out: np.ndarray = np.where(values[at] == wanted, at, missing)
+    return out
 
 
 def alpha_left_out(
-    j: Joints, labels: Labels, opts: dict[str, Any]
+    j: Joints, matrix: RatingMatrix, opts: dict[str, Any]
 ) -> list[tuple[Any, np.ndarray]] | None:
     """Return α of the panel without each rater, and its δ², as the one-shot function has them.
 
@@ -132,9 +177,10 @@ def alpha_left_out(
     caller takes the per-rater path.
     """
     level, population = opts["level"], opts["population_size"]
+    labels, codes, counts = matrix.labels, matrix.codes, matrix.counts()
     if kripp.sets.is_set_level(level):
         return None
-    stats = left_out_stats(j)
+    stats = left_out_stats(counts, codes)
     if stats is None:
         return None
     func = kripp.ALPHA.name
