@@ -108,46 +108,55 @@ def left_out_stats(counts: np.ndarray, codes: np.ndarray) -> list[ItemStats] | N
         axis=1,
     )[order]
     whole = np.add.reduceat(features, bounds[:-1], axis=0)  # the panel's groups: 1, n, n nᵀ
-    rated = _rated_sums(codes[order], q, features, bounds)  # (R, groups, q, 1 + q + q²)
+    rated = _rated_sums(codes[order], q, features.astype(np.float64), bounds)
     return _shifted(panel_sizes, whole, rated, q)
 
 
-def _rated_sums(codes: np.ndarray, q: int, features: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """Return Σ [code = c] features of the items of each panel group, for every rater and c."""
-    n_raters, width = codes.shape[1], features.shape[1]
-    out = np.zeros((bounds.size - 1, n_raters * q, width))
+def _rated_sums(
+    codes: np.ndarray, q: int, features: np.ndarray, bounds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return Σ [r's code = c] (1, n) and Σ [r rated] n nᵀ over each panel group's items.
+
+    Shapes (R, groups, q, 1 + q) and (R, groups, q²): integers, summed in
+    float64 below 2**53 (the caller's bound).
+    """
+    n_raters, groups = codes.shape[1], bounds.size - 1
+    by_code = np.zeros((groups, n_raters * q, 1 + q))
+    gram = np.zeros((groups, n_raters, q * q))
     step = max(1, _CELLS // (n_raters * q))
-    values = features.astype(np.float64)
-    for g in range(bounds.size - 1):
+    for g in range(groups):
         for lo in range(int(bounds[g]), int(bounds[g + 1]), step):
             hi = min(lo + step, int(bounds[g + 1]))
             part = codes[lo:hi]
+            rated = part >= 0
             onehot = np.zeros((hi - lo, n_raters * q))
-            item, rater = np.nonzero(part >= 0)
+            item, rater = np.nonzero(rated)
             onehot[item, rater * q + part[item, rater]] = 1
-            out[g] += onehot.T @ values[lo:hi]
-    sums = np.rint(out).astype(np.int64).reshape(bounds.size - 1, n_raters, q, width)
-    return sums.transpose(1, 0, 2, 3)
+            by_code[g] += onehot.T @ features[lo:hi, : 1 + q]
+            gram[g] += rated.T.astype(np.float64) @ features[lo:hi, 1 + q :]
+    coded = np.rint(by_code).astype(np.int64).reshape(groups, n_raters, q, 1 + q)
+    return coded.transpose(1, 0, 2, 3), np.rint(gram).astype(np.int64).transpose(1, 0, 2)
 
 
 def _shifted(
-    panel_sizes: np.ndarray, whole: np.ndarray, rated: np.ndarray, q: int
+    panel_sizes: np.ndarray, whole: np.ndarray, rated: tuple[np.ndarray, np.ndarray], q: int
 ) -> list[ItemStats]:
     """Each rater's groups: the panel's group m less r's part of it, plus r's part of m + 1."""
-    n_raters, groups = rated.shape[0], panel_sizes.size
+    by_code, gram_rated = rated
+    n_raters, groups = by_code.shape[0], panel_sizes.size
     sizes = np.union1d(panel_sizes, panel_sizes - 1)
     sizes = sizes[sizes > 0]
     same = _index(panel_sizes, sizes, groups)  # the panel's group of the same size, or none
     up = _index(panel_sizes, sizes + 1, groups)  # the group one rating larger, or none
     whole = np.concatenate([whole, np.zeros((1, whole.shape[1]), dtype=np.int64)])
-    pad = np.zeros((n_raters, 1, q, rated.shape[3]), dtype=np.int64)
-    by_code = np.concatenate([rated, pad], axis=1)  # (R, groups + 1, q, 1 + q + q²)
-    r_all = by_code.sum(axis=2)  # r's items of each group, whatever r's code
+    r_all = np.concatenate([by_code.sum(axis=2), gram_rated], axis=2)  # whatever r's code
+    r_all = np.concatenate([r_all, np.zeros((n_raters, 1, r_all.shape[2]), np.int64)], axis=1)
     shift = r_all[:, up] - r_all[:, same] + whole[same]
-    codes = by_code[:, up]  # r's items one rating larger, by r's code c
+    pad = np.zeros((n_raters, 1, q, 1 + q), dtype=np.int64)
+    codes = np.concatenate([by_code, pad], axis=1)[:, up]  # r's items one rating larger, by code
     items = shift[:, :, 0]
     totals = shift[:, :, 1 : 1 + q] - codes[:, :, :, 0]
-    cross = codes[:, :, :, 1 : 1 + q]  # Σ e_c nᵀ
+    cross = codes[:, :, :, 1:]  # Σ e_c nᵀ
     diagonal = np.arange(q)
     gram = shift[:, :, 1 + q :].reshape(n_raters, sizes.size, q, q) - cross
     gram -= cross.transpose(0, 1, 3, 2)
