@@ -584,10 +584,10 @@ def _result(
         )
         undefined(func, reason)
     top = delta.max() if delta.size else 0.0
-    if steps is not None and steps.size and int(steps.max()) > 0:  # δ²/max δ², rounded once
-        most = int(steps.max())
-        shown = np.array([_exact.to_float(Fraction(int(v), most)) for v in steps.ravel()])
-        shown = shown.reshape(steps.shape)
+    flat = [int(v) for v in steps.ravel().tolist()] if steps is not None else []
+    most = max(flat, default=0)
+    if most > 0:  # δ²/max δ², rounded once: int / int is correctly rounded, at most 1
+        shown = np.array([v / most for v in flat]).reshape(steps.shape)  # type: ignore[union-attr]
     else:
         shown = np.asarray(delta / top if top > 0 else delta, dtype=np.float64)
     return KrippendorffResult(
