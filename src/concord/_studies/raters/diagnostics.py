@@ -26,11 +26,13 @@ from concord._common.errors import param_error
 from concord._data.labels import Labels
 from concord._data.long import long_groups
 from concord._data.matrix import RatingMatrix, rating_matrix
+from concord._inference.clusters import singletons
 from concord._inference.intervals import check_level
 from concord._results.studies.raters import RaterDiagnostics
 from concord._studies.compare.compare import _options, compared, difference_se, finish
 from concord._studies.raters.diagnostics_panel import kappa_weights, versus
 from concord._studies.raters.leave_out import Joints, alpha_left_out, joints
+from concord._studies.raters.leave_out_terms import alpha_terms_all, change_ses
 from concord._tables.item_table import Items
 from concord._tables.patterns import Patterns, merge
 
@@ -129,17 +131,35 @@ def _by_counts(
     labels = matrix.labels
     full, u_full = _core_side(c, panel.rows, panel.freq, labels, opts)
     alphas = alpha_left_out(j, matrix, opts) if c.table == "coincidences" else None
-    without, changes = [], []
-    for r in range(j.starts.shape[0] - 1):
-        rows, freq, pattern, item = j.of(r)
-        if alphas is None:
-            result, u = _core_side(c, rows, freq, labels, opts)
-        else:
-            result, u = alphas[r][0], _alpha_terms(rows, freq, alphas[r][1], opts)
-        se, df = difference_se(c, (u - u_full[pattern])[item], clusters)
-        without.append(result)
-        changes.append(finish(full, result, se, df, True, level, "t"))
-    return full, tuple(without), tuple(changes)
+    n_raters = j.starts.shape[0] - 1
+    if alphas is None:
+        sides = [_core_side(c, *j.of(r)[:2], labels, opts) for r in range(n_raters)]
+        without, terms = tuple(s[0] for s in sides), np.concatenate([s[1] for s in sides])
+    else:
+        without = tuple(result for result, _ in alphas)
+        terms = _alpha_sides(j, [delta for _, delta in alphas], opts)
+    d = terms[j.items] - u_full[j.pattern[j.items]]  # items × raters: each change's terms
+    if clusters is not None and not singletons(clusters):
+        ses = [difference_se(c, d[:, r], clusters) for r in range(n_raters)]
+    else:
+        se, df = change_ses(d)
+        ses = [(v, df) for v in se]
+    changes = tuple(
+        finish(full, result, se, df, True, level, "t")
+        for result, (se, df) in zip(without, ses, strict=True)
+    )
+    return full, without, changes
+
+
+def _alpha_sides(j: Joints, deltas: list[np.ndarray], opts: dict[str, Any]) -> np.ndarray:
+    """α's term of every rater's joint rows: at once where every rater's δ² is the same."""
+    population = opts["population_size"]
+    same = all(np.array_equal(delta, deltas[0]) for delta in deltas)
+    terms = alpha_terms_all(j, deltas[0], population) if same and deltas else None
+    if terms is not None:
+        return terms
+    parts = [_alpha_terms(*j.of(r)[:2], delta, opts) for r, delta in enumerate(deltas)]
+    return np.concatenate(parts)
 
 
 def _alpha_terms(
