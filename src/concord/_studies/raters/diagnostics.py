@@ -31,8 +31,7 @@ from concord._inference.intervals import check_level
 from concord._results.studies.raters import RaterDiagnostics
 from concord._studies.compare.compare import _options, compared, difference_se, finish
 from concord._studies.raters.diagnostics_panel import kappa_weights, versus
-from concord._studies.raters.leave_out import Joints, alpha_left_out, joints
-from concord._studies.raters.leave_out_terms import alpha_terms_all, change_ses
+from concord._studies.raters.leave_out import Joints, alpha_left_out, change_ses, joints
 from concord._tables.item_table import Items
 from concord._tables.patterns import Patterns, merge
 
@@ -137,7 +136,8 @@ def _by_counts(
         without, terms = tuple(s[0] for s in sides), np.concatenate([s[1] for s in sides])
     else:
         without = tuple(result for result, _ in alphas)
-        terms = _alpha_sides(j, [delta for _, delta in alphas], opts)
+        parts = [_alpha_terms(*j.of(r)[:2], alphas[r][1], opts) for r in range(n_raters)]
+        terms = np.concatenate(parts)
     d = terms[j.items] - u_full[j.pattern[j.items]]  # items × raters: each change's terms
     if clusters is not None and not singletons(clusters):
         ses = [difference_se(c, d[:, r], clusters) for r in range(n_raters)]
@@ -149,17 +149,6 @@ def _by_counts(
         for result, (se, df) in zip(without, ses, strict=True)
     )
     return full, without, changes
-
-
-def _alpha_sides(j: Joints, deltas: list[np.ndarray], opts: dict[str, Any]) -> np.ndarray:
-    """α's term of every rater's joint rows: at once where every rater's δ² is the same."""
-    population = opts["population_size"]
-    same = all(np.array_equal(delta, deltas[0]) for delta in deltas)
-    terms = alpha_terms_all(j, deltas[0], population) if same and deltas else None
-    if terms is not None:
-        return terms
-    parts = [_alpha_terms(*j.of(r)[:2], delta, opts) for r, delta in enumerate(deltas)]
-    return np.concatenate(parts)
 
 
 def _alpha_terms(

@@ -14,6 +14,7 @@ SE and bootstrap merge that rater's patterns on first use.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.krippendorff import krippendorff as kripp
+from concord._common import exact as _exact
 from concord._data.matrix import RatingMatrix
 from concord._tables.item_table import ItemStats
 
@@ -203,3 +205,17 @@ def alpha_left_out(
         counted = (s, labels, None)
         out.append(kripp.alpha_of_stats(func, name, custom, counted, population, inference))
     return out
+
+
+def change_ses(d: np.ndarray) -> tuple[list[float], float]:
+    """Return each column's paired SE and the df, as ``difference_se`` without clusters.
+
+    ``d`` is items × raters: each rater's per-item difference of terms.
+    """
+    columns = np.ascontiguousarray(d.T)
+    n = columns.shape[1]
+    out = []
+    for column in columns:
+        centred = column - _exact.fsum(column) / n
+        out.append(math.sqrt(_exact.fsum(np.multiply(centred, centred))))
+    return out, float(n - 1)
