@@ -131,14 +131,17 @@ def _by_counts(
     full, u_full = _core_side(c, panel.rows, panel.freq, labels, opts)
     alphas = alpha_left_out(j, matrix, opts) if c.table == "coincidences" else None
     n_raters = j.starts.shape[0] - 1
-    if alphas is None:
-        sides = [_core_side(c, *j.of(r)[:2], labels, opts) for r in range(n_raters)]
-        without, terms = tuple(s[0] for s in sides), np.concatenate([s[1] for s in sides])
-    else:
-        without = tuple(result for result, _ in alphas)
-        parts = [_alpha_terms(*j.of(r)[:2], alphas[r][1], opts) for r in range(n_raters)]
-        terms = np.concatenate(parts)
-    d = terms[j.items] - u_full[j.pattern[j.items]]  # items × raters: each change's terms
+    sides, terms = [], []
+    for r in range(n_raters):
+        rows, freq, pattern, item = j.of(r)
+        if alphas is None:
+            result, u = _core_side(c, rows, freq, labels, opts)
+        else:
+            result, u = alphas[r][0], _alpha_terms(rows, freq, alphas[r][1], opts)
+        sides.append(result)
+        terms.append((u - u_full[pattern])[item])
+    without = tuple(sides)
+    d = np.stack(terms, axis=1)  # items × raters: each change's terms
     if clusters is not None and not singletons(clusters):
         ses = [difference_se(c, d[:, r], clusters) for r in range(n_raters)]
     else:
@@ -291,7 +294,7 @@ def rater_diagnostics(
     panel, inverse = merge(matrix.counts(), np.ones(matrix.codes.shape[0], dtype=np.int64))
     j = joints(panel.rows, inverse, matrix.codes, matrix.labels.k)
     full, without, changes = _left_out(c, (matrix, panel, j), opts, clusters, confidence_level)
-    versus_panel, pairwise, homogeneity = versus(matrix, j, kappa_weights(opts))
+    versus_panel, pairwise, homogeneity = versus(matrix, j, inverse, kappa_weights(opts))
     k = matrix.labels.k
     by_rater = np.stack(
         [np.bincount(col[col >= 0], minlength=k) for col in matrix.codes.T]

@@ -101,7 +101,7 @@ def panel_reference(counts: np.ndarray, weighted: bool) -> np.ndarray:
 
 
 def versus(
-    matrix: RatingMatrix, j: Joints, weights: Any
+    matrix: RatingMatrix, j: Joints, inverse: np.ndarray, weights: Any
 ) -> tuple[tuple[Any, ...], np.ndarray, tuple[Any, ...]]:
     """Return each rater against the others' reference, the pairwise kappas, the MH tests.
 
@@ -114,10 +114,10 @@ def versus(
     marginals and flag every rater.
     """
     labels, codes = matrix.labels, matrix.codes
-    tables = _tables(codes, panel_reference(j.rows, False)[j.items], labels.k)
+    tables = _tables(codes, _references(j, codes, inverse, False), labels.k)
     homogeneity = homogeneity_tests(tables, labels.values)
     if weights is not None:  # the kappa's reference: the lower median
-        tables = _tables(codes, panel_reference(j.rows, True)[j.items], labels.k)
+        tables = _tables(codes, _references(j, codes, inverse, True), labels.k)
     weighting = resolve(weights, labels, COHEN.spec.name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # an undefined kappa is nan in the table
@@ -126,6 +126,24 @@ def versus(
             kappa_result(np.ascontiguousarray(t.T), labels, weighting, COHEN) for t in tables
         )
     return versus, pairwise_kappas(codes, labels, weights), homogeneity
+
+
+def _references(j: Joints, codes: np.ndarray, inverse: np.ndarray, weighted: bool) -> np.ndarray:
+    """Return the others' reference label of each item without each rater (items × raters).
+
+    It depends on the item's panel pattern and the rater's code only: it is
+    found once per such pair (every pair of the panel's patterns and codes,
+    when they are fewer than the raters' joint patterns).
+    """
+    panel, k = j.panel, j.panel.shape[1]
+    if panel.shape[0] * (k + 1) <= j.freq.shape[0]:
+        less = np.vstack([np.zeros((1, k), dtype=panel.dtype), np.eye(k, dtype=panel.dtype)])
+        grid = (panel[:, None, :] - less[None, :, :]).reshape(-1, k)  # codes no item has: unused
+        found = panel_reference(grid, weighted).reshape(panel.shape[0], k + 1)
+        out: np.ndarray = found[inverse[:, None], codes + 1]
+        return out
+    out = panel_reference(j.rows(), weighted)[j.items]
+    return out
 
 
 def _tables(codes: np.ndarray, reference: np.ndarray, k: int) -> np.ndarray:

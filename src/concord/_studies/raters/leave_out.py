@@ -35,22 +35,37 @@ class Joints:
     """The joint patterns of (panel pattern, left-out rater's code) of every rater.
 
     Rater r's joint patterns are ``starts[r]:starts[r + 1]``, in the order of
-    :func:`~concord._studies.raters.diagnostics_panel.joint`; ``rows`` are the
-    panel pattern's counts without the rater's rating, ``freq`` how many items
-    share each, ``pattern`` the panel pattern, and ``items[i, r]`` item i's
-    joint pattern without r (an index into the rows of all raters).
+    :func:`~concord._studies.raters.diagnostics_panel.joint`: ``pattern`` is
+    the panel pattern (a row of ``panel``), ``code1`` the rater's code + 1
+    (0: not rated), ``freq`` how many items share it; ``items[i, r]`` is item
+    i's joint pattern without r (an index into every rater's).
     """
 
-    rows: np.ndarray
+    panel: np.ndarray
     freq: np.ndarray
     pattern: np.ndarray
+    code1: np.ndarray
     starts: np.ndarray
     items: np.ndarray
 
     def of(self, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Rater r's rows, frequencies, panel patterns and each item's row (0-based in r's)."""
+        """Return rater r's rows, frequencies, panel patterns and each item's row (in r's).
+
+        A row is the panel pattern's counts less r's rating.
+        """
         lo, hi = int(self.starts[r]), int(self.starts[r + 1])
-        return self.rows[lo:hi], self.freq[lo:hi], self.pattern[lo:hi], self.items[:, r] - lo
+        pattern, code1 = self.pattern[lo:hi], self.code1[lo:hi]
+        rows = self.panel[pattern]
+        rated = np.flatnonzero(code1)
+        rows[rated, code1[rated] - 1] -= 1
+        return rows, self.freq[lo:hi], pattern, self.items[:, r] - lo
+
+    def rows(self) -> np.ndarray:
+        """Every rater's rows, in order."""
+        rows = self.panel[self.pattern]
+        rated = np.flatnonzero(self.code1)
+        rows[rated, self.code1[rated] - 1] -= 1
+        return rows
 
 
 def joints(panel_rows: np.ndarray, inverse: np.ndarray, codes: np.ndarray, k: int) -> Joints:
@@ -74,11 +89,8 @@ def joints(panel_rows: np.ndarray, inverse: np.ndarray, codes: np.ndarray, k: in
         index = flat.reshape(keys.shape)
     rater, local = np.divmod(present, span)
     pattern, code1 = np.divmod(local, width)
-    rows = panel_rows[pattern].copy()
-    rated = np.flatnonzero(code1)
-    rows[rated, code1[rated] - 1] -= 1
     starts = np.searchsorted(rater, np.arange(n_raters + 1))
-    return Joints(rows, freq.astype(np.int64), pattern, starts, index)
+    return Joints(panel_rows, freq.astype(np.int64), pattern, code1, starts, index)
 
 
 def left_out_stats(counts: np.ndarray, codes: np.ndarray) -> list[ItemStats] | None:
@@ -198,13 +210,19 @@ def alpha_left_out(
     name, custom = kripp.resolve_level(level, labels, func)
     out = []
     for r, s in enumerate(stats):
-        rows, freq, _, _ = j.of(r)
-        rated = rows.sum(axis=1) > 0
-        bound = (labels, rows[rated], freq[rated])
-        inference = partial(kripp.rows_inference, func, name, bound)
+        inference = partial(_inference, j, r, labels, func, name)
         counted = (s, labels, None)
         out.append(kripp.alpha_of_stats(func, name, custom, counted, population, inference))
     return out
+
+
+def _inference(
+    j: Joints, r: int, labels: Any, func: str, name: str, *given: Any
+) -> kripp.Inference:
+    """Rater r's α's inference: its rows' patterns merged on first use (``rows_inference``)."""
+    rows, freq, _, _ = j.of(r)
+    rated = rows.sum(axis=1) > 0
+    return kripp.rows_inference(func, name, (labels, rows[rated], freq[rated]), *given)
 
 
 def change_ses(d: np.ndarray) -> tuple[list[float], float]:
