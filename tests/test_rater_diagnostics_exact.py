@@ -52,6 +52,20 @@ def test_every_field_is_the_per_rater_loops_bit_for_bit(seed: int) -> None:
     assert got == EXPECTED[f"alpha-groups/{seed}"]
 
 
+def test_small_blocks_give_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counts, the products and the pairwise tables a few raters or items at a time."""
+    from concord._studies.raters import diagnostics_panel, leave_out
+
+    monkeypatch.setattr(leave_out, "_TALLY", 64)
+    monkeypatch.setattr(leave_out, "_CELLS", 40)
+    monkeypatch.setattr(diagnostics_panel, "_CELLS", 200)
+    x = GENERATE.panel(2)
+    for name, f, options in GENERATE.CASES[:5]:
+        d = concord.rater_diagnostics(x, function=getattr(concord, f), **options)
+        got = GENERATE.digests({"case": GENERATE.fields(d)})["case"]
+        assert got == EXPECTED[f"{name}/2"], name
+
+
 @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
 def test_each_left_out_alpha_is_the_public_functions_on_the_others(level: str) -> None:
     x = GENERATE.panel(3)

@@ -28,6 +28,7 @@ from concord._tables.item_table import ItemStats
 
 _CELLS = 1 << 21  # float64 cells of one-hot codes per product (16 MiB)
 _FLOAT_EXACT = 2**53
+_TALLY = 1 << 18  # the count's tally of (rater, panel pattern, code) per block of raters
 
 
 @dataclass(frozen=True)
@@ -72,25 +73,41 @@ def joints(panel_rows: np.ndarray, inverse: np.ndarray, codes: np.ndarray, k: in
     """Return every rater's joint patterns: one count of (rater, panel pattern, code + 1).
 
     ``panel_rows`` are the panel's distinct count rows, ``inverse`` each
-    item's, ``codes`` the items × raters label codes (−1: missing).
+    item's, ``codes`` the items × raters label codes (−1: missing). The
+    count runs over a block of raters at a time, its tally kept small.
     """
     n, n_raters = codes.shape
     width = k + 1
     span = panel_rows.shape[0] * width
-    keys = (inverse[:, None] * width + codes + 1) + np.arange(n_raters) * span
-    if span <= 8 * n:  # a dense count: the keys' range is within a few times their number
-        tally = np.bincount(keys.ravel(), minlength=n_raters * span)
-        present = np.flatnonzero(tally)
-        lookup = np.zeros(tally.shape[0], dtype=np.int64)
-        lookup[present] = np.arange(present.size)
-        index, freq = lookup[keys], tally[present]
-    else:
-        present, flat, freq = np.unique(keys, return_inverse=True, return_counts=True)
-        index = flat.reshape(keys.shape)
+    per_block = max(1, _TALLY // span)
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    index = np.empty((n, n_raters), dtype=np.int64)
+    done = 0
+    for lo in range(0, n_raters, per_block):
+        hi = min(lo + per_block, n_raters)
+        keys = (inverse[:, None] * width + codes[:, lo:hi] + 1) + np.arange(hi - lo) * span
+        present, at, freq = _counted(keys, (hi - lo) * span)
+        index[:, lo:hi] = at + done
+        done += present.size
+        parts.append((present + lo * span, at, freq))
+    present = np.concatenate([p[0] for p in parts])
+    freq = np.concatenate([p[2] for p in parts])
     rater, local = np.divmod(present, span)
     pattern, code1 = np.divmod(local, width)
     starts = np.searchsorted(rater, np.arange(n_raters + 1))
     return Joints(panel_rows, freq.astype(np.int64), pattern, code1, starts, index)
+
+
+def _counted(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the distinct keys (sorted), each key's index among them, and their counts."""
+    if size <= 8 * keys.size:  # a dense count: the keys' range is within a few times their number
+        tally = np.bincount(keys.ravel(), minlength=size)
+        present = np.flatnonzero(tally)
+        lookup = np.zeros(size, dtype=np.int64)
+        lookup[present] = np.arange(present.size)
+        return present, lookup[keys], tally[present]
+    present, flat, freq = np.unique(keys, return_inverse=True, return_counts=True)
+    return present, flat.reshape(keys.shape), freq
 
 
 def left_out_stats(counts: np.ndarray, codes: np.ndarray) -> list[ItemStats] | None:
