@@ -1,9 +1,9 @@
 """Each rater against the rest of the panel, and against each other rater (Cohen's kappa).
 
 Helpers of :func:`concord.rater_diagnostics`: the others' reference label
-of each item comes from the panel's count patterns without the rater (one
-bincount of joint patterns, see :func:`joint`), and each kappa from a k×k
-table counted in one bincount. The rater × majority table gives the
+of each item comes from the panel's count patterns without the rater (once
+per panel pattern and code, see :func:`_references`), and every rater's k×k
+table against it from one bincount. The rater × majority table gives the
 Stuart–Maxwell test of marginal homogeneity: the rater's and the panel's
 category rates on the same items, a paired test (an unpaired χ² of the rater
 against the panel's totals would count the rater's own ratings on both sides
@@ -38,21 +38,6 @@ _LEVEL_WEIGHTS = {
     "interval": "quadratic",
     "ratio": "quadratic",
 }
-
-
-def joint(inverse: np.ndarray, code: np.ndarray, width: int) -> tuple[np.ndarray, ...]:
-    """Return the joint patterns of (panel pattern, a rater's code + 1), by a bincount.
-
-    Returns each item's joint pattern, and each joint pattern's panel
-    pattern, code + 1 and number of items.
-    """
-    key = inverse * width + code + 1
-    tally = np.bincount(key)
-    present = np.flatnonzero(tally)
-    lookup = np.zeros(tally.shape[0], dtype=np.int64)
-    lookup[present] = np.arange(present.size)
-    pattern, code1 = np.divmod(present, width)
-    return lookup[key], pattern, code1, tally[present]
 
 
 def kappa_weights(opts: dict[str, Any]) -> Any:

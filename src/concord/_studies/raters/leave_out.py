@@ -22,8 +22,10 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.krippendorff import krippendorff as kripp
+from concord._coefficients.krippendorff.krippendorff_sets import is_set_level
 from concord._common import exact as _exact
 from concord._data.matrix import RatingMatrix
+from concord._inference.intervals import Inference
 from concord._tables.item_table import ItemStats
 
 _CELLS = 1 << 21  # float64 cells of one-hot codes per product (16 MiB)
@@ -36,7 +38,7 @@ class Joints:
     """The joint patterns of (panel pattern, left-out rater's code) of every rater.
 
     Rater r's joint patterns are ``starts[r]:starts[r + 1]``, in the order of
-    :func:`~concord._studies.raters.diagnostics_panel.joint`: ``pattern`` is
+    their keys (panel pattern, code + 1), as a count of that rater alone gives them: ``pattern`` is
     the panel pattern (a row of ``panel``), ``code1`` the rater's code + 1
     (0: not rated), ``freq`` how many items share it; ``items[i, r]`` is item
     i's joint pattern without r (an index into every rater's).
@@ -63,7 +65,7 @@ class Joints:
 
     def rows(self) -> np.ndarray:
         """Every rater's rows, in order."""
-        rows = self.panel[self.pattern]
+        rows: np.ndarray = self.panel[self.pattern]
         rated = np.flatnonzero(self.code1)
         rows[rated, self.code1[rated] - 1] -= 1
         return rows
@@ -218,7 +220,7 @@ def alpha_left_out(
     """
     level, population = opts["level"], opts["population_size"]
     labels, codes, counts = matrix.labels, matrix.codes, matrix.counts()
-    if kripp.sets.is_set_level(level):
+    if is_set_level(level):
         return None
     stats = left_out_stats(counts, codes)
     if stats is None:
@@ -233,9 +235,7 @@ def alpha_left_out(
     return out
 
 
-def _inference(
-    j: Joints, r: int, labels: Any, func: str, name: str, *given: Any
-) -> kripp.Inference:
+def _inference(j: Joints, r: int, labels: Any, func: str, name: str, *given: Any) -> Inference:
     """Rater r's α's inference: its rows' patterns merged on first use (``rows_inference``)."""
     rows, freq, _, _ = j.of(r)
     rated = rows.sum(axis=1) > 0
