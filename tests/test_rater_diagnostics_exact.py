@@ -1,5 +1,9 @@
 """rater_diagnostics batched over the raters gives the per-rater loop's values bit for bit.
 
+Two references: the loop itself, run in the test (:func:`_per_rater_loop`,
+the code of commit 8f8f673 on the same helpers, so the same machine's BLAS
+on both sides), and digests it wrote (below).
+
 Expected values: tests/reference/raters/values.json, written by
 tests/reference/raters/generate.py with the per-rater loop (one coefficient
 call, one Cohen's kappa and one Stuart–Maxwell test per rater left out, commit
@@ -17,6 +21,7 @@ import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -36,6 +41,75 @@ def _generator() -> ModuleType:
 
 GENERATE = _generator()
 EXPECTED = json.loads((HERE / "values.json").read_text())
+
+
+def _joint(inverse: np.ndarray, code: np.ndarray, width: int) -> tuple[np.ndarray, ...]:
+    """The joint patterns of (panel pattern, one rater's code + 1), as the loop counted them."""
+    key = inverse * width + code + 1
+    tally = np.bincount(key)
+    present = np.flatnonzero(tally)
+    lookup = np.zeros(tally.shape[0], dtype=np.int64)
+    lookup[present] = np.arange(present.size)
+    pattern, code1 = np.divmod(present, width)
+    return lookup[key], pattern, code1, tally[present]
+
+
+def _per_rater_loop(x: np.ndarray, function: Any, **options: Any) -> dict[str, Any]:
+    """Every rater left out one at a time: the coefficient, the change, κ and the MH test."""
+    from concord._coefficients.kappa.categories import homogeneity_of_table
+    from concord._studies.compare.compare import _options, compared, difference_se, finish
+    from concord._studies.raters import diagnostics as diag
+    from concord._studies.raters import diagnostics_panel as dp
+    from concord._tables.patterns import merge
+
+    c = compared(function, True, "rater_diagnostics", "terms")
+    matrix = diag._matrix(x, None)
+    labels, codes = matrix.labels, matrix.codes
+    opts = _options(c, (x,), {**options, "labels": list(labels.values)}, "rater_diagnostics")
+    weights = dp.kappa_weights(opts)
+    panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
+    full, u_full = diag._core_side(c, panel.rows, panel.freq, labels, opts)
+    out: dict[str, list[Any]] = {"without": [], "changes": [], "versus": [], "mh": []}
+    for r in range(codes.shape[1]):
+        item, pattern, code1, freq = _joint(inverse, codes[:, r], labels.k + 1)
+        rows = panel.rows[pattern].copy()
+        rated = np.flatnonzero(code1)
+        rows[rated, code1[rated] - 1] -= 1
+        result, u = diag._core_side(c, rows, freq, labels, opts)
+        se, df = difference_se(c, (u - u_full[pattern])[item], None)
+        out["without"].append(result)
+        out["changes"].append(finish(full, result, se, df, True, 0.95, "t"))
+        table = dp._table(codes[:, r], dp.panel_reference(rows, False)[item], labels)
+        out["mh"].append(homogeneity_of_table(table, labels.values))
+        if weights is not None:
+            table = dp._table(codes[:, r], dp.panel_reference(rows, True)[item], labels)
+        out["versus"].append(dp._kappa_of(np.ascontiguousarray(table.T), labels, weights))
+    out["pairwise"] = [dp.pairwise_kappas(codes, labels, weights)]
+    out["full"] = [full]
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 3, 30])
+@pytest.mark.parametrize(
+    "case", range(len(GENERATE.CASES) - 1), ids=lambda i: GENERATE.CASES[i][0]
+)
+def test_every_field_is_the_per_rater_loops_run_here(seed: int, case: int) -> None:
+    _, f, options = GENERATE.CASES[case]  # all but Conger's, which takes the general path
+    function = getattr(concord, f)
+    x = GENERATE.panel(seed)
+    d = concord.rater_diagnostics(x, function=function, **options)
+    loop = _per_rater_loop(x, function, **options)
+    got = {
+        "without": d.without,
+        "changes": d.changes,
+        "versus": d.versus_panel,
+        "mh": d.homogeneity,
+        "full": [d.full],
+    }
+    for part, results in got.items():
+        for r, (a, b) in enumerate(zip(results, loop[part], strict=True)):
+            assert GENERATE.digest(a.to_dict()) == GENERATE.digest(b.to_dict()), (part, r)
+    np.testing.assert_array_equal(d.pairwise, loop["pairwise"][0])
 
 
 @pytest.mark.parametrize("seed", GENERATE.SEEDS)
