@@ -157,3 +157,19 @@ def test_each_left_out_alpha_is_the_public_functions_on_the_others(level: str) -
 # the left-out results' own SE is Gwet's count form (irrCAC krippen.alpha.dist, their
 # patterns carry no rater names), the public function's on raw ratings the raw form
 _INFERENCE = ("standard_error", "ci_low", "ci_high", "pvalue")
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
+def test_many_items_few_patterns_as_the_per_rater_loop(level: str) -> None:
+    """Few raters and many items share few patterns: each rater's are summed instead."""
+    rng = np.random.default_rng(5)
+    truth = rng.integers(1, 4, 1500)
+    x = np.where(rng.random((1500, 4)) < 0.8, truth[:, None], rng.integers(1, 4, (1500, 4)))
+    x = x.astype(float)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    x[:, 0] = np.where(np.isnan(x[:, 0]), truth, x[:, 0])
+    d = concord.rater_diagnostics(x, level=level)
+    loop = _per_rater_loop(x, concord.krippendorff_alpha, level=level)
+    for part, results in (("without", d.without), ("changes", d.changes), ("mh", d.homogeneity)):
+        for r, (a, b) in enumerate(zip(results, loop[part], strict=True)):
+            assert GENERATE.digest(a.to_dict()) == GENERATE.digest(b.to_dict()), (part, r)

@@ -26,7 +26,8 @@ from concord._coefficients.krippendorff.krippendorff_sets import is_set_level
 from concord._common import exact as _exact
 from concord._data.matrix import RatingMatrix
 from concord._inference.intervals import Inference
-from concord._tables.item_table import ItemStats
+from concord._tables.item_table import ItemStats, item_stats
+from concord._tables.patterns import Patterns
 
 _CELLS = 1 << 21  # float64 cells of one-hot codes per product (16 MiB)
 _FLOAT_EXACT = 2**53
@@ -219,10 +220,13 @@ def alpha_left_out(
     caller takes the per-rater path.
     """
     level, population = opts["level"], opts["population_size"]
-    labels, codes, counts = matrix.labels, matrix.codes, matrix.counts()
+    labels, codes = matrix.labels, matrix.codes
     if is_set_level(level):
         return None
-    stats = left_out_stats(counts, codes)
+    if 2 * j.freq.shape[0] < codes.size:  # few patterns: each rater's, summed as counted
+        stats: list[ItemStats] | None = [_pattern_stats(j, r) for r in range(codes.shape[1])]
+    else:
+        stats = left_out_stats(matrix.counts(), codes)
     if stats is None:
         return None
     func = kripp.ALPHA.name
@@ -233,6 +237,13 @@ def alpha_left_out(
         counted = (s, labels, None)
         out.append(kripp.alpha_of_stats(func, name, custom, counted, population, inference))
     return out
+
+
+def _pattern_stats(j: Joints, r: int) -> ItemStats:
+    """Rater r's panel's :class:`ItemStats` from its joint patterns (their sums, as merged)."""
+    rows, freq, _, _ = j.of(r)
+    rated = rows.sum(axis=1) > 0
+    return item_stats(Patterns(rows[rated], freq[rated]))
 
 
 def _inference(j: Joints, r: int, labels: Any, func: str, name: str, *given: Any) -> Inference:
