@@ -173,3 +173,19 @@ def test_many_items_few_patterns_as_the_per_rater_loop(level: str) -> None:
     for part, results in (("without", d.without), ("changes", d.changes), ("mh", d.homogeneity)):
         for r, (a, b) in enumerate(zip(results, loop[part], strict=True)):
             assert GENERATE.digest(a.to_dict()) == GENERATE.digest(b.to_dict()), (part, r)
+
+
+@pytest.mark.parametrize("level", ["nominal", "interval"])
+def test_few_items_as_the_per_rater_loop(level: str) -> None:
+    """Krippendorff's (2011) 12 units × 4 observers: fewer joint patterns than pattern × code."""
+    nan = float("nan")
+    x = np.array(
+        [[1, 1, nan, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4],
+         [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [nan, 5, 5, 5], [nan, nan, 1, 1],
+         [nan, nan, 3, nan]]
+    )  # fmt: skip
+    d = concord.rater_diagnostics(x, level=level)
+    loop = _per_rater_loop(x, concord.krippendorff_alpha, level=level)
+    for part, results in (("without", d.without), ("changes", d.changes), ("mh", d.homogeneity)):
+        for r, (a, b) in enumerate(zip(results, loop[part], strict=True)):
+            assert GENERATE.digest(a.to_dict()) == GENERATE.digest(b.to_dict()), (part, r)

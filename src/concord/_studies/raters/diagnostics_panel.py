@@ -121,10 +121,8 @@ def _references(j: Joints, codes: np.ndarray, inverse: np.ndarray, weighted: boo
     when they are fewer than the raters' joint patterns).
     """
     panel, k = j.panel, j.panel.shape[1]
-    if panel.shape[0] * (k + 1) <= j.freq.shape[0]:
-        less = np.vstack([np.zeros((1, k), dtype=panel.dtype), np.eye(k, dtype=panel.dtype)])
-        grid = (panel[:, None, :] - less[None, :, :]).reshape(-1, k)  # codes no item has: unused
-        found = panel_reference(grid, weighted).reshape(panel.shape[0], k + 1)
+    if j.grid is not None:  # codes no item has are unused
+        found = panel_reference(j.grid, weighted).reshape(panel.shape[0], k + 1)
         out: np.ndarray = found[inverse[:, None], codes + 1]
         return out
     out = panel_reference(j.rows(), weighted)[j.items]

@@ -51,6 +51,7 @@ class Joints:
     code1: np.ndarray
     starts: np.ndarray
     items: np.ndarray
+    grid: np.ndarray | None = None  # every (panel pattern, code + 1)'s row, when fewer
 
     def of(self, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Return rater r's rows, frequencies, panel patterns and each item's row (in r's).
@@ -59,10 +60,19 @@ class Joints:
         """
         lo, hi = int(self.starts[r]), int(self.starts[r + 1])
         pattern, code1 = self.pattern[lo:hi], self.code1[lo:hi]
-        rows = self.panel[pattern]
-        rated = np.flatnonzero(code1)
-        rows[rated, code1[rated] - 1] -= 1
+        if self.grid is not None:
+            rows: np.ndarray = self.grid[self.cells(r)]
+        else:
+            rows = self.panel[pattern]
+            rated = np.flatnonzero(code1)
+            rows[rated, code1[rated] - 1] -= 1
         return rows, self.freq[lo:hi], pattern, self.items[:, r] - lo
+
+    def cells(self, r: int) -> np.ndarray:
+        """Return rater r's joint patterns as rows of ``grid``."""
+        lo, hi = int(self.starts[r]), int(self.starts[r + 1])
+        out: np.ndarray = self.pattern[lo:hi] * (self.panel.shape[1] + 1) + self.code1[lo:hi]
+        return out
 
     def rows(self) -> np.ndarray:
         """Every rater's rows, in order."""
@@ -98,7 +108,11 @@ def joints(panel_rows: np.ndarray, inverse: np.ndarray, codes: np.ndarray, k: in
     rater, local = np.divmod(present, span)
     pattern, code1 = np.divmod(local, width)
     starts = np.searchsorted(rater, np.arange(n_raters + 1))
-    return Joints(panel_rows, freq.astype(np.int64), pattern, code1, starts, index)
+    grid = None
+    if span <= present.size:  # every rater's rows are rows of the (pattern, code) grid
+        less = np.vstack([np.zeros((1, k), dtype=np.int64), np.eye(k, dtype=np.int64)])
+        grid = (panel_rows[:, None, :] - less[None, :, :]).reshape(span, k)  # some unused
+    return Joints(panel_rows, freq.astype(np.int64), pattern, code1, starts, index, grid)
 
 
 def _counted(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -237,6 +251,22 @@ def alpha_left_out(
         counted = (s, labels, None)
         out.append(kripp.alpha_of_stats(func, name, custom, counted, population, inference))
     return out
+
+
+def exact_products(agreement: np.ndarray, top: int) -> bool:
+    """Whether every Σ_l a_kl r_l of counts r_l ≤ ``top`` is exact in float64, in any order.
+
+    True for weights that are multiples of one power of two (nominal; the
+    interval level of whole numbers) with small enough counts.
+    """
+    if agreement.size == 0 or not np.isfinite(agreement).all():
+        return False
+    for power in range(11):
+        scaled = agreement * 2.0**power
+        if (scaled == np.rint(scaled)).all():
+            bound = float(np.abs(scaled).max(initial=0)) * top * agreement.shape[0]
+            return bound * (top + 1) < _FLOAT_EXACT
+    return False
 
 
 def _pattern_stats(j: Joints, r: int) -> ItemStats:
