@@ -265,7 +265,7 @@ def exact_products(agreement: np.ndarray, top: int) -> bool:
         scaled = agreement * 2.0**power
         if (scaled == np.rint(scaled)).all():
             bound = float(np.abs(scaled).max(initial=0)) * top * agreement.shape[0]
-            return bound * (top + 1) < _FLOAT_EXACT
+            return bool(bound * (top + 1) < _FLOAT_EXACT)
     return False
 
 
