@@ -426,17 +426,26 @@ def alpha_of_stats(
     counted: tuple[ItemStats, Labels, int | None],
     population: float | None,
     inference: Callable[..., Inference],
+    shared: dict[str, Any] | None = None,
 ) -> tuple[KrippendorffResult, np.ndarray]:
     """Return α of the items' statistics (:class:`ItemStats`, labels, raters), and its δ².
 
     ``inference(delta, alpha, population)`` is the result's inference, deferred
     (:func:`_dense_inference` on the items, with their patterns bound).
+    ``shared``: a cache of the δ² for calls on the same labels and level (all
+    but the ordinal level's, which depend on the totals).
     """
     stats, labels, n_raters = counted
     scaled, scale = coincidences(stats)  # scale · o, integers
     totals = scaled.sum(axis=1)  # scale · n_c
     n = int((stats.sizes * stats.items)[stats.pairable()].sum())
-    d, delta, unit = _squared_distances(func, name, custom, labels, totals, scale)
+    if shared is None or (custom is None and name == "ordinal"):
+        d, delta, unit = _squared_distances(func, name, custom, labels, totals, scale)
+    else:
+        if "distances" not in shared:
+            shared["distances"] = _squared_distances(func, name, custom, labels, totals, scale)
+        d, delta, unit = shared["distances"]
+        delta = delta.copy()  # each result its own array
     top = int(d.max()) if d.size else 0
     observed = Fraction(int((scaled * d).sum()), scale)  # n..·D_o in steps of d
     expected = Fraction(int(totals @ d @ totals), scale * scale)  # n..(n..−1)·D_e in steps of d

@@ -246,10 +246,12 @@ def alpha_left_out(
     func = kripp.ALPHA.name
     name, custom = kripp.resolve_level(level, labels, func)
     out = []
+    shared: dict[str, Any] = {}
     for r, s in enumerate(stats):
         inference = partial(_inference, j, r, labels, func, name)
         counted = (s, labels, None)
-        out.append(kripp.alpha_of_stats(func, name, custom, counted, population, inference))
+        got = kripp.alpha_of_stats(func, name, custom, counted, population, inference, shared)
+        out.append(got)
     return out
 
 
