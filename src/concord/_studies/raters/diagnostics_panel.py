@@ -194,9 +194,9 @@ def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarr
     for lo in range(0, n_raters - 1, block):
         hi = min(lo + block, n_raters - 1)
         tables = _block_tables(codes, k, lo, hi)  # (hi − lo, R − lo, k, k): g in rows
-        for g in range(lo, hi):
-            kappa = _kappas(tables[g - lo, g + 1 - lo :], w)
-            pairwise[g, g + 1 :] = pairwise[g + 1 :, g] = kappa
+        g, h = np.nonzero(np.arange(hi - lo)[:, None] < np.arange(n_raters - lo)[None, :])
+        kappa = _kappas(tables[g, h], w)  # every pair g < h of the block at once
+        pairwise[g + lo, h + lo] = pairwise[h + lo, g + lo] = kappa
     return pairwise
 
 
@@ -213,14 +213,12 @@ def _block_tables(codes: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:
     step = max(1, _CELLS // (n_raters * k))
     for s in range(0, n, step):
         part = codes[s : s + step, lo:]
-        onehot = np.zeros((part.shape[0], part.shape[1] * k), dtype=dtype)
-        item, rater = np.nonzero(part >= 0)
-        onehot[item, rater * k + part[item, rater]] = 1
+        onehot = (part[:, :, None] == np.arange(k)).reshape(part.shape[0], -1).astype(dtype)
         if hi == n_raters:  # Aᵀ A: BLAS syrk, half the work
             product += onehot.T @ onehot  # counts of items: exact
         else:
             product += onehot[:, : (hi - lo) * k].T @ onehot
-    tables = np.rint(product).astype(np.int64).reshape(hi - lo, k, n_raters - lo, k)
+    tables = product.astype(np.int64).reshape(hi - lo, k, n_raters - lo, k)  # whole numbers
     out: np.ndarray = tables.transpose(0, 2, 1, 3)
     return out
 
