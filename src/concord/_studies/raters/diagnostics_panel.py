@@ -194,9 +194,9 @@ def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarr
     for lo in range(0, n_raters - 1, block):
         hi = min(lo + block, n_raters - 1)
         tables = _block_tables(codes, k, lo, hi)  # (hi − lo, R − lo, k, k): g in rows
-        g, h = np.nonzero(np.arange(hi - lo)[:, None] < np.arange(n_raters - lo)[None, :])
-        kappa = _kappas(tables[g, h], w)  # every pair g < h of the block at once
-        pairwise[g + lo, h + lo] = pairwise[h + lo, g + lo] = kappa
+        first, second = np.nonzero(np.arange(hi - lo)[:, None] < np.arange(n_raters - lo))
+        kappa = _kappas(tables[first, second], w)  # every pair g < h of the block at once
+        pairwise[first + lo, second + lo] = pairwise[second + lo, first + lo] = kappa
     return pairwise
 
 
