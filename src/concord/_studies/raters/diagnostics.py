@@ -356,9 +356,9 @@ def rater_diagnostics(
     full, without, changes = _left_out(c, (matrix, panel, j), opts, clusters, confidence_level)
     versus_panel, pairwise, homogeneity = versus(matrix, j, inverse, kappa_weights(opts))
     k = matrix.labels.k
-    by_rater = np.stack(
-        [np.bincount(col[col >= 0], minlength=k) for col in matrix.codes.T]
-    ).astype(np.int64)
+    codes = matrix.codes
+    cells = (codes + np.arange(codes.shape[1]) * k)[codes >= 0]  # rater r's codes at r·k
+    by_rater = np.bincount(cells, minlength=codes.shape[1] * k).reshape(-1, k).astype(np.int64)
     totals = by_rater.sum(axis=0)  # each rating once: the items × categories counts' column sums
     return RaterDiagnostics(
         c.name,

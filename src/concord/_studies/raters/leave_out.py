@@ -42,7 +42,8 @@ class Joints:
     their keys (panel pattern, code + 1), as a count of that rater alone gives them: ``pattern`` is
     the panel pattern (a row of ``panel``), ``code1`` the rater's code + 1
     (0: not rated), ``freq`` how many items share it; ``items[i, r]`` is item
-    i's joint pattern without r (an index into every rater's).
+    i's joint pattern without r (an index into every rater's), ``inverse[i]``
+    its panel pattern.
     """
 
     panel: np.ndarray
@@ -51,6 +52,7 @@ class Joints:
     code1: np.ndarray
     starts: np.ndarray
     items: np.ndarray
+    inverse: np.ndarray  # each item's panel pattern
     grid: np.ndarray | None = None  # every (panel pattern, code + 1)'s row, when fewer
 
     def of(self, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -112,7 +114,7 @@ def joints(panel_rows: np.ndarray, inverse: np.ndarray, codes: np.ndarray, k: in
     if span <= present.size:  # every rater's rows are rows of the (pattern, code) grid
         less = np.vstack([np.zeros((1, k), dtype=np.int64), np.eye(k, dtype=np.int64)])
         grid = (panel_rows[:, None, :] - less[None, :, :]).reshape(span, k)  # some unused
-    return Joints(panel_rows, freq.astype(np.int64), pattern, code1, starts, index, grid)
+    return Joints(panel_rows, freq.astype(np.int64), pattern, code1, starts, index, inverse, grid)
 
 
 def _counted(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -240,7 +242,7 @@ def alpha_left_out(
     if 2 * j.freq.shape[0] < codes.size:  # few patterns: each rater's, summed as counted
         stats: list[ItemStats] | None = [_pattern_stats(j, r) for r in range(codes.shape[1])]
     else:
-        stats = left_out_stats(matrix.counts(), codes)
+        stats = left_out_stats(j.panel[j.inverse], codes)  # the items' counts
     if stats is None:
         return None
     func = kripp.ALPHA.name
