@@ -21,7 +21,6 @@ import numpy as np
 from concord._coefficients.clustered import clusters_of
 from concord._coefficients.krippendorff.krippendorff import krippendorff_alpha
 from concord._coefficients.krippendorff.krippendorff_core import CoincidenceSampler, alpha_terms
-from concord._coefficients.multirater.agreement_core import Terms
 from concord._coefficients.registry import Coefficient
 from concord._common.errors import param_error
 from concord._data.labels import Labels
@@ -32,13 +31,8 @@ from concord._inference.intervals import check_level
 from concord._results.studies.raters import RaterDiagnostics
 from concord._studies.compare.compare import _options, compared, difference_se, finish
 from concord._studies.raters.diagnostics_panel import kappa_weights, versus
-from concord._studies.raters.leave_out import (
-    Joints,
-    alpha_left_out,
-    change_ses,
-    exact_products,
-    joints,
-)
+from concord._studies.raters.leave_out import Joints, alpha_left_out, joints
+from concord._studies.raters.leave_out_terms import change_ses, left_out_terms
 from concord._tables.item_table import Items
 from concord._tables.patterns import Patterns, merge
 
@@ -146,7 +140,7 @@ def _by_counts(
             result, u = _core_side(c, rows, freq, labels, opts)
         else:
             result, delta = alphas[r]
-            u = _alpha_terms(rows, freq, delta, opts, (j, r, grids))
+            u = left_out_terms(rows, freq, delta, opts, (j, r, grids))
         sides.append(result)
         terms.append((u - u_full[pattern])[item])
     without = tuple(sides)
@@ -161,70 +155,6 @@ def _by_counts(
         for result, (se, df) in zip(without, ses, strict=True)
     )
     return full, without, changes
-
-
-def _alpha_terms(
-    rows: np.ndarray,
-    freq: np.ndarray,
-    delta: np.ndarray,
-    opts: dict[str, Any],
-    at: tuple[Joints, int, dict[bytes, Any]] | None = None,
-) -> np.ndarray:
-    """α's term of each row, as :func:`_core_side` has them from the result's δ².
-
-    ``at`` (the joint patterns, the rater, a cache): where each row's m and
-    agreement Σ r (A r − 1) are exact, they are read from the grid of every
-    (panel pattern, code), formed once per agreement matrix.
-    """
-    top = float(delta.max()) if delta.size else 0.0
-    agreement = 1 - delta / top if top > 0 else np.ones_like(delta)
-    population = opts["population_size"]
-    grid = _grid_terms(at[0], agreement, at[2]) if at is not None else None
-    if grid is None:
-        rated = rows.sum(axis=1) > 0
-        out = np.zeros(rated.shape[0])
-        out[rated] = alpha_terms(
-            rows[rated], agreement, population, counts=False, freq=freq[rated]
-        )
-        return out
-    assert at is not None
-    cells = at[0].cells(at[1])
-    grid_rows, grid_m, grid_agree = grid
-    m = grid_m[cells]
-    rated = m > 0
-    chosen, freq_f = cells[rated], freq[rated].astype(np.float64)
-    m = m[rated]
-    counted = Terms(
-        grid_rows[chosen],
-        freq_f,
-        m,
-        grid_agree[chosen],
-        int(freq_f.sum()),
-        int(freq_f[m >= 2].sum()),
-    )
-    out = np.zeros(rated.shape[0])
-    out[rated] = alpha_terms(counted.rows, agreement, population, counts=False, counted=counted)
-    return out
-
-
-def _grid_terms(
-    j: Joints, agreement: np.ndarray, cache: dict[bytes, Any]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Return the grid's rows as floats, their m and Σ r (A r − 1), where they are exact."""
-    if j.grid is None:
-        return None
-    key = agreement.tobytes()
-    if key not in cache:
-        rows = j.grid.astype(np.float64)
-        m = rows.sum(axis=1)
-        top = int(j.panel.sum(axis=1).max(initial=0))
-        if not exact_products(agreement, top):
-            cache[key] = None
-        else:
-            star = rows @ agreement.T  # exact: see exact_products
-            cache[key] = (rows, m, (rows * (star - 1)).sum(axis=1))
-    out: tuple[np.ndarray, np.ndarray, np.ndarray] | None = cache[key]
-    return out
 
 
 def _left_out(

@@ -4,17 +4,18 @@ Leaving rater r out subtracts r's rating from each item's category counts:
 the items that share a panel pattern and r's code share their row without r
 (a joint pattern). :func:`joints` forms the joint patterns of every rater in
 one count over (rater, panel pattern, code), in the order the per-rater
-count gives them. :func:`alpha_left_out` then sums the item statistics
+count gives them. :func:`alpha_left_out` then forms the item statistics
 (:class:`~concord._tables.item_table.ItemStats`: per number of ratings, the
-items, their category totals and Gram matrix) of every rater's panel in one
-sorted reduction, exact in int64 where the bound proves it, and forms each α
-from them exactly as :func:`concord.krippendorff_alpha` does; each result's
+items, their category totals and Gram matrix) of every rater's panel, exact
+integers: the panel's groups less what the rater rated, one product per
+group for every rater (:func:`left_out_stats`), or, where the items share
+few patterns, each rater's joint patterns summed. Each α is formed from
+them exactly as :func:`concord.krippendorff_alpha` forms it; each result's
 SE and bootstrap merge that rater's patterns on first use.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -23,7 +24,6 @@ import numpy as np
 
 from concord._coefficients.krippendorff import krippendorff as kripp
 from concord._coefficients.krippendorff.krippendorff_sets import is_set_level
-from concord._common import exact as _exact
 from concord._data.matrix import RatingMatrix
 from concord._inference.intervals import Inference
 from concord._tables.item_table import ItemStats, item_stats
@@ -39,8 +39,8 @@ class Joints:
     """The joint patterns of (panel pattern, left-out rater's code) of every rater.
 
     Rater r's joint patterns are ``starts[r]:starts[r + 1]``, in the order of
-    their keys (panel pattern, code + 1), as a count of that rater alone gives them: ``pattern`` is
-    the panel pattern (a row of ``panel``), ``code1`` the rater's code + 1
+    their keys (panel pattern, code + 1), as a count of r's alone gives them:
+    ``pattern`` is the panel pattern (a row of ``panel``), ``code1`` the rater's code + 1
     (0: not rated), ``freq`` how many items share it; ``items[i, r]`` is item
     i's joint pattern without r (an index into every rater's), ``inverse[i]``
     its panel pattern.
@@ -257,22 +257,6 @@ def alpha_left_out(
     return out
 
 
-def exact_products(agreement: np.ndarray, top: int) -> bool:
-    """Whether every Σ_l a_kl r_l of counts r_l ≤ ``top`` is exact in float64, in any order.
-
-    True for weights that are multiples of one power of two (nominal; the
-    interval level of whole numbers) with small enough counts.
-    """
-    if agreement.size == 0 or not np.isfinite(agreement).all():
-        return False
-    for power in range(11):
-        scaled = agreement * 2.0**power
-        if (scaled == np.rint(scaled)).all():
-            bound = float(np.abs(scaled).max(initial=0)) * top * agreement.shape[0]
-            return bool(bound * (top + 1) < _FLOAT_EXACT)
-    return False
-
-
 def _pattern_stats(j: Joints, r: int) -> ItemStats:
     """Rater r's panel's :class:`ItemStats` from its joint patterns (their sums, as merged)."""
     rows, freq, _, _ = j.of(r)
@@ -285,17 +269,3 @@ def _inference(j: Joints, r: int, labels: Any, func: str, name: str, *given: Any
     rows, freq, _, _ = j.of(r)
     rated = rows.sum(axis=1) > 0
     return kripp.rows_inference(func, name, (labels, rows[rated], freq[rated]), *given)
-
-
-def change_ses(d: np.ndarray) -> tuple[list[float], float]:
-    """Return each column's paired SE and the df, as ``difference_se`` without clusters.
-
-    ``d`` is items × raters: each rater's per-item difference of terms.
-    """
-    columns = np.ascontiguousarray(d.T)
-    n = columns.shape[1]
-    out = []
-    for column in columns:
-        centred = column - _exact.fsum(column) / n
-        out.append(math.sqrt(_exact.fsum(np.multiply(centred, centred))))
-    return out, float(n - 1)
