@@ -189,3 +189,14 @@ def test_few_items_as_the_per_rater_loop(level: str) -> None:
     for part, results in (("without", d.without), ("changes", d.changes), ("mh", d.homogeneity)):
         for r, (a, b) in enumerate(zip(results, loop[part], strict=True)):
             assert GENERATE.digest(a.to_dict()) == GENERATE.digest(b.to_dict()), (part, r)
+
+
+@pytest.mark.parametrize("level", ["nominal", "interval"])
+def test_a_finite_population_as_the_per_rater_loop(level: str) -> None:
+    """With population_size each left-out α's inference is formed at once, as the loop did."""
+    x = GENERATE.panel(1)
+    d = concord.rater_diagnostics(x, level=level, population_size=500)
+    loop = _per_rater_loop(x, concord.krippendorff_alpha, level=level, population_size=500)
+    for part, results in (("without", d.without), ("changes", d.changes)):
+        for r, (a, b) in enumerate(zip(results, loop[part], strict=True)):
+            assert GENERATE.digest(a.to_dict()) == GENERATE.digest(b.to_dict()), (part, r)
