@@ -55,6 +55,18 @@ def homogeneity_of_table(
         statistic, df = _TESTS[method](t)
     stats = require("scipy.stats", "stats", "concord.marginal_homogeneity")
     pvalue = float(stats.chi2.sf(statistic, df)) if df > 0 else 1.0
+    return marginal_result(t, (statistic, df, pvalue), labels, method)
+
+
+def marginal_result(
+    table: np.ndarray,
+    tested: tuple[float, int, float],
+    labels: tuple[Any, ...],
+    method: str = "stuart-maxwell",
+) -> MarginalHomogeneityResult:
+    """Return the result of a marginal homogeneity test: (χ², df, p-value) of a k×k table."""
+    statistic, df, pvalue = tested
+    t = np.asarray(table)
     rows, cols = t.sum(axis=1), t.sum(axis=0)
     return MarginalHomogeneityResult(
         statistic=float(statistic),

@@ -17,6 +17,7 @@ Two engines compute the same value:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -48,9 +49,9 @@ from concord._inference.intervals import Deferred, Inference, deferred
 from concord._results.multirater.agreement import KrippendorffResult
 from concord._results.spec import Spec
 from concord._tables.item_rows import item_counts
-from concord._tables.item_table import Items
+from concord._tables.item_table import Items, ItemStats
 from concord._tables.items import batch_items, item_data
-from concord._tables.patterns import distinct
+from concord._tables.patterns import distinct, merge
 from concord._tables.weights import rational_steps
 
 _DENSE_MAX = 256
@@ -412,25 +413,50 @@ def _from_coincidences(
     items: Items,
     population: float | None,
 ) -> KrippendorffResult:
-    stats, labels = items.stats, items.labels
+    inference = partial(_dense_inference, func, name, items)
+    return alpha_of_stats(
+        func, name, custom, (items.stats, items.labels, items.n_raters), population, inference
+    )[0]
+
+
+def alpha_of_stats(
+    func: str,
+    name: str,
+    custom: np.ndarray | None,
+    counted: tuple[ItemStats, Labels, int | None],
+    population: float | None,
+    inference: Callable[..., Inference],
+    shared: dict[str, Any] | None = None,
+) -> tuple[KrippendorffResult, np.ndarray]:
+    """Return α of the items' statistics (:class:`ItemStats`, labels, raters), and its δ².
+
+    ``inference(delta, alpha, population)`` is the result's inference, deferred
+    (:func:`_dense_inference` on the items, with their patterns bound).
+    ``shared``: a cache of the δ² for calls on the same labels and level (all
+    but the ordinal level's, which depend on the totals).
+    """
+    stats, labels, n_raters = counted
     scaled, scale = coincidences(stats)  # scale · o, integers
     totals = scaled.sum(axis=1)  # scale · n_c
     n = int((stats.sizes * stats.items)[stats.pairable()].sum())
-    d, delta, unit = _squared_distances(func, name, custom, labels, totals, scale)
+    if shared is None or (custom is None and name == "ordinal"):
+        d, delta, unit = _squared_distances(func, name, custom, labels, totals, scale)
+    else:
+        if "distances" not in shared:
+            shared["distances"] = _squared_distances(func, name, custom, labels, totals, scale)
+        d, delta, unit = shared["distances"]
+        delta = delta.copy()  # each result its own array
     top = int(d.max()) if d.size else 0
     observed = Fraction(int((scaled * d).sum()), scale)  # n..·D_o in steps of d
     expected = Fraction(int(totals @ d @ totals), scale * scale)  # n..(n..−1)·D_e in steps of d
     values = _values(n, observed, expected, top, unit)
     shown = scaled / scale if n else np.zeros(scaled.shape)
     summary = (stats.n_items, stats.category_totals)
-    inference = deferred(
-        population, _dense_inference, func, name, items, delta, values["alpha"], population
-    )
+    deferring = deferred(population, inference, delta, values["alpha"], population)
     # δ² in the metric's own units, the units of D_o and D_e (the ordinal delta is scaled)
     metric = delta * (2.0 * scale) ** -2 if custom is None and name == "ordinal" else delta
-    return _result(
-        func, name, summary, labels, items.n_raters, metric, values, n, shown, inference, d
-    )
+    result = _result(func, name, summary, labels, n_raters, metric, values, n, shown, deferring, d)
+    return result, delta
 
 
 def _squared_distances(
@@ -482,6 +508,23 @@ def _floats(d: np.ndarray, power: int) -> np.ndarray:
         return out
     step = Fraction(2) ** power
     return np.array([_exact.to_float(v * step) for v in d.ravel()]).reshape(d.shape)
+
+
+def rows_inference(
+    func: str,
+    name: str,
+    counted: tuple[Labels, np.ndarray, np.ndarray],
+    delta: np.ndarray,
+    alpha: float,
+    population: float | None,
+) -> Inference:
+    """:func:`_dense_inference` of count rows that ``freq`` items share (labels, rows, freq).
+
+    The rows' patterns are merged (:func:`~concord._tables.patterns.merge`) on first use.
+    """
+    labels, rows, freq = counted
+    items = Items(labels, merge(rows, freq)[0], declared=True)
+    return _dense_inference(func, name, items, delta, alpha, population)
 
 
 def _dense_inference(
@@ -550,10 +593,10 @@ def _result(
         )
         undefined(func, reason)
     top = delta.max() if delta.size else 0.0
-    if steps is not None and steps.size and int(steps.max()) > 0:  # δ²/max δ², rounded once
-        most = int(steps.max())
-        shown = np.array([_exact.to_float(Fraction(int(v), most)) for v in steps.ravel()])
-        shown = shown.reshape(steps.shape)
+    flat = [int(v) for v in steps.ravel().tolist()] if steps is not None else []
+    most = max(flat, default=0)
+    if most > 0:  # δ²/max δ², rounded once: int / int is correctly rounded, at most 1
+        shown = np.array([v / most for v in flat]).reshape(steps.shape)  # type: ignore[union-attr]
     else:
         shown = np.asarray(delta / top if top > 0 else delta, dtype=np.float64)
     return KrippendorffResult(

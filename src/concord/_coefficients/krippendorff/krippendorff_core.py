@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from concord._coefficients.multirater.agreement_core import terms
+from concord._coefficients.multirater.agreement_core import Terms, terms
 from concord._common.exact import fdot
 from concord._inference.design import fraction
 from concord._inference.resampling import Resampled
@@ -213,6 +213,7 @@ def alpha_terms(
     *,
     counts: bool,
     freq: np.ndarray | None = None,
+    counted: Terms | None = None,
 ) -> np.ndarray:
     """Per-item terms u_i of alpha, items in order (``rows``: their category counts).
 
@@ -221,9 +222,12 @@ def alpha_terms(
     :func:`concord.compare` can pair them item by item (Gwet 2016; pairedCAC's
     ``alpha.linear.i`` and ``ttest.alpha``). With ``freq``, the rows are
     patterns that many items share, and the term is each such item's.
+    ``counted``: the rows' :func:`terms`, when the caller has them.
     """
-    ones = np.ones(rows.shape[0], dtype=np.int64)
-    t = terms(Patterns(rows, ones if freq is None else freq), agreement)
+    if counted is None:
+        ones = np.ones(rows.shape[0], dtype=np.int64)
+        counted = terms(Patterns(rows, ones if freq is None else freq), agreement)
+    t = counted
     keep = t.pairable
     out = np.zeros(rows.shape[0])
     n = float(t.freq[keep].sum())

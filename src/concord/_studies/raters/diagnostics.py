@@ -26,12 +26,15 @@ from concord._common.errors import param_error
 from concord._data.labels import Labels
 from concord._data.long import long_groups
 from concord._data.matrix import RatingMatrix, rating_matrix
+from concord._inference.clusters import singletons
 from concord._inference.intervals import check_level
 from concord._results.studies.raters import RaterDiagnostics
 from concord._studies.compare.compare import _options, compared, difference_se, finish
-from concord._studies.raters.diagnostics_panel import joint, kappa_weights, versus
+from concord._studies.raters.diagnostics_panel import kappa_weights, versus
+from concord._studies.raters.leave_out import Joints, alpha_left_out, joints
+from concord._studies.raters.leave_out_terms import change_ses, left_out_terms
 from concord._tables.item_table import Items
-from concord._tables.patterns import merge
+from concord._tables.patterns import Patterns, merge
 
 _FUNC = "rater_diagnostics"
 _DENSE = 256  # beyond it α takes its continuous engine, which keeps no count rows
@@ -115,36 +118,60 @@ def _raw_side(
 
 
 def _by_counts(
-    c: Coefficient, matrix: RatingMatrix, opts: dict[str, Any], clusters: Any, level: float
+    c: Coefficient,
+    counted: tuple[RatingMatrix, Patterns, Joints],
+    opts: dict[str, Any],
+    clusters: Any,
+    level: float,
 ) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
     """Leave each rater out of the panel's count patterns, which are counted once.
 
     The items that share a panel pattern and the left-out rater's code share
     their row without the rater, hence their terms: each side runs on those
-    joint patterns, not on the items.
+    joint patterns (:func:`~concord._studies.raters.leave_out.joints`), not
+    on the items; α's sides are formed for every rater at once.
     """
-    labels, codes = matrix.labels, matrix.codes
-    panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
+    matrix, panel, j = counted
+    labels = matrix.labels
     full, u_full = _core_side(c, panel.rows, panel.freq, labels, opts)
-    without, changes = [], []
-    for r in range(codes.shape[1]):
-        item, pattern, code1, freq = joint(inverse, codes[:, r], labels.k + 1)
-        rows = panel.rows[pattern].copy()
-        rated = np.flatnonzero(code1)
-        rows[rated, code1[rated] - 1] -= 1
-        result, u = _core_side(c, rows, freq, labels, opts)
-        se, df = difference_se(c, (u - u_full[pattern])[item], clusters)
-        without.append(result)
-        changes.append(finish(full, result, se, df, True, level, "t"))
-    return full, tuple(without), tuple(changes)
+    alphas = alpha_left_out(j, matrix, opts) if c.table == "coincidences" else None
+    n_raters = j.starts.shape[0] - 1
+    sides, terms = [], []
+    grids: dict[bytes, Any] = {}
+    for r in range(n_raters):
+        rows, freq, pattern, item = j.of(r)
+        if alphas is None:
+            result, u = _core_side(c, rows, freq, labels, opts)
+        else:
+            result, delta = alphas[r]
+            u = left_out_terms(rows, freq, delta, opts, (j, r, grids))
+        sides.append(result)
+        terms.append((u - u_full[pattern])[item])
+    without = tuple(sides)
+    d = np.stack(terms, axis=1)  # items × raters: each change's terms
+    if clusters is not None and not singletons(clusters):
+        ses = [difference_se(c, d[:, r], clusters) for r in range(n_raters)]
+    else:
+        se, df = change_ses(d)
+        ses = [(v, df) for v in se]
+    changes = tuple(
+        finish(full, result, se, df, True, level, "t")
+        for result, (se, df) in zip(without, ses, strict=True)
+    )
+    return full, without, changes
 
 
 def _left_out(
-    c: Coefficient, matrix: RatingMatrix, opts: dict[str, Any], clusters: Any, level: float
+    c: Coefficient,
+    counted: tuple[RatingMatrix, Patterns, Joints],
+    opts: dict[str, Any],
+    clusters: Any,
+    level: float,
 ) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
     """Return the panel's result, and for each rater the result without them and the change."""
+    matrix = counted[0]
     if c.table in ("items", "coincidences") and matrix.labels.k <= _DENSE:
-        return _by_counts(c, matrix, opts, clusters, level)
+        return _by_counts(c, counted, opts, clusters, level)
     labels, codes = matrix.labels, matrix.codes
     full, u_full = _raw_side(c, codes, labels, opts)
     without, changes = [], []
@@ -287,12 +314,14 @@ def _diagnose(
         c, (wide,), {**options, "labels": list(matrix.labels.values)}, "rater_diagnostics"
     )
     clusters = None if groups is None else clusters_of(groups, wide, _FUNC)
-    full, without, changes = _left_out(c, matrix, opts, clusters, confidence_level)
-    panel, pairwise, homogeneity = versus(matrix, kappa_weights(opts))
+    panel, inverse = merge(matrix.counts(), np.ones(matrix.codes.shape[0], dtype=np.int64))
+    j = joints(panel.rows, inverse, matrix.codes, matrix.labels.k)
+    full, without, changes = _left_out(c, (matrix, panel, j), opts, clusters, confidence_level)
+    versus_panel, pairwise, homogeneity = versus(matrix, j, inverse, kappa_weights(opts))
     k = matrix.labels.k
-    by_rater = np.stack(
-        [np.bincount(col[col >= 0], minlength=k) for col in matrix.codes.T]
-    ).astype(np.int64)
+    codes = matrix.codes
+    cells = (codes + np.arange(codes.shape[1]) * k)[codes >= 0]  # rater r's codes at r·k
+    by_rater = np.bincount(cells, minlength=codes.shape[1] * k).reshape(-1, k).astype(np.int64)
     totals = by_rater.sum(axis=0)  # each rating once: the items × categories counts' column sums
     return RaterDiagnostics(
         c.name,
@@ -301,7 +330,7 @@ def _diagnose(
         full,
         without,
         changes,
-        panel,
+        versus_panel,
         pairwise,
         by_rater,
         totals.astype(np.int64),

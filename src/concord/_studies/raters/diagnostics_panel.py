@@ -1,9 +1,9 @@
 """Each rater against the rest of the panel, and against each other rater (Cohen's kappa).
 
 Helpers of :func:`concord.rater_diagnostics`: the others' reference label
-of each item comes from the panel's count patterns without the rater (one
-bincount of joint patterns, see :func:`joint`), and each kappa from a k×k
-table counted in one bincount. The rater × majority table gives the
+of each item comes from the panel's count patterns without the rater (once
+per panel pattern and code, see :func:`_references`), and every rater's k×k
+table against it from one bincount. The rater × majority table gives the
 Stuart–Maxwell test of marginal homogeneity: the rater's and the panel's
 category rates on the same items, a paired test (an unpaired χ² of the rater
 against the panel's totals would count the rater's own ratings on both sides
@@ -17,13 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from concord._coefficients.kappa.categories import homogeneity_of_table
-from concord._coefficients.kappa.cohen import COHEN, from_counts
+from concord._coefficients.kappa.categories import homogeneity_of_table, marginal_result
+from concord._coefficients.kappa.categories_core import _DENSE as _SPARSE
+from concord._coefficients.kappa.cohen import COHEN, from_counts, kappa_result
 from concord._common import exact as _exact
+from concord._common.extras import require
 from concord._data.labels import Labels
 from concord._data.matrix import RatingMatrix
+from concord._studies.raters.leave_out import Joints
 from concord._tables.pair_table import PairTable
-from concord._tables.patterns import merge
 from concord._tables.weights import resolve
 
 _FLOAT_EXACT = 2**53
@@ -36,21 +38,6 @@ _LEVEL_WEIGHTS = {
     "interval": "quadratic",
     "ratio": "quadratic",
 }
-
-
-def joint(inverse: np.ndarray, code: np.ndarray, width: int) -> tuple[np.ndarray, ...]:
-    """Return the joint patterns of (panel pattern, a rater's code + 1), by a bincount.
-
-    Returns each item's joint pattern, and each joint pattern's panel
-    pattern, code + 1 and number of items.
-    """
-    key = inverse * width + code + 1
-    tally = np.bincount(key)
-    present = np.flatnonzero(tally)
-    lookup = np.zeros(tally.shape[0], dtype=np.int64)
-    lookup[present] = np.arange(present.size)
-    pattern, code1 = np.divmod(present, width)
-    return lookup[key], pattern, code1, tally[present]
 
 
 def kappa_weights(opts: dict[str, Any]) -> Any:
@@ -99,34 +86,86 @@ def panel_reference(counts: np.ndarray, weighted: bool) -> np.ndarray:
 
 
 def versus(
-    matrix: RatingMatrix, weights: Any
+    matrix: RatingMatrix, j: Joints, inverse: np.ndarray, weights: Any
 ) -> tuple[tuple[Any, ...], np.ndarray, tuple[Any, ...]]:
     """Return each rater against the others' reference, the pairwise kappas, the MH tests.
 
     The others' reference depends on an item's panel pattern and the rater's
-    code only: it is found once per joint pattern (see :func:`_by_counts`).
-    The Stuart–Maxwell test of marginal homogeneity (rows: the rater) is
-    always against the others' majority, never their lower median: the
-    lower median of raters who disagree leans to the lower label, which
-    would shift the reference's marginals and flag every rater.
+    code only: it is found once per joint pattern (``j``, every rater's), and
+    every rater's table against it is one count. The Stuart–Maxwell test of
+    marginal homogeneity (rows: the rater) is always against the others'
+    majority, never their lower median: the lower median of raters who
+    disagree leans to the lower label, which would shift the reference's
+    marginals and flag every rater.
     """
     labels, codes = matrix.labels, matrix.codes
-    panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
-    n_raters = codes.shape[1]
-    versus, homogeneity = [], []
-    for r in range(n_raters):
-        item, pattern, code1, _ = joint(inverse, codes[:, r], labels.k + 1)
-        rows = panel.rows[pattern].copy()
-        rated = np.flatnonzero(code1)
-        rows[rated, code1[rated] - 1] -= 1
-        majority = panel_reference(rows, False)[item]
-        table = _table(codes[:, r], majority, labels)
-        homogeneity.append(homogeneity_of_table(table, labels.values))
-        if weights is not None:  # the kappa's reference: the lower median
-            table = _table(codes[:, r], panel_reference(rows, True)[item], labels)
+    tables = _tables(codes, _references(j, codes, inverse, False), labels.k)
+    homogeneity = homogeneity_tests(tables, labels.values)
+    if weights is not None:  # the kappa's reference: the lower median
+        tables = _tables(codes, _references(j, codes, inverse, True), labels.k)
+    weighting = resolve(weights, labels, COHEN.spec.name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an undefined kappa is nan in the table
         # Cohen's kappa is symmetric in its raters: the reference stays its first one
-        versus.append(_kappa_of(np.ascontiguousarray(table.T), labels, weights))
-    return tuple(versus), pairwise_kappas(codes, labels, weights), tuple(homogeneity)
+        versus = tuple(
+            kappa_result(np.ascontiguousarray(t.T), labels, weighting, COHEN) for t in tables
+        )
+    return versus, pairwise_kappas(codes, labels, weights), homogeneity
+
+
+def _references(j: Joints, codes: np.ndarray, inverse: np.ndarray, weighted: bool) -> np.ndarray:
+    """Return the others' reference label of each item without each rater (items × raters).
+
+    It depends on the item's panel pattern and the rater's code only: it is
+    found once per such pair (every pair of the panel's patterns and codes,
+    when they are fewer than the raters' joint patterns).
+    """
+    panel, k = j.panel, j.panel.shape[1]
+    if j.grid is not None:  # codes no item has are unused
+        found = panel_reference(j.grid, weighted).reshape(panel.shape[0], k + 1)
+        out: np.ndarray = found[inverse[:, None], codes + 1]
+        return out
+    out = panel_reference(j.rows(), weighted)[j.items]
+    return out
+
+
+def _tables(codes: np.ndarray, reference: np.ndarray, k: int) -> np.ndarray:
+    """Return each rater's k×k table against a reference (both items × raters, −1: missing)."""
+    n_raters, w = codes.shape[1], k + 1
+    cells = (np.arange(n_raters) * (w * w) + (codes + 1) * w + reference + 1).ravel()
+    tally = np.bincount(cells, minlength=n_raters * w * w).reshape(n_raters, w, w)
+    return np.ascontiguousarray(tally[:, 1:, 1:])
+
+
+def homogeneity_tests(tables: np.ndarray, labels: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Return :func:`homogeneity_of_table` (Stuart–Maxwell) of each k×k table, bit for bit.
+
+    The covariances' ranks and pseudo-inverses are taken on their stack (the
+    same LAPACK call per matrix) and the χ² tails in one call.
+    """
+    k = tables.shape[1]
+    if k > _SPARSE:
+        return tuple(homogeneity_of_table(t, labels) for t in tables)
+    t = tables.astype(np.float64)
+    rows, cols = t.sum(axis=2), t.sum(axis=1)
+    d = rows - cols
+    s = -(t + t.transpose(0, 2, 1))
+    diagonal = np.arange(k)
+    s[:, diagonal, diagonal] = rows + cols - 2 * t[:, diagonal, diagonal]
+    dfs = np.linalg.matrix_rank(s).tolist()
+    inverse = np.linalg.pinv(s, hermitian=True)
+    chi2 = [float(d[g] @ inverse[g] @ d[g]) if df else 0.0 for g, df in enumerate(dfs)]
+    stats = require("scipy.stats", "stats", "concord.marginal_homogeneity")
+    tested = [g for g, df in enumerate(dfs) if df > 0]
+    pvalues = [1.0] * len(dfs)
+    if tested:
+        tails = stats.chi2.sf(np.array(chi2)[tested], np.array(dfs)[tested])
+        for g, p in zip(tested, tails.tolist(), strict=True):
+            pvalues[g] = float(p)
+    return tuple(
+        marginal_result(table, (chi2[g], dfs[g], pvalues[g]), labels)
+        for g, table in enumerate(tables)
+    )
 
 
 def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarray:
@@ -155,9 +194,9 @@ def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarr
     for lo in range(0, n_raters - 1, block):
         hi = min(lo + block, n_raters - 1)
         tables = _block_tables(codes, k, lo, hi)  # (hi − lo, R − lo, k, k): g in rows
-        for g in range(lo, hi):
-            kappa = _kappas(tables[g - lo, g + 1 - lo :], w)
-            pairwise[g, g + 1 :] = pairwise[g + 1 :, g] = kappa
+        first, second = np.nonzero(np.arange(hi - lo)[:, None] < np.arange(n_raters - lo))
+        kappa = _kappas(tables[first, second], w)  # every pair g < h of the block at once
+        pairwise[first + lo, second + lo] = pairwise[second + lo, first + lo] = kappa
     return pairwise
 
 
@@ -168,15 +207,18 @@ def _block_tables(codes: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:
     """
     n, n_raters = codes.shape
     dtype = np.float32 if n < 1 << 24 else np.float64
+    if hi == n_raters - 1:  # the last rater's rows too: the product is then Aᵀ A
+        hi = n_raters
     product = np.zeros(((hi - lo) * k, (n_raters - lo) * k), dtype=dtype)
     step = max(1, _CELLS // (n_raters * k))
     for s in range(0, n, step):
         part = codes[s : s + step, lo:]
-        onehot = np.zeros((part.shape[0], part.shape[1] * k), dtype=dtype)
-        item, rater = np.nonzero(part >= 0)
-        onehot[item, rater * k + part[item, rater]] = 1
-        product += onehot[:, : (hi - lo) * k].T @ onehot  # counts of items: exact
-    tables = np.rint(product).astype(np.int64).reshape(hi - lo, k, n_raters - lo, k)
+        onehot = (part[:, :, None] == np.arange(k)).reshape(part.shape[0], -1).astype(dtype)
+        if hi == n_raters:  # Aᵀ A: BLAS syrk, half the work
+            product += onehot.T @ onehot  # counts of items: exact
+        else:
+            product += onehot[:, : (hi - lo) * k].T @ onehot
+    tables = product.astype(np.int64).reshape(hi - lo, k, n_raters - lo, k)  # whole numbers
     out: np.ndarray = tables.transpose(0, 2, 1, 3)
     return out
 
