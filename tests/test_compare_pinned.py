@@ -120,3 +120,41 @@ def test_compare_of_two_raters_is_pinned_bit_for_bit(name: str) -> None:
     for method, limits in (("bootstrap-percentile", percentile), ("bootstrap-bca", bca)):
         ci = r.confidence_interval(method=method, n_resamples=999, rng=1)
         assert (float(ci.low).hex(), float(ci.high).hex()) == limits
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_joint_cells_give_the_items_se_and_sampler(name: str) -> None:
+    # the reference is the items' path, kept for the other coefficients: every item's
+    # terms (the registry's terms hook), summed by compare.difference_se, and the joint
+    # sampler paired_sampler forms from each item's units
+    from concord._coefficients.registry import entry
+    from concord._studies.compare import compare as module
+    from concord._studies.compare.compare_boot import paired_sampler
+
+    seed, n, k, function, options, labels, clustered = CASES[name]
+    truth, a, b = _data(seed + 100, n, k, labels)
+    fn = getattr(concord, function)
+    c = entry(fn, "test")
+    groups = np.arange(n) // 3 if clustered else None
+    r = concord.compare(fn, (truth, a), (truth, b), groups=groups, **options)
+    assert c.terms is not None
+    d1, d2 = (truth, a), (truth, b)
+    u1 = np.asarray(c.terms(d1, module._options(c, d1, options)))
+    u2 = np.asarray(c.terms(d2, module._options(c, d2, options)))
+    clusters = None if groups is None else module.clusters_of(groups, truth, "test")
+    se, df = module.difference_se(c, u2 - u1, clusters)
+    assert (r.standard_error, r.df) == (se, df)
+    reference = paired_sampler(c, (d1, d2), (r.first, r.second), clusters)
+    ours = r._inferred().sampler
+    assert type(ours) is type(reference)
+    np.testing.assert_array_equal(ours.frequencies(), reference.frequencies())
+    if clustered:  # whole clusters of joint patterns: the same distinct clusters
+        np.testing.assert_array_equal(ours.members, reference.members)
+    else:
+        for side in range(2):
+            np.testing.assert_array_equal(ours.index[side], reference.index[side])
+    freq = reference.frequencies()
+    counts = np.random.default_rng(seed).multinomial(freq.sum(), freq / freq.sum(), size=50)
+    np.testing.assert_array_equal(
+        ours.statistic(counts.astype(float)), reference.statistic(counts.astype(float))
+    )

@@ -94,18 +94,21 @@ _HALF = 26  # each 53-bit mantissa is split in halves of at most 27 bits with si
 _HALF_LIMIT = 1 << 25  # below this many values every partial sum of halves is under 2**53
 
 
-def _integer_sum(x: np.ndarray) -> float:
-    """Σ x exactly, rounded once: mantissas as integers, summed by exponent in numpy.
+def _integer_sum(x: np.ndarray, counts: np.ndarray | None = None) -> float:
+    """Σ x exactly (each x ``counts`` times), rounded once: mantissas summed by exponent.
 
     x = M·2**E with |M| < 2**53 whole; M = H·2**26 + L with 0 ≤ L < 2**26 and
     |H| ≤ 2**27 (floats holding integers: scaling by powers of two and floor are
-    exact), so the per-exponent sums of H and of L (fewer than 2**25 terms) are
-    integers below 2**53, exact in floating point in any order; the few
-    per-exponent totals are then added as Python ints and divided once.
+    exact), so the per-exponent sums of H and of L (fewer than 2**25 terms, or
+    counts adding up to fewer) are integers below 2**53, exact in floating
+    point in any order; the few per-exponent totals are then added as Python
+    ints and divided once.
     """
     mantissa, exponent = np.frexp(x)
     high = np.floor(mantissa * 2.0**27)  # M = H·2**26 + L, each step exact in floats
     rest = mantissa * 2.0**53 - high * 2.0**_HALF
+    if counts is not None:  # |H|·count < 2**52 and L·count < 2**51: exact products
+        high, rest = high * counts, rest * counts
     low = int(exponent.min())
     codes = exponent.astype(np.intp) - low
     highs = np.bincount(codes, weights=high).tolist()
@@ -116,6 +119,32 @@ def _integer_sum(x: np.ndarray) -> float:
     )
     shift = low - 53
     return rounded(total, 1 << -shift) if shift < 0 else to_float(total << shift)
+
+
+def fsum_counts(x: Any, counts: Any) -> float:
+    """Return :func:`fsum` of ``x`` with each value repeated ``counts`` times, in O(len(x)).
+
+    Both are Σ counts·x exact, rounded once (``counts``: non-negative
+    integers); a sum over the distinct values of an array with their counts
+    is, bit for bit, :func:`fsum` over the whole array.
+
+    >>> x, counts = np.array([0.1, 1e16, -1e16]), np.array([3, 1, 1])
+    >>> fsum_counts(x, counts) == fsum(np.repeat(x, counts)) == 0.30000000000000004
+    True
+    """
+    x = np.asarray(x, dtype=np.float64).ravel()
+    counts = np.asarray(counts, dtype=np.int64).ravel()
+    keep = counts > 0
+    x, counts = x[keep], counts[keep]
+    if not math.isfinite(float(np.abs(x) @ counts.astype(np.float64))):
+        return fsum(np.repeat(x, counts))  # nan, ±inf or beyond the float range: as fsum does
+    if x.size == 0:
+        return 0.0
+    if int(counts.sum()) < _HALF_LIMIT:
+        return _integer_sum(x, counts.astype(np.float64))
+    ints, power = dyadic(x)  # x = ints · 2**power exactly
+    total = sum(int(c) * m for c, m in zip(counts.tolist(), ints, strict=True))
+    return rounded(total, 1 << -power) if power < 0 else to_float(total << power)
 
 
 def fdot(a: Any, b: Any) -> float:
