@@ -147,6 +147,46 @@ def fsum_counts(x: Any, counts: Any) -> float:
     return rounded(total, 1 << -power) if power < 0 else to_float(total << power)
 
 
+def fsums_by(x: np.ndarray, codes: np.ndarray, size: int) -> tuple[list[int], int]:
+    """Return Σ x over the rows of each code 0..size−1, exactly: integers s and a power p.
+
+    The sum of code g is s[g] · 2**p. As :func:`_integer_sum`, with the
+    buckets keyed by (code, exponent); blocks of fewer than 2**25 rows keep
+    each bucket below 2**53. ``x`` must be finite.
+
+    >>> fsums_by(np.array([0.5, 1e16, 0.25, -1e16]), np.array([0, 1, 0, 1]), 3)
+    ([3, 0, 0], -2)
+    """
+    x = np.asarray(x, dtype=np.float64).ravel()
+    if x.size == 0:
+        return [0] * size, 0
+    mantissa, exponent = np.frexp(x)  # a zero: mantissa 0, exponent 0 (it adds nothing)
+    low = int(exponent.min())
+    span = int(exponent.max()) - low + 1
+    keys = codes.astype(np.intp) * span
+    keys += exponent
+    if low:
+        keys -= low
+    high = np.floor(mantissa * 2.0**27)  # M = H·2**26 + L, as in _integer_sum
+    rest = mantissa * 2.0**53 - high * 2.0**_HALF
+    totals = [0] * size
+    for start in range(0, x.size, _HALF_LIMIT - 1):
+        block = slice(start, start + _HALF_LIMIT - 1)
+        highs = np.bincount(keys[block], weights=high[block], minlength=size * span)
+        rests = np.bincount(keys[block], weights=rest[block], minlength=size * span)
+        for at in np.flatnonzero((highs != 0) | (rests != 0)).tolist():
+            g, e = divmod(at, span)
+            totals[g] += ((int(highs[at]) << _HALF) + int(rests[at])) << e
+    out, power = _common_power(totals, low - 53)
+    return out, power
+
+
+def _common_power(values: list[int], power: int) -> tuple[list[int], int]:
+    """Drop the trailing zero bits every value shares: (values / 2**t, power + t)."""
+    shared = min(((v & -v).bit_length() - 1 for v in values if v), default=0)
+    return [v >> shared for v in values], power + shared
+
+
 def fdot(a: Any, b: Any) -> float:
     """Return Σ a·b: each product rounded (elementwise: the same everywhere), then :func:`fsum`."""
     return fsum(np.multiply(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)))

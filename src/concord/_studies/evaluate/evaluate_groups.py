@@ -10,10 +10,11 @@ first, as the group "All data".
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from concord._results.studies.evaluation_parts import ALL_DATA, GroupRows, Metrics
-from concord._studies.evaluate.evaluate_inputs import label_codes
 from concord._studies.evaluate.evaluate_metrics import Population, pair_metrics, with_dsm
 
 
@@ -22,19 +23,25 @@ def _mean_sd(x: np.ndarray) -> tuple[float, float]:
     return float(np.mean(x)), float(np.std(x, ddof=1))
 
 
-def by_group(
+@dataclass(frozen=True)
+class Whole:
+    """What every group column shares: the whole data's populations and "All data" rows."""
+
+    populations: dict[str, Population]
+    second: Population | None
+    rows: GroupRows
+
+
+def whole_data(
     human: np.ndarray,
     scores: dict[str, np.ndarray],
     human2: np.ndarray | None,
-    labels: np.ndarray,
     whole: tuple[dict[str, Metrics], Metrics | None],
-    rounding: str = "half-even",
-) -> dict[str, GroupRows]:
-    """Each group's rows (``"All data"`` first, then the groups in sorted order).
+) -> Whole:
+    """Return the z-scores' populations and the "All data" rows, the same for every column.
 
     ``whole`` is the evaluation of the whole data (the eval rows, the
     human-human row): "All data" takes its metrics and adds the DSM.
-    ``rounding`` is how κ's scores become score points (see :func:`concord.evaluate`).
     """
     h_mean, h_sd = _mean_sd(human)
     populations = {}
@@ -44,30 +51,62 @@ def by_group(
     second = None
     if human2 is not None and not np.all(np.isnan(human2)):
         second = Population(h_mean, h_sd, *_mean_sd(human2))
-    names, codes = label_codes(labels)
-    out = {ALL_DATA: _all_data(human, scores, human2, populations, second, whole)}
+    rows = _all_data(human, scores, human2, populations, second, whole)
+    return Whole(populations, second, rows)
+
+
+def by_group(
+    human: np.ndarray,
+    scores: dict[str, np.ndarray],
+    human2: np.ndarray | None,
+    labels: tuple[list[str], np.ndarray],
+    whole: Whole,
+    rounding: str = "half-even",
+) -> dict[str, GroupRows]:
+    """Each group's rows (``"All data"`` first, then the groups in sorted order).
+
+    ``labels`` is the group column as ``label_codes`` codes it: the texts,
+    sorted, and each response's; ``whole`` is :func:`whole_data`. The rows
+    are sorted by group once (stably: each group's rows keep their order),
+    and each group's scores are a copy of its run, the arrays a mask would
+    select. ``rounding`` is how κ's scores become score points (see
+    :func:`concord.evaluate`).
+    """
+    names, codes = labels
+    small = np.uint8 if len(names) <= 1 << 8 else np.uint16 if len(names) <= 1 << 16 else np.intp
+    order = np.argsort(codes.astype(small), kind="stable")  # a radix sort of small codes
+    ends = np.cumsum(np.bincount(codes, minlength=len(names))).tolist()
+    runs = {id(m): m[order] for m in (human, *scores.values())}
+    double = None
+    if whole.second is not None and human2 is not None:
+        double = human2[order]
+    out = {ALL_DATA: whole.rows}
     for code, key in enumerate(names):
-        mask = codes == code
-        h = human[mask]
+        at = slice(ends[code - 1] if code else 0, ends[code])
+        h = runs[id(human)][at].copy()
         done: dict[int, Metrics] = {}  # raw_trim is raw when nothing was clipped
         for name, machine in scores.items():
             if id(machine) not in done:
                 done[id(machine)] = pair_metrics(
-                    h, machine[mask], population=populations[name], rounding=rounding
+                    h,
+                    runs[id(machine)][at].copy(),
+                    population=whole.populations[name],
+                    rounding=rounding,
                 )
         rows = {name: done[id(machine)] for name, machine in scores.items()}
         consistency = None
-        if second is not None and human2 is not None:
-            double = mask & ~np.isnan(human2)
-            if double.any():
+        if double is not None and whole.second is not None:
+            second = double[at]
+            rated = ~np.isnan(second)
+            if rated.any():
                 consistency = pair_metrics(
-                    human[double],
-                    human2[double],
+                    h[rated],
+                    second[rated],
                     pooled=True,
-                    population=second,
+                    population=whole.second,
                     rounding=rounding,
                 )
-        out[key] = GroupRows(int(mask.sum()), rows, consistency)
+        out[key] = GroupRows(h.shape[0], rows, consistency)
     return out
 
 
