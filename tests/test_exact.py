@@ -365,3 +365,27 @@ def test_fsum_counts_is_fsum_of_the_repeated_values(kind):
         expected = math.fsum(np.repeat(x, counts).tolist())
         got = fsum_counts(x, counts)
         assert got == expected or (math.isnan(got) and math.isnan(expected))
+
+
+@pytest.mark.parametrize("kind", ["normal", "wide exponents", "cancelling", "subnormal", "zeros"])
+def test_fsums_by_are_the_fraction_sums_of_each_code(kind):
+    # exact.fsums_by: Σ x over each code's rows, exactly (the reference: Fraction sums)
+    from concord._common.exact import fsums_by
+
+    rng = np.random.default_rng(26)
+    for _ in range(10):
+        n, size = int(rng.integers(1, 400)), int(rng.integers(1, 6))
+        x = rng.normal(size=n)
+        if kind == "wide exponents":
+            x *= 10.0 ** rng.integers(-300, 300, n)
+        elif kind == "cancelling":
+            x = np.concatenate([x * 1e16, -x * 1e16, [0.5, 2.0**-1074]])
+        elif kind == "subnormal":
+            x = rng.integers(-1000, 1000, n) * 5e-324
+        elif kind == "zeros":
+            x[rng.random(n) < 0.5] = 0.0
+        codes = rng.integers(0, size, x.size)
+        ints, power = fsums_by(x, codes, size)
+        for g in range(size):
+            expected = sum((Fraction(float(v)) for v in x[codes == g]), Fraction(0))
+            assert Fraction(ints[g]) * Fraction(2) ** power == expected
