@@ -220,7 +220,7 @@ def evaluate(
         param_error(_in.FUNC, "human", "a non-zero score (exclude_zero=True)", "only 0", fix=fix)
     h, m = h[keep], m[keep]
     h2 = None if h2 is None else h2[keep]
-    coded = {k: _in.label_codes(v[keep]) for k, v in labels.items()}
+    coded = {k: _in.kept(v, keep) for k, v in labels.items()}
     low_high = _in.trim_range(trim, h, trim_tolerance)
     types = _score_types(h, m, low_high, trim_tolerance, scale, rounding)
     parts: dict[str, Any] = {
