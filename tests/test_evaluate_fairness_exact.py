@@ -166,7 +166,22 @@ def test_levels_apart_in_each_group_keep_the_least_squares() -> None:
     from concord._studies.evaluate import evaluate_fairness as module
     from concord._studies.evaluate.evaluate_inputs import label_codes
 
-    context = module._context(human, machine, label_codes(human))
-    assert context is not None and module._exact(context, label_codes(group)) is None
+    factor = module._factor(label_codes(group))
+    context = module._context(human, machine, label_codes(human), {"g": factor})
+    assert context is not None and module._exact(context, "g", factor) is None
     fair = concord.evaluate(human, machine, groups={"g": group}, trim=(1, 5)).fairness["g"]
     assert all(math.isfinite(v["R2"]) for v in fair.metrics.values())
+
+
+def test_joint_cells_and_one_column_at_a_time_give_the_same_fits(monkeypatch) -> None:
+    # the sums per group come from the joint cells of every column and the human levels
+    # when they are few, else one column at a time: both are exact, so equal
+    from concord._studies.evaluate import evaluate_fairness as module
+
+    human, machine, first = _data(5, 400, [1.0, 2.0, 3.0, 4.0], ["x", "y", "z"])
+    second = np.random.default_rng(6).choice(["p", "q", "r", "s"], 400)
+    groups = {"first": first, "second": second}
+    joint = concord.evaluate(human, machine, groups=groups, trim=(1, 4)).fairness
+    monkeypatch.setattr(module, "_JOINT", 1)
+    apart = concord.evaluate(human, machine, groups=groups, trim=(1, 4)).fairness
+    assert joint == apart

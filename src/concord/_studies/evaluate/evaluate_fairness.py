@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from concord._common.exact import to_float
+from concord._common.exact import fsums_by, to_float
 from concord._common.extras import require
 from concord._inference.intervals import t_quantile, t_sf
 from concord._results.studies.evaluation_parts import Fairness
@@ -142,11 +142,12 @@ def fairness_by(
     if not columns:
         return {}
     human_levels = label_codes(human)
-    context = _context(human, machine, human_levels)
+    factors = {k: _factor(v) for k, v in columns.items()}
+    context = _context(human, machine, human_levels, factors)
     shared = None
     out = {}
     for key, labels in columns.items():
-        found = None if context is None else _exact(context, labels)
+        found = None if context is None else _exact(context, key, factors[key])
         if found is None:
             if shared is None:
                 _, levels = _coded(human_levels)
@@ -156,46 +157,91 @@ def fairness_by(
     return out
 
 
+# per group: Σ error and Σ error² (exact), and the G×H counts of groups by human levels
+_Margins = tuple[list[Fraction], list[Fraction], np.ndarray]
+_JOINT = 1 << 16  # joint cells of every column and the levels summed in one pass
+
+
 @dataclass(frozen=True)
 class _Context:
-    """What every group column's exact fits share: the error, its square, the human levels."""
+    """What the exact fits need: the human levels, their null fit, each column's margins."""
 
-    error: np.ndarray
-    square: np.ndarray
     levels: Factor
     level_sums: list[Fraction]
-    q: tuple[Fraction, Fraction]  # Σ error², Σ square², exact
+    q: tuple[Fraction, Fraction]  # Σ error², Σ (error²)², exact
     null: ExactFit
+    margins: dict[str, _Margins]
 
 
-def _context(human: np.ndarray, machine: np.ndarray, coded: Coded) -> _Context | None:
+def _context(
+    human: np.ndarray, machine: np.ndarray, coded: Coded, factors: dict[str, Factor]
+) -> _Context | None:
     """Return the shared sums and the null fit (error on the human levels), or None."""
     error = machine - human
     square = error**2
-    if not np.isfinite(square).all():
-        return None
     levels = _factor(coded)
+    if not np.isfinite(square).all() or len(levels.order) < 2:
+        return None
     (_, _, q_error, q_square, _), exp = float_sums(error, square)
     scale = Fraction(2) ** (2 * exp)
     q = (q_error * scale, q_square * scale)
-    level_sums = exact_sums(error, levels.position, len(levels.order))
+    axes = [*factors.values(), levels]
+    joint = _joint_margins((error, square), axes)
+    if joint is None:
+        level_sums = exact_sums(error, levels.position, len(levels.order))
+        margins = {k: _margins(error, square, f, levels) for k, f in factors.items()}
+    else:
+        level_sums, margins = joint[-1][0], dict(zip(factors, joint[:-1], strict=True))
     null = one_way(levels.counts, level_sums, q[0])
-    if len(levels.order) < 2 or not null.regular():
+    if not null.regular():
         return None
-    return _Context(error, square, levels, level_sums, q, null)
+    return _Context(levels, level_sums, q, null, margins)
 
 
-def _exact(context: _Context, labels: Coded) -> Fairness | None:
-    """Return :func:`fairness` from exact fits, or None where a fit is not regular."""
-    groups = _factor(labels)
-    size, h_count = len(groups.order), len(context.levels.order)
+def _margins(error: np.ndarray, square: np.ndarray, groups: Factor, levels: Factor) -> _Margins:
+    """Return one column's sums per group and its counts by human level."""
+    size, h_count = len(groups.order), len(levels.order)
+    codes = groups.position * h_count + levels.position
+    cells = np.bincount(codes, minlength=size * h_count).reshape(size, h_count)
+    sums = (exact_sums(x, groups.position, size) for x in (error, square))
+    return next(sums), next(sums), cells
+
+
+def _joint_margins(values: tuple[np.ndarray, np.ndarray], axes: list[Factor]) -> Any:
+    """Return every axis's margins from one pass over their joint cells (levels last).
+
+    The exact sums of the joint cells add up to each axis's sums exactly
+    (Python integers); None where the joint cells would be too many.
+    """
+    sizes = [len(f.order) for f in axes]
+    if math.prod(sizes) > _JOINT:
+        return None
+    key = np.zeros(axes[0].position.shape, dtype=np.intp)
+    for factor, size in zip(axes, sizes, strict=True):
+        key *= size
+        key += factor.position
+    counts = np.bincount(key, minlength=math.prod(sizes)).reshape(sizes)
+    tables = []
+    for x in values:
+        ints, power = fsums_by(x, key, math.prod(sizes))
+        tables.append((np.array(ints, dtype=object).reshape(sizes), Fraction(2) ** power))
+    out = []
+    for axis in range(len(axes)):
+        others = tuple(a for a in range(len(axes)) if a != axis)
+        sums = [[Fraction(v) * scale for v in t.sum(axis=others).tolist()] for t, scale in tables]
+        both = tuple(a for a in others if a != len(axes) - 1)
+        out.append((sums[0], sums[1], counts.sum(axis=both) if both else counts))
+    return out
+
+
+def _exact(context: _Context, key: str, groups: Factor) -> Fairness | None:
+    """Return :func:`fairness` of a column from exact fits, or None where one is not regular."""
+    size = len(groups.order)
     if size < 2:
         return None
-    sums = exact_sums(context.error, groups.position, size)
-    osa = one_way(groups.counts, exact_sums(context.square, groups.position, size), context.q[1])
+    sums, squares, cells = context.margins[key]
+    osa = one_way(groups.counts, squares, context.q[1])
     osd = one_way(groups.counts, sums, context.q[0])
-    codes = groups.position * h_count + context.levels.position
-    cells = np.bincount(codes, minlength=size * h_count).reshape(size, h_count)
     csd = two_way(cells, sums, context.level_sums, context.q[0])
     if csd is None or not all(fit.regular() for fit in (osa, osd, csd)):
         return None
