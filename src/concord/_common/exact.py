@@ -163,12 +163,14 @@ def fsums_by(x: np.ndarray, codes: np.ndarray, size: int) -> tuple[list[int], in
     mantissa, exponent = np.frexp(x)  # a zero: mantissa 0, exponent 0 (it adds nothing)
     low = int(exponent.min())
     span = int(exponent.max()) - low + 1
-    keys = codes.astype(np.intp) * span
+    keys = np.multiply(codes, span, dtype=np.intp)
     keys += exponent
     if low:
         keys -= low
-    high = np.floor(mantissa * 2.0**27)  # M = H·2**26 + L, as in _integer_sum
-    rest = mantissa * 2.0**53 - high * 2.0**_HALF
+    high = mantissa * 2.0**27  # M = H·2**26 + L, as in _integer_sum (every step exact)
+    np.floor(high, out=high)
+    rest = mantissa * 2.0**53
+    rest -= np.multiply(high, 2.0**_HALF, out=mantissa)  # mantissa's buffer: H·2**26
     totals = [0] * size
     for start in range(0, x.size, _HALF_LIMIT - 1):
         block = slice(start, start + _HALF_LIMIT - 1)
