@@ -15,7 +15,7 @@ from concord._results.studies.evaluation_tables import disattenuated
 from concord._studies.evaluate import evaluate_inputs as _in
 from concord._studies.evaluate.evaluate_fairness import fairness_by
 from concord._studies.evaluate.evaluate_groups import by_group, whole_data
-from concord._studies.evaluate.evaluate_metrics import pair_metrics, round_scores
+from concord._studies.evaluate.evaluate_metrics import Human, pair_metrics, round_scores
 from concord._studies.evaluate.evaluate_metrics import trim as _trim
 from concord._studies.evaluate.evaluate_truescore import true_score
 
@@ -223,9 +223,10 @@ def evaluate(
     coded = {k: _in.kept(v, keep) for k, v in labels.items()}
     low_high = _in.trim_range(trim, h, trim_tolerance)
     types = _score_types(h, m, low_high, trim_tolerance, scale, rounding)
+    side = Human(h, rounding)  # the human scores against every score type
     parts: dict[str, Any] = {
         "primary": "scale_trim" if scale else "raw_trim",
-        "eval": _once(types, lambda s: pair_metrics(h, s, rounding=rounding)),
+        "eval": _once(types, lambda s: pair_metrics(h, s, rounding=rounding, side=side)),
         "consistency": None,
         "degradation": {},
         "disattenuated": {},

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from concord._results.studies.evaluation_parts import ALL_DATA, GroupRows, Metrics
-from concord._studies.evaluate.evaluate_metrics import Population, pair_metrics, with_dsm
+from concord._studies.evaluate.evaluate_metrics import Human, Population, pair_metrics, with_dsm
 
 
 def _mean_sd(x: np.ndarray) -> tuple[float, float]:
@@ -68,8 +68,9 @@ def by_group(
     ``labels`` is the group column as ``label_codes`` codes it: the texts,
     sorted, and each response's; ``whole`` is :func:`whole_data`. The rows
     are sorted by group once (stably: each group's rows keep their order),
-    and each group's scores are a copy of its run, the arrays a mask would
-    select. ``rounding`` is how κ's scores become score points (see
+    and each group's scores are its run: the values, in the order, a mask
+    would select (numpy's sums, pairwise in index order, do not depend on
+    where an array starts in memory). ``rounding`` is how κ's scores become score points (see
     :func:`concord.evaluate`).
     """
     names, codes = labels
@@ -83,15 +84,17 @@ def by_group(
     out = {ALL_DATA: whole.rows}
     for code, key in enumerate(names):
         at = slice(ends[code - 1] if code else 0, ends[code])
-        h = runs[id(human)][at].copy()
+        h = runs[id(human)][at]
+        side = Human(h, rounding)  # rounded, summarized and z-scored once for every score
         done: dict[int, Metrics] = {}  # raw_trim is raw when nothing was clipped
         for name, machine in scores.items():
             if id(machine) not in done:
                 done[id(machine)] = pair_metrics(
                     h,
-                    runs[id(machine)][at].copy(),
+                    runs[id(machine)][at],
                     population=whole.populations[name],
                     rounding=rounding,
+                    side=side,
                 )
         rows = {name: done[id(machine)] for name, machine in scores.items()}
         consistency = None
@@ -119,8 +122,9 @@ def _all_data(
     whole: tuple[dict[str, Metrics], Metrics | None],
 ) -> GroupRows:
     """Return the "All data" rows: the whole data's metrics with the DSM (0 but for rounding)."""
+    side = Human(human)
     rows = {
-        name: with_dsm(whole[0][name], human, machine, populations[name])
+        name: with_dsm(whole[0][name], human, machine, populations[name], side)
         for name, machine in scores.items()
     }
     consistency = None
