@@ -185,3 +185,24 @@ def test_joint_cells_and_one_column_at_a_time_give_the_same_fits(monkeypatch) ->
     monkeypatch.setattr(module, "_JOINT", 1)
     apart = concord.evaluate(human, machine, groups=groups, trim=(1, 4)).fairness
     assert joint == apart
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e200])
+def test_group_populations_are_the_whole_data_means_and_sds(scale: float) -> None:
+    # the subgroups' z-scores use the whole data's mean and SD (ddof=1) of each score,
+    # numpy's (RSMTool's); they are read from the whole data's rows unless numpy's SD
+    # could overflow there (scores of 1e200: the rows hold the exact SD, numpy's is inf)
+    from concord._studies.evaluate.evaluate_groups import _mean_sd, whole_data
+    from concord._studies.evaluate.evaluate_metrics import Population, pair_metrics
+
+    human, machine, _ = _data(7, 30, [1.0, 2.0, 3.0], ["x", "y"])
+    human, machine = human * scale, machine * scale
+    second = np.where(np.arange(30) % 3 == 0, np.nan, human)
+    rows = {"raw": pair_metrics(human, machine)}
+    rated = ~np.isnan(second)
+    consistency = pair_metrics(human[rated], second[rated], pooled=True)
+    with np.errstate(over="ignore"):  # numpy's SD of 1e200 scores: inf, as RSMTool's
+        got = whole_data(human, {"raw": machine}, second, (rows, consistency))
+        h = _mean_sd(human)
+        assert got.populations["raw"] == Population(*h, *_mean_sd(machine))
+        assert got.second == Population(*h, *_mean_sd(second))

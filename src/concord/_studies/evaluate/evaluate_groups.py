@@ -23,6 +23,24 @@ def _mean_sd(x: np.ndarray) -> tuple[float, float]:
     return float(np.mean(x)), float(np.std(x, ddof=1))
 
 
+_SMALL = 2.0**400  # scores below this in size: numpy's SD cannot overflow
+
+
+def _held(row: Metrics | None, side: str) -> tuple[float, float] | None:
+    """Return the mean and SD of one side of a whole-data row, where they are numpy's.
+
+    A row's SD is numpy's ``std(ddof=1)`` unless its squares overflow (then it
+    is exact): below ``_SMALL`` they cannot, so the row holds :func:`_mean_sd`
+    of the same scores.
+    """
+    if row is None:
+        return None
+    v = row.values
+    if max(abs(v[f"{side}_min"]), abs(v[f"{side}_max"])) >= _SMALL:
+        return None
+    return v[f"{side}_mean"], v[f"{side}_sd"]
+
+
 @dataclass(frozen=True)
 class Whole:
     """What every group column shares: the whole data's populations and "All data" rows."""
@@ -41,16 +59,17 @@ def whole_data(
     """Return the z-scores' populations and the "All data" rows, the same for every column.
 
     ``whole`` is the evaluation of the whole data (the eval rows, the
-    human-human row): "All data" takes its metrics and adds the DSM.
+    human-human row): "All data" takes its metrics and adds the DSM, and
+    the populations' means and SDs are the ones those rows hold.
     """
-    h_mean, h_sd = _mean_sd(human)
+    held = whole[0]
+    h = _held(next(iter(held.values()), None), "h") or _mean_sd(human)
     populations = {}
     for name, machine in scores.items():
-        m_mean, m_sd = _mean_sd(machine)
-        populations[name] = Population(h_mean, h_sd, m_mean, m_sd)
+        populations[name] = Population(*h, *(_held(held[name], "sys") or _mean_sd(machine)))
     second = None
     if human2 is not None and not np.all(np.isnan(human2)):
-        second = Population(h_mean, h_sd, *_mean_sd(human2))
+        second = Population(*h, *(_held(whole[1], "sys") or _mean_sd(human2)))
     rows = _all_data(human, scores, human2, populations, second, whole)
     return Whole(populations, second, rows)
 
