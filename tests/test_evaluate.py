@@ -305,3 +305,32 @@ def test_group_labels_that_are_missing_or_ambiguous_are_errors(groups):
     human = np.array([1, 2, 3, 4, 2, 3, 4, 1.0])
     with pytest.raises(ValueError, match="'groups' parameter of evaluate"):
         concord.evaluate(human, human + 0.3, groups=groups)
+
+
+def test_whole_score_levels_are_counted_as_numpy_unique_finds_them() -> None:
+    """label_codes counts whole numbers of a short range instead of sorting them.
+
+    Reference: ``np.unique(x, return_inverse=True)``, the same values, dtype and codes.
+    """
+    from concord._studies.evaluate.evaluate_inputs import _unique_numbers
+
+    rng = np.random.default_rng(0)
+    cases = [
+        rng.integers(1, 7, 1000).astype(float),
+        rng.integers(-5, 7, 1000),
+        rng.integers(-128, 128, 1000).astype(np.int8),
+        rng.integers(0, 60000, 10**5).astype(np.uint16),
+        rng.integers(1, 7, 100).astype(np.float32),
+        np.array([2**63 + 5, 2**63, 2**63 + 7] * 10, dtype=np.uint64),
+        np.array([2.0**60, 2.0**60 + 256] * 300),
+        np.array([1.5, 2.0, 1.5]),
+        np.array([1.0, np.nan, 2.0]),
+        np.array([1.0, np.inf, 2.0]),
+        rng.integers(0, 10**6, 100),
+    ]
+    for x in cases:
+        distinct, codes = _unique_numbers(x)
+        expected, inverse = np.unique(x, return_inverse=True)
+        assert distinct.dtype == expected.dtype
+        np.testing.assert_array_equal(distinct, expected)
+        np.testing.assert_array_equal(codes, inverse)

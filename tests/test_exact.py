@@ -327,3 +327,65 @@ def test_item_stats_stay_python_integers_beside_a_huge_group():
     assert all((stats.gram[g] == expected[int(m)]).all() for g, m in enumerate(stats.sizes))
     total, scale = coincidences(stats)
     assert {type(v) for v in total.flat} == {int} and scale == big - 1
+
+
+@pytest.mark.parametrize(
+    "kind", ["normal", "wide exponents", "cancelling", "subnormal", "huge", "special", "large n"]
+)
+def test_fsum_counts_is_fsum_of_the_repeated_values(kind):
+    # exact.fsum_counts sums distinct values with their counts: the correctly rounded
+    # Σ counts·x, which is what fsum (math.fsum) gives on the repeated array, bit for bit;
+    # the reference is math.fsum of the repeats (special values: nan, ±inf as math.fsum
+    # treats them) or, past 2**25 items, the Fraction sum rounded once
+    import math
+
+    from concord._common.exact import _HALF_LIMIT, fsum_counts, to_float
+
+    rng = np.random.default_rng(25)
+    for _ in range(20):
+        size = int(rng.integers(1, 300))
+        x = rng.normal(size=size)
+        counts = rng.integers(0, 40, size)
+        if kind == "wide exponents":
+            x *= 10.0 ** rng.integers(-300, 300, size)
+        elif kind == "cancelling":
+            x = np.concatenate([x * 1e16, -x * 1e16, [0.5, 2.0**-1074]])
+            counts = np.concatenate([counts, counts, [3, 7]])
+        elif kind == "subnormal":
+            x = rng.integers(-1000, 1000, size) * 5e-324
+        elif kind == "huge":
+            x *= 1e300
+        elif kind == "special":
+            x[: min(size, 2)] = [np.inf, np.nan][: min(size, 2)]
+        elif kind == "large n":
+            counts = rng.integers(_HALF_LIMIT // size + 1, 2 * _HALF_LIMIT // size + 2, size)
+            exact = sum(Fraction(float(v)) * int(c) for v, c in zip(x, counts, strict=True))
+            assert fsum_counts(x, counts) == to_float(exact)
+            continue
+        expected = math.fsum(np.repeat(x, counts).tolist())
+        got = fsum_counts(x, counts)
+        assert got == expected or (math.isnan(got) and math.isnan(expected))
+
+
+@pytest.mark.parametrize("kind", ["normal", "wide exponents", "cancelling", "subnormal", "zeros"])
+def test_fsums_by_are_the_fraction_sums_of_each_code(kind):
+    # exact.fsums_by: Σ x over each code's rows, exactly (the reference: Fraction sums)
+    from concord._common.exact import fsums_by
+
+    rng = np.random.default_rng(26)
+    for _ in range(10):
+        n, size = int(rng.integers(1, 400)), int(rng.integers(1, 6))
+        x = rng.normal(size=n)
+        if kind == "wide exponents":
+            x *= 10.0 ** rng.integers(-300, 300, n)
+        elif kind == "cancelling":
+            x = np.concatenate([x * 1e16, -x * 1e16, [0.5, 2.0**-1074]])
+        elif kind == "subnormal":
+            x = rng.integers(-1000, 1000, n) * 5e-324
+        elif kind == "zeros":
+            x[rng.random(n) < 0.5] = 0.0
+        codes = rng.integers(0, size, x.size)
+        ints, power = fsums_by(x, codes, size)
+        for g in range(size):
+            expected = sum((Fraction(float(v)) for v in x[codes == g]), Fraction(0))
+            assert Fraction(ints[g]) * Fraction(2) ** power == expected

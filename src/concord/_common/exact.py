@@ -94,18 +94,21 @@ _HALF = 26  # each 53-bit mantissa is split in halves of at most 27 bits with si
 _HALF_LIMIT = 1 << 25  # below this many values every partial sum of halves is under 2**53
 
 
-def _integer_sum(x: np.ndarray) -> float:
-    """Σ x exactly, rounded once: mantissas as integers, summed by exponent in numpy.
+def _integer_sum(x: np.ndarray, counts: np.ndarray | None = None) -> float:
+    """Σ x exactly (each x ``counts`` times), rounded once: mantissas summed by exponent.
 
     x = M·2**E with |M| < 2**53 whole; M = H·2**26 + L with 0 ≤ L < 2**26 and
     |H| ≤ 2**27 (floats holding integers: scaling by powers of two and floor are
-    exact), so the per-exponent sums of H and of L (fewer than 2**25 terms) are
-    integers below 2**53, exact in floating point in any order; the few
-    per-exponent totals are then added as Python ints and divided once.
+    exact), so the per-exponent sums of H and of L (fewer than 2**25 terms, or
+    counts adding up to fewer) are integers below 2**53, exact in floating
+    point in any order; the few per-exponent totals are then added as Python
+    ints and divided once.
     """
     mantissa, exponent = np.frexp(x)
     high = np.floor(mantissa * 2.0**27)  # M = H·2**26 + L, each step exact in floats
     rest = mantissa * 2.0**53 - high * 2.0**_HALF
+    if counts is not None:  # |H|·count < 2**52 and L·count < 2**51: exact products
+        high, rest = high * counts, rest * counts
     low = int(exponent.min())
     codes = exponent.astype(np.intp) - low
     highs = np.bincount(codes, weights=high).tolist()
@@ -116,6 +119,74 @@ def _integer_sum(x: np.ndarray) -> float:
     )
     shift = low - 53
     return rounded(total, 1 << -shift) if shift < 0 else to_float(total << shift)
+
+
+def fsum_counts(x: Any, counts: Any) -> float:
+    """Return :func:`fsum` of ``x`` with each value repeated ``counts`` times, in O(len(x)).
+
+    Both are Σ counts·x exact, rounded once (``counts``: non-negative
+    integers); a sum over the distinct values of an array with their counts
+    is, bit for bit, :func:`fsum` over the whole array.
+
+    >>> x, counts = np.array([0.1, 1e16, -1e16]), np.array([3, 1, 1])
+    >>> fsum_counts(x, counts) == fsum(np.repeat(x, counts)) == 0.30000000000000004
+    True
+    """
+    x = np.asarray(x, dtype=np.float64).ravel()
+    counts = np.asarray(counts, dtype=np.int64).ravel()
+    keep = counts > 0
+    x, counts = x[keep], counts[keep]
+    if not math.isfinite(float(np.abs(x) @ counts.astype(np.float64))):
+        return fsum(np.repeat(x, counts))  # nan, ±inf or beyond the float range: as fsum does
+    if x.size == 0:
+        return 0.0
+    if int(counts.sum()) < _HALF_LIMIT:
+        return _integer_sum(x, counts.astype(np.float64))
+    ints, power = dyadic(x)  # x = ints · 2**power exactly
+    total = sum(int(c) * m for c, m in zip(counts.tolist(), ints, strict=True))
+    return rounded(total, 1 << -power) if power < 0 else to_float(total << power)
+
+
+def fsums_by(x: np.ndarray, codes: np.ndarray, size: int) -> tuple[list[int], int]:
+    """Return Σ x over the rows of each code 0..size−1, exactly: integers s and a power p.
+
+    The sum of code g is s[g] · 2**p. As :func:`_integer_sum`, with the
+    buckets keyed by (code, exponent); blocks of fewer than 2**25 rows keep
+    each bucket below 2**53. ``x`` must be finite.
+
+    >>> fsums_by(np.array([0.5, 1e16, 0.25, -1e16]), np.array([0, 1, 0, 1]), 3)
+    ([3, 0, 0], -2)
+    """
+    x = np.asarray(x, dtype=np.float64).ravel()
+    if x.size == 0:
+        return [0] * size, 0
+    mantissa, exponent = np.frexp(x)  # a zero: mantissa 0, exponent 0 (it adds nothing)
+    low = int(exponent.min())
+    span = int(exponent.max()) - low + 1
+    keys = np.multiply(codes, span, dtype=np.intp)
+    keys += exponent
+    if low:
+        keys -= low
+    high = mantissa * 2.0**27  # M = H·2**26 + L, as in _integer_sum (every step exact)
+    np.floor(high, out=high)
+    rest = mantissa * 2.0**53
+    rest -= np.multiply(high, 2.0**_HALF, out=mantissa)  # mantissa's buffer: H·2**26
+    totals = [0] * size
+    for start in range(0, x.size, _HALF_LIMIT - 1):
+        block = slice(start, start + _HALF_LIMIT - 1)
+        highs = np.bincount(keys[block], weights=high[block], minlength=size * span)
+        rests = np.bincount(keys[block], weights=rest[block], minlength=size * span)
+        for at in np.flatnonzero((highs != 0) | (rests != 0)).tolist():
+            g, e = divmod(at, span)
+            totals[g] += ((int(highs[at]) << _HALF) + int(rests[at])) << e
+    out, power = _common_power(totals, low - 53)
+    return out, power
+
+
+def _common_power(values: list[int], power: int) -> tuple[list[int], int]:
+    """Drop the trailing zero bits every value shares: (values / 2**t, power + t)."""
+    shared = min(((v & -v).bit_length() - 1 for v in values if v), default=0)
+    return [v >> shared for v in values], power + shared
 
 
 def fdot(a: Any, b: Any) -> float:

@@ -149,8 +149,21 @@ def joint_patterns(
     return present // width - 1, present % width - 1, freq.astype(np.int64)
 
 
+_ONTO = 64  # sides of at most this many units take their marginal as one product
+
+
 def _marginal(counts: np.ndarray, index: np.ndarray, size: int) -> np.ndarray:
-    """Sum the joint counts (B, J) onto one side's ``size`` units (index −1: dropped)."""
+    """Sum the joint counts (B, J) onto one side's ``size`` units (index −1: dropped).
+
+    The counts are whole numbers (draws, or the observed counts): their sums stay
+    below 2**53, exact in any order, so a few units take one matrix product.
+    """
+    if size <= _ONTO and index.size * size <= _CHUNK // 16:
+        onto = np.zeros((index.size, size))
+        rows = np.flatnonzero(index >= 0)
+        onto[rows, index[rows]] = 1.0
+        product: np.ndarray = counts @ onto
+        return product
     order = np.argsort(index, kind="stable")
     ordered = index[order]
     keep = ordered >= 0

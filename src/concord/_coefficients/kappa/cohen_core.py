@@ -162,6 +162,9 @@ class TableSampler(Resampled):
     def _tables(self, counts: np.ndarray, cells: np.ndarray, weight: np.ndarray) -> np.ndarray:
         k = self.table.shape[0]
         flat = np.zeros((counts.shape[0], k * k))
+        if self.unit_cells is None:  # one unit per non-zero cell, of weight 1
+            flat[:, cells] = counts
+            return flat.reshape(-1, k, k)
         for cell in np.unique(cells):
             at = cells == cell
             flat[:, cell] = counts[:, at] @ weight[at]

@@ -31,7 +31,9 @@ from concord._common.extras import require
 from concord._inference.clusters import cluster_variance, singletons, t_df
 from concord._inference.intervals import Inference, check_level, normal_pvalue, t_sf
 from concord._results.studies.comparison import ComparisonResult, HomogeneityResult, check_method
-from concord._studies.compare.compare_boot import independent_sampler, paired_sampler
+from concord._studies.compare.compare_boot import _sampler, independent_sampler, paired_sampler
+from concord._studies.compare.compare_pairs import PairJoint, pair_sampler, paired_pairs
+from concord._studies.compare.compare_pairs import difference_se as pair_difference_se
 
 _FUNC = "compare"
 
@@ -100,10 +102,21 @@ def _paired(
     d2: tuple[Any, ...],
     options: dict[str, Any],
     groups: Any = None,
-) -> tuple[float, float]:
-    """SE and df of the paired difference, from the per-item terms of both sides."""
+) -> tuple[float, float, PairJoint | None]:
+    """SE and df of the paired difference, from the per-item terms of both sides.
+
+    Two raters: from the joint table of the pairs' cells, which the bootstrap
+    redraws (returned); otherwise from the items' terms (and None).
+    """
     assert c.terms is not None
     _check_aligned(d1, d2)
+    clusters = None if groups is None else clusters_of(groups, d1[0], _FUNC)
+    if c.table == "pairs" and c.pattern_terms is not None:
+        sides = (_options(c, d1, options), _options(c, d2, options))
+        d, joint = paired_pairs(c, (d1, d2), sides, clusters)
+        if joint.item is None:
+            return *pair_difference_se(d, joint.freq), joint
+        return *difference_se(c, d[joint.item], clusters), joint
     u1 = np.asarray(c.terms(d1, _options(c, d1, options)))
     u2 = np.asarray(c.terms(d2, _options(c, d2, options)))
     if u1.shape != u2.shape:
@@ -114,8 +127,7 @@ def _paired(
             f"{u2.shape[0]} items",
             fix="Pass paired=False for independent samples.",
         )
-    clusters = None if groups is None else clusters_of(groups, d1[0], _FUNC)
-    return difference_se(c, u2 - u1, clusters)
+    return *difference_se(c, u2 - u1, clusters), None
 
 
 def difference_se(
@@ -188,15 +200,21 @@ def _bootstrap(
     estimate: tuple[float, float, float],
     method: str,
     clusters: np.ndarray | None = None,
+    joint: PairJoint | None = None,
 ) -> Inference:
     """Return the difference's inference with its bootstrap sampler (formed on first use).
 
     Paired clustered items redraw whole clusters of joint patterns; unpaired ones, each
-    side's clusters (each clustered result's own sampler).
+    side's clusters (each clustered result's own sampler). Two raters' ``joint``
+    table, when the SE counted it, is the one the paired bootstrap redraws.
     """
-    sampler = (
-        paired_sampler(c, sides, results, clusters) if paired else independent_sampler(results)
-    )
+    sampler: Any
+    if not paired:
+        sampler = independent_sampler(results)
+    elif joint is not None:
+        sampler = pair_sampler([_sampler(r, _FUNC, items=True) for r in results], joint, clusters)
+    else:
+        sampler = paired_sampler(c, sides, results, clusters)
     return inference_of(results, estimate, method, sampler)
 
 
@@ -319,13 +337,13 @@ def compare(
     g1, g2 = _side_groups(groups, paired)
     r1 = function(*d1, **options) if g1 is None else function(*d1, groups=g1, **options)
     r2 = function(*d2, **options) if g2 is None else function(*d2, groups=g2, **options)
-    se, df = _paired(c, d1, d2, options, groups) if paired else _welch(r1, r2)
+    se, df, joint = _paired(c, d1, d2, options, groups) if paired else (*_welch(r1, r2), None)
     estimate = (r2.statistic - r1.statistic, se, df)
     clusters = clusters_of(groups, d1[0], _FUNC) if paired and groups is not None else None
     if clusters is not None and singletons(clusters):
         clusters = None  # one item per cluster: the items' bootstrap, as without groups
     inference = functools.partial(
-        _bootstrap, c, (d1, d2), (r1, r2), paired, estimate, chosen, clusters
+        _bootstrap, c, (d1, d2), (r1, r2), paired, estimate, chosen, clusters, joint
     )
     return finish(r1, r2, se, df, paired, confidence_level, chosen, (n_resamples, rng, inference))
 

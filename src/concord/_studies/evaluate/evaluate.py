@@ -14,8 +14,8 @@ from concord._results.studies.evaluation_parts import DEGRADATION_COLUMNS, Flag,
 from concord._results.studies.evaluation_tables import disattenuated
 from concord._studies.evaluate import evaluate_inputs as _in
 from concord._studies.evaluate.evaluate_fairness import fairness_by
-from concord._studies.evaluate.evaluate_groups import by_group
-from concord._studies.evaluate.evaluate_metrics import pair_metrics, round_scores
+from concord._studies.evaluate.evaluate_groups import by_group, whole_data
+from concord._studies.evaluate.evaluate_metrics import Human, pair_metrics, round_scores
 from concord._studies.evaluate.evaluate_metrics import trim as _trim
 from concord._studies.evaluate.evaluate_truescore import true_score
 
@@ -101,9 +101,12 @@ def _flags(result: dict[str, Any]) -> tuple[Flag, ...]:
     )
 
 
-def _fair(labels: np.ndarray) -> bool:
-    """Whether the fairness models can be fitted: two groups or more."""
-    return len(set(labels.tolist())) > 1
+def _fair(coded: tuple[list[str], np.ndarray]) -> bool:
+    """Whether the fairness models can be fitted: two groups or more.
+
+    Labels that read alike are refused (``group_columns``), so the texts count the groups.
+    """
+    return len(coded[0]) > 1
 
 
 def evaluate(
@@ -217,12 +220,13 @@ def evaluate(
         param_error(_in.FUNC, "human", "a non-zero score (exclude_zero=True)", "only 0", fix=fix)
     h, m = h[keep], m[keep]
     h2 = None if h2 is None else h2[keep]
-    labels = {k: v[keep] for k, v in labels.items()}
+    coded = {k: _in.kept(v, keep) for k, v in labels.items()}
     low_high = _in.trim_range(trim, h, trim_tolerance)
     types = _score_types(h, m, low_high, trim_tolerance, scale, rounding)
+    side = Human(h, rounding)  # the human scores against every score type
     parts: dict[str, Any] = {
         "primary": "scale_trim" if scale else "raw_trim",
-        "eval": _once(types, lambda s: pair_metrics(h, s, rounding=rounding)),
+        "eval": _once(types, lambda s: pair_metrics(h, s, rounding=rounding, side=side)),
         "consistency": None,
         "degradation": {},
         "disattenuated": {},
@@ -240,11 +244,14 @@ def evaluate(
         parts["true_score"] = {t: true_score(s, humans) for t, s in types.items()}
     first2 = None if h2 is None else h2[:, 0]
     whole = (parts["eval"], parts["consistency"])
+    shared = whole_data(h, types, first2, whole) if coded else None
     parts["by_group"] = {
-        k: by_group(h, types, first2, v, whole, rounding) for k, v in labels.items()
+        k: by_group(h, types, first2, v, shared, rounding)
+        for k, v in coded.items()
+        if shared is not None
     }
     primary = types[parts["primary"]]
-    parts["fairness"] = fairness_by(h, primary, {k: v for k, v in labels.items() if _fair(v)})
+    parts["fairness"] = fairness_by(h, primary, {k: v for k, v in coded.items() if _fair(v)})
     return EvaluationResult(
         n=len(h),
         n_excluded=int(np.count_nonzero(~keep)),

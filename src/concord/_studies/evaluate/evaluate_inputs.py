@@ -107,25 +107,36 @@ def _is_missing(v: Any) -> bool:
     return v is None or (isinstance(v, float) and v != v) or str(v) in ("<NA>", "NaT")
 
 
+Coded = tuple[list[str], np.ndarray]  # the labels' texts, sorted, and each response's
+
+
 def _check_labels(name: str, values: np.ndarray) -> set[str]:
     """Refuse missing group labels and labels that read alike (1 and "1"): groups go by text.
 
-    Returns the labels' texts.
-
-    Both checks look at the distinct labels only (one hash pass over the n labels);
-    float zeros, whose signs read apart but hash alike, and unhashable labels look at all.
+    Returns the labels' texts. Both checks look at the distinct labels only
+    (one hash pass over the n labels); float zeros, whose signs read apart but
+    hash alike, and unhashable labels look at all.
     """
     distinct, _ = _factorized(values)
     if distinct is None or any(isinstance(v, float) and v == 0 for v in distinct.tolist()):
         distinct = values
+
+    def missing() -> np.ndarray:
+        return np.fromiter((_is_missing(v) for v in values), dtype=bool, count=len(values))
+
+    return _check_distinct(name, distinct, missing)
+
+
+def _check_distinct(name: str, distinct: np.ndarray, missing: Any) -> set[str]:
+    """:func:`_check_labels` of a column's ``distinct`` labels; ``missing()``: the mask."""
     if any(_is_missing(v) for v in distinct.tolist()):
-        missing = np.fromiter((_is_missing(v) for v in values), dtype=bool, count=len(values))
-        first = int(np.flatnonzero(missing)[0])
+        where = missing()
+        first = int(np.flatnonzero(where)[0])
         param_error(
             FUNC,
             "groups",
             "a group label for every response",
-            f"{int(missing.sum())} missing in {name!r} (first at position {first})",
+            f"{int(where.sum())} missing in {name!r} (first at position {first})",
             raw=True,
             fix="Give those responses a label of their own (e.g. 'unknown') or leave them out.",
         )
@@ -142,8 +153,11 @@ def _check_labels(name: str, values: np.ndarray) -> set[str]:
     return texts
 
 
-def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray]:
-    """Return ``groups`` as named label columns (an array-like, a mapping, a DataFrame)."""
+def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, Coded]:
+    """Return ``groups`` (an array-like, a mapping, a DataFrame) as named, coded label columns.
+
+    Each column is validated, then coded as :func:`label_codes` codes it.
+    """
     if groups is None:
         return {}
     if type(groups).__module__.startswith("pandas") and hasattr(groups, "columns"):
@@ -154,20 +168,76 @@ def group_columns(groups: Any, n: int, like: Any = None) -> dict[str, np.ndarray
         named = {str(getattr(groups, "name", None) or "group"): groups}
     out = {}
     for name, labels in named.items():
-        values = np.asarray(paired(like, labels, FUNC, ("human", "groups"))[1], dtype=object)
-        if values.ndim != 1 or len(values) != n:
-            param_error(
-                FUNC,
-                "groups",
-                f"one label per response ({n})",
-                f"{name!r} of shape {values.shape}",
-                raw=True,
-            )
-        if ALL_DATA in _check_labels(name, values):  # its row would replace the whole data's
-            fix = f"Rename that group; {ALL_DATA!r} names the row of all responses."
-            param_error(FUNC, "groups", f"labels other than {ALL_DATA!r}", name, fix=fix)
-        out[name] = values
+        out[name] = _coded_column(name, paired(like, labels, FUNC, ("human", "groups"))[1], n)
     return out
+
+
+def _coded_column(name: str, labels: Any, n: int) -> Coded:
+    """Validate one group column and return its :func:`label_codes`.
+
+    A pandas Series of text or integers is factorized as it is (no Python
+    object per label); anything else becomes an object array first.
+    """
+    fast = _pandas_codes(labels)
+    if fast is not None:
+        first_seen, distinct = fast
+        if len(first_seen) != n:
+            _wrong_length(name, n, (len(first_seen),))
+        with_none = np.append(
+            distinct, np.array([None], dtype=object)
+        )  # code −1 (the last): missing
+
+        def missing() -> np.ndarray:
+            bad = np.array([_is_missing(v) for v in with_none.tolist()])
+            return np.asarray(bad[first_seen])
+
+        shown = with_none if (first_seen < 0).any() else distinct
+        if ALL_DATA in _check_distinct(name, shown, missing):
+            _all_data_label(name)
+        names, to_name = np.unique(distinct.astype(str), return_inverse=True)
+        return list(names.tolist()), to_name[first_seen]
+    values = np.asarray(labels, dtype=object)
+    if values.ndim != 1 or len(values) != n:
+        _wrong_length(name, n, values.shape)
+    if ALL_DATA in _check_labels(name, values):  # its row would replace the whole data's
+        _all_data_label(name)
+    return label_codes(values)
+
+
+def _pandas_codes(labels: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """Return pandas' codes (−1: missing) and the distinct labels of text or integer Series."""
+    if not (type(labels).__module__.startswith("pandas") and hasattr(labels, "dtype")):
+        return None
+    import pandas as pd
+
+    dtype = labels.dtype
+    if not (isinstance(dtype, pd.StringDtype) or getattr(dtype, "kind", "") in ("i", "u")):
+        return None
+    codes, distinct = pd.factorize(labels)
+    return np.asarray(codes, dtype=np.intp), np.asarray(distinct, dtype=object)
+
+
+def _wrong_length(name: str, n: int, shape: tuple[int, ...]) -> None:
+    got = f"{name!r} of shape {shape}"
+    param_error(FUNC, "groups", f"one label per response ({n})", got, raw=True)
+
+
+def _all_data_label(name: str) -> None:
+    fix = f"Rename that group; {ALL_DATA!r} names the row of all responses."
+    param_error(FUNC, "groups", f"labels other than {ALL_DATA!r}", name, fix=fix)
+
+
+def kept(coded: Coded, keep: np.ndarray) -> Coded:
+    """Return a column's codes of the kept responses: :func:`label_codes` of their labels."""
+    names, codes = coded
+    if keep.all():
+        return coded
+    codes = codes[keep]
+    present = np.bincount(codes, minlength=len(names)) > 0
+    if present.all():
+        return names, codes
+    position = np.cumsum(present) - 1
+    return [t for t, here in zip(names, present.tolist(), strict=True) if here], position[codes]
 
 
 def label_codes(labels: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -181,7 +251,7 @@ def label_codes(labels: np.ndarray) -> tuple[list[str], np.ndarray]:
     kind = labels.dtype.kind
     distinct: Any = None
     if kind in "biuf" and not (kind == "f" and np.signbit(labels[labels == 0]).any()):
-        distinct, codes = np.unique(labels, return_inverse=True)
+        distinct, codes = _unique_numbers(labels)
     elif kind in "OU":
         distinct, codes = _factorized(labels)
     if distinct is None:
@@ -190,6 +260,34 @@ def label_codes(labels: np.ndarray) -> tuple[list[str], np.ndarray]:
     texts = distinct.astype(str)
     names, to_name = np.unique(texts, return_inverse=True)  # two values may share a text
     return list(names.tolist()), to_name[codes]
+
+
+def _unique_numbers(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(labels, return_inverse=True)``; whole numbers of a short range by counting.
+
+    Score points (1-6 as floats, say) need no sort: their distinct values are
+    the non-empty counts of ``labels − min``, in order.
+    """
+    kind = labels.dtype.kind
+    if labels.size and kind in "iuf":
+        low, high = labels.min(), labels.max()
+        whole = kind != "f" or (np.isfinite([low, high]).all() and _whole(labels))
+        span = (int(high) - int(low)) if whole else 1 << 16
+        if span < min(1 << 16, labels.size):
+            wide = labels if kind == "f" or labels.dtype.itemsize == 8 else labels.astype(np.int64)
+            steps = (wide - wide.dtype.type(low)).astype(np.intp)  # exact: a short range
+            present = np.flatnonzero(np.bincount(steps, minlength=span + 1))
+            rank = np.zeros(span + 1, dtype=np.intp)
+            rank[present] = np.arange(present.size)
+            distinct = (present.astype(wide.dtype) + wide.dtype.type(low)).astype(labels.dtype)
+            return distinct, rank[steps]
+    distinct, codes = np.unique(labels, return_inverse=True)
+    return distinct, codes
+
+
+def _whole(x: np.ndarray) -> bool:
+    """Whether every value of a float array (finite) is a whole number."""
+    return bool((np.floor(x) == x).all())
 
 
 def _one_kind(labels: np.ndarray) -> Any:

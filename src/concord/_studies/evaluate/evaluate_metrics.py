@@ -12,9 +12,11 @@ within 2 units in the last place of RSMTool's floating-point ones.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -64,23 +66,68 @@ def agreement(human: np.ndarray, machine: np.ndarray, tolerance: int) -> float:
     return (float(hits) / len(human)) * 100
 
 
-def smd(human: np.ndarray, machine: np.ndarray, pooled: bool) -> float:
+def smd(human: np.ndarray, machine: np.ndarray, pooled: bool, side: Human | None = None) -> float:
     """Standardized mean difference: over the human SD, or the pooled SD of both (ddof=1)."""
-    numerator = np.mean(machine) - np.mean(human)
-    if pooled:
-        sd = np.sqrt((np.std(human, ddof=1) ** 2 + np.std(machine, ddof=1) ** 2) / 2)
-    else:
-        sd = np.std(human, ddof=1)
+    side = Human(human) if side is None else side
+    numerator = np.mean(machine) - side.mean
+    mixed = (side.std**2 + np.std(machine, ddof=1) ** 2) / 2 if pooled else None
+    sd = side.std if mixed is None else np.sqrt(mixed)
     return math.nan if sd == 0 else float(numerator / sd)
 
 
-def dsm(human: np.ndarray, machine: np.ndarray, pop: Population) -> float:
+def dsm(
+    human: np.ndarray, machine: np.ndarray, pop: Population, side: Human | None = None
+) -> float:
     """Difference of standardized means, z-scored on the whole data (Loukina et al. 2019)."""
     if np.isclose(pop.machine_sd, 0, atol=1e-07) or np.isclose(pop.human_sd, 0, atol=1e-07):
         return math.nan
-    z_human = (human - pop.human_mean) / pop.human_sd
+    if side is None:
+        side = Human(human)
+    z_human = side.z(pop.human_mean, pop.human_sd)
     z_machine = (machine - pop.machine_mean) / pop.machine_sd
     return float(np.mean(z_machine - z_human))
+
+
+class Human:
+    """A human score column and what every row of metrics against it shares.
+
+    Each is computed on first use, with the arithmetic it always had, so a
+    column set against several machine scores (the score types of the
+    evaluation, of a group's rows) is rounded, summarized and z-scored once.
+    """
+
+    def __init__(self, values: np.ndarray, rounding: str = "half-even") -> None:
+        self.values = values
+        self.rounding = rounding
+        self._z: dict[tuple[float, float], np.ndarray] = {}
+
+    @functools.cached_property
+    def rounded(self) -> np.ndarray:
+        return round_scores(self.values, self.rounding)
+
+    @functools.cached_property
+    def mean(self) -> np.floating[Any]:
+        out: np.floating[Any] = np.mean(self.values)
+        return out
+
+    @functools.cached_property
+    def std(self) -> np.floating[Any]:
+        out: np.floating[Any] = np.std(self.values, ddof=1)
+        return out
+
+    @functools.cached_property
+    def sd(self) -> float:
+        return _sd(self.values)
+
+    @functools.cached_property
+    def range(self) -> tuple[float, float]:
+        return float(np.min(self.values)), float(np.max(self.values))
+
+    def z(self, mean: float, sd: float) -> np.ndarray:
+        """Return the z-scores on a population's mean and SD."""
+        if (mean, sd) not in self._z:
+            self._z[(mean, sd)] = (self.values - mean) / sd
+        return self._z[(mean, sd)]
 
 
 def _r2(human: np.ndarray, machine: np.ndarray) -> float:
@@ -105,16 +152,19 @@ def pair_metrics(
     pooled: bool = False,
     population: Population | None = None,
     rounding: str = "half-even",
+    side: Human | None = None,
 ) -> Metrics:
     """All of RSMTool's metrics of ``machine`` against ``human`` (same length, no NaN).
 
     ``pooled`` gives the human-human SMD; ``population`` replaces SMD by DSM
     (a subgroup's row). A metric a row cannot have (the SD of one score, κ of
     one category) is nan, as in RSMTool's tables, without a warning per row.
+    ``side`` is ``Human(human, rounding)`` when the caller shares it between rows.
     """
+    side = Human(human, rounding) if side is None else side
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)  # UndefinedKappaWarning is one
-        return _pair_metrics(human, machine, pooled, population, rounding)
+        return _pair_metrics(side, machine, pooled, population, rounding)
 
 
 def _sd(x: np.ndarray) -> float:
@@ -154,21 +204,22 @@ def _scaled_root(num: int, den: int, power: int) -> float:
 
 
 def _pair_metrics(
-    human: np.ndarray,
+    side: Human,
     machine: np.ndarray,
     pooled: bool,
     population: Population | None,
     rounding: str,
 ) -> Metrics:
+    human = side.values
     # κ on the rounded scores (skll's ``kappa`` rounds both, half to even, before counting)
-    kappa = cohen_kappa(round_scores(human, rounding), round_scores(machine, rounding))
+    kappa = cohen_kappa(side.rounded, round_scores(machine, rounding))
     wtkappa = concordance_correlation(human, machine)
     values = {
         "N": len(human),
-        "h_mean": float(np.mean(human)),
-        "h_sd": _sd(human),
-        "h_min": float(np.min(human)),
-        "h_max": float(np.max(human)),
+        "h_mean": float(side.mean),
+        "h_sd": side.sd,
+        "h_min": side.range[0],
+        "h_max": side.range[1],
         "sys_mean": float(np.mean(machine)),
         "sys_sd": _sd(machine),
         "sys_min": float(np.min(machine)),
@@ -182,14 +233,18 @@ def _pair_metrics(
         "RMSE": _rmse(human, machine),
     }
     if population is None:
-        values["SMD"] = smd(human, machine, pooled)
+        values["SMD"] = smd(human, machine, pooled, side)
     else:
-        values["DSM"] = dsm(human, machine, population)
+        values["DSM"] = dsm(human, machine, population, side)
     return Metrics(values, kappa, wtkappa)
 
 
 def with_dsm(
-    whole: Metrics, human: np.ndarray, machine: np.ndarray, population: Population
+    whole: Metrics,
+    human: np.ndarray,
+    machine: np.ndarray,
+    population: Population,
+    side: Human | None = None,
 ) -> Metrics:
     """Return the whole data's row as a subgroup's ("All data"): ``whole``'s, DSM for SMD.
 
@@ -197,5 +252,5 @@ def with_dsm(
     """
     values = {k: v for k, v in whole.values.items() if k != "SMD"}
     with np.errstate(all="ignore"):
-        values["DSM"] = dsm(human, machine, population)
+        values["DSM"] = dsm(human, machine, population, side)
     return Metrics(values, whole.kappa, whole.wtkappa)
