@@ -68,14 +68,15 @@ def _per_rater_loop(x: np.ndarray, function: Any, **options: Any) -> dict[str, A
     opts = _options(c, (x,), {**options, "labels": list(labels.values)}, "rater_diagnostics")
     weights = dp.kappa_weights(opts)
     panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
-    full, u_full = diag._core_side(c, panel.rows, panel.freq, labels, opts)
+    names = tuple(matrix.raters)
+    full, u_full = diag._core_side(c, panel.rows, panel.freq, labels, opts, names)
     out: dict[str, list[Any]] = {"without": [], "changes": [], "versus": [], "mh": []}
     for r in range(codes.shape[1]):
         item, pattern, code1, freq = _joint(inverse, codes[:, r], labels.k + 1)
         rows = panel.rows[pattern].copy()
         rated = np.flatnonzero(code1)
         rows[rated, code1[rated] - 1] -= 1
-        result, u = diag._core_side(c, rows, freq, labels, opts)
+        result, u = diag._core_side(c, rows, freq, labels, opts, names[:r] + names[r + 1 :])
         se, df = difference_se(c, (u - u_full[pattern])[item], None)
         out["without"].append(result)
         out["changes"].append(finish(full, result, se, df, True, 0.95, "t"))
