@@ -5,9 +5,9 @@ the code of commit 8f8f673 on the same helpers, so the same machine's BLAS
 on both sides), and digests it wrote (below).
 
 Expected values: tests/reference/raters/values.json, written by
-tests/reference/raters/generate.py with the per-rater loop (one coefficient
-call, one Cohen's kappa and one Stuart–Maxwell test per rater left out, commit
-8f8f673): a digest of every field of the result and of each per-rater result
+tests/reference/raters/generate.py (first with the per-rater loop of commit
+8f8f673: one coefficient call, one Cohen's kappa and one Stuart–Maxwell test
+per rater left out; again when α's SE took the raw ratings' form): a digest of every field of the result and of each per-rater result
 (their to_dict(), floats as hex), for Krippendorff's α at four levels, with
 clusters, Fleiss', Gwet's (quadratic weights), Brennan–Prediger's, percent
 agreement and Conger's kappa on seeded panels with missing ratings, items
@@ -68,14 +68,15 @@ def _per_rater_loop(x: np.ndarray, function: Any, **options: Any) -> dict[str, A
     opts = _options(c, (x,), {**options, "labels": list(labels.values)}, "rater_diagnostics")
     weights = dp.kappa_weights(opts)
     panel, inverse = merge(matrix.counts(), np.ones(codes.shape[0], dtype=np.int64))
-    full, u_full = diag._core_side(c, panel.rows, panel.freq, labels, opts)
+    names = tuple(matrix.raters)
+    full, u_full = diag._core_side(c, panel.rows, panel.freq, labels, opts, names)
     out: dict[str, list[Any]] = {"without": [], "changes": [], "versus": [], "mh": []}
     for r in range(codes.shape[1]):
         item, pattern, code1, freq = _joint(inverse, codes[:, r], labels.k + 1)
         rows = panel.rows[pattern].copy()
         rated = np.flatnonzero(code1)
         rows[rated, code1[rated] - 1] -= 1
-        result, u = diag._core_side(c, rows, freq, labels, opts)
+        result, u = diag._core_side(c, rows, freq, labels, opts, names[:r] + names[r + 1 :])
         se, df = difference_se(c, (u - u_full[pattern])[item], None)
         out["without"].append(result)
         out["changes"].append(finish(full, result, se, df, True, 0.95, "t"))

@@ -1,9 +1,12 @@
 """Write values.json: rater_diagnostics' every field as the per-rater loop computed it.
 
-The values were written by this script on commit 8f8f673 (the code before the
-leave-one-out was batched: one coefficient call, one Cohen's kappa, one
-Stuart–Maxwell test per rater), so tests/test_rater_diagnostics_exact.py checks
-that the batched code gives them bit for bit. Run from the repository root:
+The values were first written by this script on commit 8f8f673 (the code
+before the leave-one-out was batched: one coefficient call, one Cohen's kappa,
+one Stuart–Maxwell test per rater), and the batched code gave them bit for
+bit. They were written again when the results became the one-shot function's
+on the same raters (α's SE in the raw ratings' form; the summaries name the
+raters): tests/test_rater_diagnostics_exact.py also runs the per-rater loop
+itself beside the batched code. Run from the repository root:
 ``PYTHONPATH=src python tests/reference/raters/generate.py``.
 """
 

@@ -517,13 +517,18 @@ def rows_inference(
     delta: np.ndarray,
     alpha: float,
     population: float | None,
+    *,
+    n_raters: int | None = None,
 ) -> Inference:
     """:func:`_dense_inference` of count rows that ``freq`` items share (labels, rows, freq).
 
     The rows' patterns are merged (:func:`~concord._tables.patterns.merge`) on first use.
+    ``n_raters``: the rows count the raw ratings of that many raters (α's SE
+    then takes the raw form, irrCAC's ``krippen.alpha.raw``); None: the count form.
     """
     labels, rows, freq = counted
-    items = Items(labels, merge(rows, freq)[0], declared=True)
+    names = None if n_raters is None else tuple(range(n_raters))
+    items = Items(labels, merge(rows, freq)[0], names=names, declared=True)
     return _dense_inference(func, name, items, delta, alpha, population)
 
 

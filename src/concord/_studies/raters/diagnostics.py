@@ -78,16 +78,23 @@ def _values(codes: np.ndarray, labels: Labels) -> np.ndarray:
 
 
 def _core_side(
-    c: Coefficient, rows: np.ndarray, freq: np.ndarray, labels: Labels, opts: dict[str, Any]
+    c: Coefficient,
+    rows: np.ndarray,
+    freq: np.ndarray,
+    labels: Labels,
+    opts: dict[str, Any],
+    names: tuple[Any, ...],
 ) -> tuple[Any, np.ndarray]:
     """Return the coefficient and the term of each row from count rows that ``freq`` items share.
 
     Rows left empty (items only the left-out rater rated) are not in the
-    coefficient: their term is 0.
+    coefficient: their term is 0. ``names``: the raters of this panel, so the
+    result is the one-shot function's on their ratings (α's SE takes the raw
+    ratings' form, not the count form's).
     """
     rated = rows.sum(axis=1) > 0
     rows, freq = rows[rated], freq[rated]
-    items = Items(labels, merge(rows, freq)[0], declared=True)
+    items = Items(labels, merge(rows, freq)[0], names=names, declared=True)
     result = c.core(items, opts)
     out = np.zeros(rated.shape[0])
     if c.pattern_terms is not None:  # the percent-agreement family
@@ -133,7 +140,8 @@ def _by_counts(
     """
     matrix, panel, j = counted
     labels = matrix.labels
-    full, u_full = _core_side(c, panel.rows, panel.freq, labels, opts)
+    names = tuple(matrix.raters)
+    full, u_full = _core_side(c, panel.rows, panel.freq, labels, opts, names)
     alphas = alpha_left_out(j, matrix, opts) if c.table == "coincidences" else None
     n_raters = j.starts.shape[0] - 1
     sides, terms = [], []
@@ -141,7 +149,7 @@ def _by_counts(
     for r in range(n_raters):
         rows, freq, pattern, item = j.of(r)
         if alphas is None:
-            result, u = _core_side(c, rows, freq, labels, opts)
+            result, u = _core_side(c, rows, freq, labels, opts, names[:r] + names[r + 1 :])
         else:
             result, delta = alphas[r]
             u = left_out_terms(rows, freq, delta, opts, (j, r, grids))

@@ -251,7 +251,7 @@ def alpha_left_out(
     shared: dict[str, Any] = {}
     for r, s in enumerate(stats):
         inference = partial(_inference, j, r, labels, func, name)
-        counted = (s, labels, None)
+        counted = (s, labels, codes.shape[1] - 1)  # the others: raw ratings, as the function
         got = kripp.alpha_of_stats(func, name, custom, counted, population, inference, shared)
         out.append(got)
     return out
@@ -268,4 +268,6 @@ def _inference(j: Joints, r: int, labels: Any, func: str, name: str, *given: Any
     """Rater r's α's inference: its rows' patterns merged on first use (``rows_inference``)."""
     rows, freq, _, _ = j.of(r)
     rated = rows.sum(axis=1) > 0
-    return kripp.rows_inference(func, name, (labels, rows[rated], freq[rated]), *given)
+    n_raters = j.starts.shape[0] - 2  # the others
+    counted = (labels, rows[rated], freq[rated])
+    return kripp.rows_inference(func, name, counted, *given, n_raters=n_raters)
