@@ -17,7 +17,8 @@ value and every error stays the text path's:
   the text path, 16 to pyarrow: a file holding ``0x`` anywhere);
 * ``--na-values`` with a digit or a word pyarrow reads as a number
   (pyarrow matches a marker before trimming spaces, the text path after);
-* text ``--labels``, a group read as text, compressed files, pipes,
+* text ``--labels``, a group read as text, compressed files (any pyarrow
+  decompresses: ``.gz``, ``.bz2``, ``.lz4``, ``.zst``), pipes,
   encodings that do not write ``0x`` as ASCII (UTF-16), a file without
   rows, and reads in chunks (they keep the text path's rules chunk by
   chunk).
@@ -41,6 +42,9 @@ from concord._inference import intervals
 # numbers from here on: the text path keeps 16-digit integers as Python ints (exact), and
 # checks that a number past 2**53 is the float64 it reads as
 LARGE = 1e15
+# the suffixes pyarrow decompresses (pyarrow.lib._detect_compression): the search for 0x reads
+# the file's bytes, in which compression may split a "0x"
+COMPRESSED = (".gz", ".bz2", ".lz4", ".zst")
 _NUMERIC_MARKER = re.compile(r"[0-9]|^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
 
 
@@ -49,7 +53,7 @@ def applies(source: Source, text: bool) -> bool:
     opts = source.opts
     if text or source.rows or opts.fmt not in ("csv", "tsv"):
         return False
-    if source.path.endswith((".gz", ".bz2")) or not os.path.isfile(source.path):
+    if source.path.endswith(COMPRESSED) or not os.path.isfile(source.path):
         return False  # a pipe (/dev/stdin) is read once: the text path must have it
     if "0x0X".encode(opts.encoding, "replace") != b"0x0X":
         return False  # UTF-16 and the like: the search for hexadecimal reads bytes
