@@ -257,3 +257,37 @@ def test_utf16_files_read_as_the_text_path_reads_them(tmp_path, typed_reads, cel
     got = read(path, (), True, encoding="utf-16")
     assert got == read(path, (), False, encoding="utf-16")
     assert typed_reads == []  # its bytes hold no "0x" even where a cell does
+
+
+@pytest.mark.parametrize(("suffix", "codec"), [("lz4", "lz4"), ("zst", "zstd")])
+def test_a_compressed_file_is_left_to_the_text_path(tmp_path, typed_reads, suffix, codec):
+    # pyarrow decompresses .lz4 and .zst as it does .gz and .bz2; the search for 0x reads the
+    # compressed bytes, where a back-reference can split "0x" (the "0" matched from "\n0,1")
+    pa = pytest.importorskip("pyarrow")
+    if not pa.Codec.is_available(codec):
+        pytest.skip(f"pyarrow without {codec}")
+    path = tmp_path / f"f.csv.{suffix}"
+    with pa.CompressedOutputStream(str(path), codec) as out:
+        out.write(b"a,b\n" + b"0,1\n1,0\n" * 2000 + b"0x10,1\n" + b"1,1\n" * 10)
+    got = read(path, (), True)
+    assert got == read(path, (), False)
+    assert got[0] == "error" and "row 4002 of column 'a' holds '0x10'" in got[1], got
+    assert typed_reads == []
+
+
+def test_utf7_is_left_to_the_text_path(tmp_path, typed_reads):
+    # UTF-7 writes "0x0X" as ASCII, yet "+ADA-x10" decodes to "0x10": its bytes hold no "0x"
+    path = tmp_path / "f.csv"
+    path.write_bytes(b"a,b\n+ADA-x10,1\n1,0\n2,2\n")
+    got = read(path, (), True, encoding="utf-7")
+    assert got == read(path, (), False, encoding="utf-7")
+    assert got[0] == "error" and "row 2 of column 'a' holds '0x10'" in got[1], got
+    assert typed_reads == []
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "UTF8", "utf-8-sig", "latin-1", "cp1252", "cp850"])
+def test_ascii_compatible_encodings_read_typed(tmp_path, typed_reads, encoding):
+    path = tmp_path / "f.csv"
+    path.write_bytes("a,b\n1,2\n 3,\n".encode(encoding))
+    assert read(path, (), True, encoding=encoding) == read(path, (), False, encoding=encoding)
+    assert typed_reads == [2]

@@ -17,8 +17,10 @@ value and every error stays the text path's:
   the text path, 16 to pyarrow: a file holding ``0x`` anywhere);
 * ``--na-values`` with a digit or a word pyarrow reads as a number
   (pyarrow matches a marker before trimming spaces, the text path after);
-* text ``--labels``, a group read as text, compressed files, pipes,
-  encodings that do not write ``0x`` as ASCII (UTF-16), a file without
+* text ``--labels``, a group read as text, compressed files (any pyarrow
+  decompresses: ``.gz``, ``.bz2``, ``.lz4``, ``.zst``), pipes,
+  encodings other than UTF-8, ASCII and one-byte code pages (UTF-16, UTF-7,
+  Shift-JIS: the search for ``0x`` reads bytes), a file without
   rows, and reads in chunks (they keep the text path's rules chunk by
   chunk).
 
@@ -29,9 +31,11 @@ compares the two paths on seeded random files).
 
 from __future__ import annotations
 
+import codecs
 import mmap
 import os
 import re
+import sys
 from typing import Any
 
 from concord._cli.reading import source as sources
@@ -41,6 +45,9 @@ from concord._inference import intervals
 # numbers from here on: the text path keeps 16-digit integers as Python ints (exact), and
 # checks that a number past 2**53 is the float64 it reads as
 LARGE = 1e15
+# the suffixes pyarrow decompresses (pyarrow.lib._detect_compression): the search for 0x reads
+# the file's bytes, in which compression may split a "0x"
+COMPRESSED = (".gz", ".bz2", ".lz4", ".zst")
 _NUMERIC_MARKER = re.compile(r"[0-9]|^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
 
 
@@ -49,10 +56,10 @@ def applies(source: Source, text: bool) -> bool:
     opts = source.opts
     if text or source.rows or opts.fmt not in ("csv", "tsv"):
         return False
-    if source.path.endswith((".gz", ".bz2")) or not os.path.isfile(source.path):
+    if source.path.endswith(COMPRESSED) or not os.path.isfile(source.path):
         return False  # a pipe (/dev/stdin) is read once: the text path must have it
-    if "0x0X".encode(opts.encoding, "replace") != b"0x0X":
-        return False  # UTF-16 and the like: the search for hexadecimal reads bytes
+    if not _ascii_digits(opts.encoding):
+        return False  # UTF-16, UTF-7 and the like: the search for hexadecimal reads bytes
     if any(_NUMERIC_MARKER.search(v.strip()) for v in opts.na_values):
         return False
     return not _holds_hex(source.path)
@@ -139,6 +146,23 @@ def _read(source: Source, columns: list[str]) -> Any:
                 if bar is not None:
                     bar.update(batch.num_rows)
         return pa.Table.from_batches(batches, reader.schema)
+
+
+def _ascii_digits(encoding: str) -> bool:
+    """Whether text holds "0x" or "0X" exactly where the encoded bytes do.
+
+    UTF-8, ASCII and Latin-1, and the one-byte code pages whose table reads
+    only the ASCII bytes as "0", "x" and "X". Not UTF-16, nor UTF-7 (where
+    ``+ADA-x10`` reads as 0x10), nor the other multi-byte encodings.
+    """
+    info = codecs.lookup(encoding)
+    if info.name in ("utf-8", "utf-8-sig", "ascii", "iso8859-1"):
+        return True
+    module = sys.modules.get(getattr(info.incrementaldecoder, "__module__", ""))
+    table = getattr(module, "decoding_table", None)  # a charmap codec's 256 characters
+    if not isinstance(table, str):
+        return False
+    return all(table.count(c) == 1 and table[ord(c)] == c for c in "0xX")
 
 
 def _holds_hex(path: str) -> bool:
