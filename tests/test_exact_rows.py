@@ -1,0 +1,154 @@
+"""Standard errors whose intermediates are exact: the same digits on every CPU.
+
+Gwet's linearised variances (Krippendorff's α, Fleiss, AC1/AC2, Scott's π)
+need per-item products of the counts with float agreement weights and
+shares: r_iᵀ A r_i, r_i · (Aπ + Aᵀπ)/2, πᵀAπ. BLAS adds those in an order
+(with or without fused multiply-add) that depends on the CPU; concord
+computes them exactly and rounds once. Each test here recomputes the
+quantity from its formula in ``fractions.Fraction`` (the floats taken as
+the dyadic rationals they are) and asks for the float nearest to it, ``==``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from concord._coefficients.krippendorff import krippendorff_core as kcore
+from concord._coefficients.multirater import agreement_core as core
+from concord._common import exact_rows
+from concord._tables.patterns import Patterns
+
+
+def _agreement(q: int, kind: str) -> np.ndarray:
+    """1 − W / max W of a q-point scale (W linear or quadratic): 1 − d²/(q − 1)², not dyadic."""
+    d = np.abs(np.subtract.outer(np.arange(q), np.arange(q))).astype(np.float64)
+    w = d if kind == "linear" else d * d
+    out: np.ndarray = 1 - w / w.max()
+    return out
+
+
+def _patterns(seed: int, q: int = 5, raters: int = 7, items: int = 60) -> Patterns:
+    rng = np.random.default_rng(seed)
+    m = rng.integers(1, raters + 1, size=items)
+    rows = np.stack([np.bincount(rng.integers(0, q, size=k), minlength=q) for k in m])
+    distinct, freq = np.unique(rows, axis=0, return_counts=True)
+    return Patterns(distinct.astype(np.int64), freq.astype(np.int64))
+
+
+def _f(x: float) -> Fraction:
+    return Fraction(float(x))
+
+
+SEEDS = range(12)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["linear", "quadratic"])
+def test_item_agreement_is_the_exact_form_rounded_once(seed: int, kind: str) -> None:
+    # Gwet (2014) ch. 5: Σ_k r_ik (r*_ik − 1), r* = A r, = r_iᵀ A r_i − r_i
+    p = _patterns(seed)
+    a = _agreement(p.rows.shape[1], kind)
+    t = core.terms(p, a)
+    q = a.shape[0]
+    for row, got in zip(p.rows.tolist(), t.agree.tolist(), strict=True):
+        exact = sum(row[k] * _f(a[k, j]) * row[j] for k in range(q) for j in range(q))
+        assert got == float(exact - sum(row))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["linear", "quadratic"])
+def test_item_chance_terms_are_exact_rounded_once(seed: int, kind: str) -> None:
+    # Gwet (2014) ch. 5 / irrCAC's fleiss.kappa.raw and gwet.ac1.raw: pe_i of each item
+    p = _patterns(seed)
+    a = _agreement(p.rows.shape[1], kind)
+    t = core.terms(p, a)
+    pi = np.random.default_rng(seed).dirichlet(np.ones(a.shape[0]))
+    q = a.shape[0]
+    fleiss = core.FLEISS.item(t, a, pi)
+    gwet = core.GWET.item(t, a, pi)
+    total = sum(_f(v) for v in a.ravel().tolist())
+    for i, row in enumerate(p.rows.tolist()):
+        m = sum(row)
+        shares = [sum((_f(a[k, j]) + _f(a[j, k])) * _f(pi[j]) for j in range(q)) for k in range(q)]
+        want = sum(r * s for r, s in zip(row, shares, strict=True)) / (2 * m)
+        assert fleiss[i] == float(want)
+        spread = sum(r * Fraction(float(1 - pi[k])) for k, r in enumerate(row))
+        assert gwet[i] == float(total * spread / (q * (q - 1) * m))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["nominal", "linear", "quadratic"])
+def test_alpha_chance_terms_are_exact_rounded_once(seed: int, kind: str) -> None:
+    # Gwet (2014) / irrCAC 1.4 krippen.alpha.raw: π_k = Σ f r_k / Σ f m over the pairable
+    # items, p_e = πᵀAπ and each item's r_i · (Aπ + Aᵀπ)/2
+    p = _patterns(seed)
+    q = p.rows.shape[1]
+    a = np.eye(q) if kind == "nominal" else _agreement(q, kind)
+    pair = p.rows.sum(axis=1) >= 2
+    rows, freq = p.rows[pair], p.freq[pair]
+    pe, chance = kcore.chance_terms(rows, freq, a)
+    u = [sum(int(f) * int(r[k]) for f, r in zip(freq, rows, strict=True)) for k in range(q)]
+    d = sum(u)
+    pi = [Fraction(v, d) for v in u]
+    exact_pe = sum(pi[k] * _f(a[k, j]) * pi[j] for k in range(q) for j in range(q))
+    assert pe == float(exact_pe)
+    bar = [sum((_f(a[k, j]) + _f(a[j, k])) * pi[j] for j in range(q)) / 2 for k in range(q)]
+    want = [float(sum(int(r[k]) * bar[k] for k in range(q))) for r in rows]
+    assert chance.tolist() == want
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["nominal", "quadratic"])
+def test_alpha_variance_does_not_depend_on_the_order_of_the_patterns(seed: int, kind: str) -> None:
+    # every sum behind the SE is exact (or an integer), so no order of addition shows:
+    # a BLAS dot (the old p'_a = f · p'_a,i, p_e, r·π̄) could differ in its last bit
+    p = _patterns(seed, items=200)
+    q = p.rows.shape[1]
+    a = np.eye(q) if kind == "nominal" else _agreement(q, kind)
+    want = kcore.alpha_variance(p, a, None)
+    for s in range(5):
+        order = np.random.default_rng(100 + s).permutation(p.rows.shape[0])
+        shuffled = Patterns(p.rows[order], p.freq[order])
+        assert kcore.alpha_variance(shuffled, a, None) == want
+
+
+def test_fleiss_null_variance_is_exact_rounded_once() -> None:
+    # Fleiss, Nee & Landis (1979): var0 = 2[(Σpq)² − Σpq(q − p)] / (n m (m − 1) (Σpq)²)
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        totals = rng.integers(0, 1000, size=int(rng.integers(2, 9)))
+        n_items, m = int(rng.integers(2, 500)), int(rng.integers(2, 9))
+        whole = int(totals.sum())
+        p = [Fraction(int(t), whole) for t in totals]
+        s = sum(x * (1 - x) for x in p)
+        c = sum(x * (1 - x) * ((1 - x) - x) for x in p)
+        want = float(2 * (s * s - c) / (n_items * m * (m - 1) * s * s)) if s else None
+        got = core.fleiss_null(totals, n_items, m)
+        assert got == want if want is not None else np.isnan(got)
+
+
+def test_helpers_on_large_and_negative_values() -> None:
+    # exact on int64 overflow (Python-int fallbacks), negative weights, wide exponents
+    rng = np.random.default_rng(5)
+    rows = rng.integers(0, 40_000, size=(30, 4)).astype(np.int64)
+    x = rng.normal(size=(4, 4)) * np.array([1e-200, 1.0, 3.0, 1e200])
+    forms, power = exact_rows.Rows(rows).forms(x)
+    for row, got in zip(rows.tolist(), forms.tolist(), strict=True):
+        want = sum(row[k] * _f(x[k, j]) * row[j] for k in range(4) for j in range(4))
+        assert Fraction(int(got)) * Fraction(2) ** power == want
+    v = [3**70, 0, 5, 2**100 + 1]
+    dots = exact_rows.Rows(rows).dots(v)
+    assert [int(d) for d in dots] == [
+        sum(r * c for r, c in zip(row, v, strict=True)) for row in rows.tolist()
+    ]
+    assert [int(d) for d in exact_rows.Rows(rows).dots([-1, 2, -3, 4])] == [
+        -r[0] + 2 * r[1] - 3 * r[2] + 4 * r[3] for r in rows.tolist()
+    ]
+    assert exact_rows.quotients(np.array([1, 2, 10**30], dtype=object), -3, 3).tolist() == [
+        float(Fraction(1, 24)),
+        float(Fraction(2, 24)),
+        float(Fraction(10**30, 24)),
+    ]
