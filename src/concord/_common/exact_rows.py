@@ -192,3 +192,39 @@ def form(x: np.ndarray, v: np.ndarray) -> float:
     value, power = quadratic(x, ints)
     power += 2 * scale
     return rounded(value << power, 1) if power >= 0 else rounded(value, 1 << -power)
+
+
+def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Return a @ b of float matrices with each entry the exact dot product, rounded once.
+
+    For small tables (raters × categories): Python integers, no BLAS.
+
+    >>> from fractions import Fraction
+    >>> a = np.array([[0.1, 0.2], [0.3, 0.4]])
+    >>> matmul(a, a).tolist() == [[float(Fraction(a[i, 0]) * Fraction(a[0, j])
+    ...     + Fraction(a[i, 1]) * Fraction(a[1, j])) for j in range(2)] for i in range(2)]
+    True
+    """
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        found: np.ndarray = a @ b  # nan or inf propagate: no digits to agree on
+        return found
+    ints_a, power_a = dyadic(a)
+    ints_b, power_b = dyadic(b)
+    x = np.array(ints_a, dtype=object).reshape(a.shape)
+    y = np.array(ints_b, dtype=object).reshape(b.shape)
+    product = np.asarray(x @ y, dtype=object)
+    flat = quotients(product.ravel(), power_a + power_b, 1)
+    out: np.ndarray = flat.reshape(product.shape)
+    return out
+
+
+def row_sums(x: np.ndarray) -> np.ndarray:
+    """Return each row's exact sum of a 2-D float array, rounded once."""
+    x = np.asarray(x, dtype=np.float64)
+    if not np.isfinite(x).all():
+        found: np.ndarray = x.sum(axis=1)
+        return found
+    ints, power = dyadic(x)
+    totals = np.array(ints, dtype=object).reshape(x.shape).sum(axis=1)
+    return quotients(np.asarray(totals, dtype=object), power, 1)
