@@ -152,3 +152,36 @@ def test_helpers_on_large_and_negative_values() -> None:
         float(Fraction(2, 24)),
         float(Fraction(10**30, 24)),
     ]
+
+
+@pytest.mark.parametrize("level", ["interval", "ordinal", "ratio"])
+def test_continuous_alpha_se_does_not_depend_on_the_order_of_the_items(level: str) -> None:
+    # more than 256 distinct values: the engine without a coincidence matrix, item by item;
+    # every sum behind its SE is exact or elementwise, so the order of the items never shows
+    import concord
+
+    rng = np.random.default_rng(21)
+    x = rng.gamma(2.0, 3.0, size=(400, 5)).round(4)
+    x[rng.random(x.shape) < 0.15] = np.nan
+    want = concord.krippendorff_alpha(x, level=level).standard_error
+    for s in range(4):
+        order = np.random.default_rng(200 + s).permutation(x.shape[0])
+        assert concord.krippendorff_alpha(x[order], level=level).standard_error == want
+
+
+def test_matvec_floats_is_exact_rounded_once() -> None:
+    # each entry Σ_l x_kl v_l of the floats themselves, rounded once
+    rng = np.random.default_rng(8)
+    x = rng.random((6, 40)) ** 3
+    v = rng.integers(0, 1000, size=40).astype(np.float64)
+    got = exact_rows.matvec_floats(x, v)
+    for k in range(6):
+        assert got[k] == float(sum(_f(x[k, j]) * _f(v[j]) for j in range(40)))
+    a = rng.random((5, 7)) - 0.5
+    b = rng.random((7, 3))
+    want = [
+        [float(sum(_f(a[i, j]) * _f(b[j, c]) for j in range(7))) for c in range(3)]
+        for i in range(5)
+    ]
+    assert exact_rows.matmul(a, b).tolist() == want
+    assert exact_rows.row_sums(a).tolist() == [float(sum(_f(v) for v in row)) for row in a]

@@ -228,3 +228,22 @@ def row_sums(x: np.ndarray) -> np.ndarray:
     ints, power = dyadic(x)
     totals = np.array(ints, dtype=object).reshape(x.shape).sum(axis=1)
     return quotients(np.asarray(totals, dtype=object), power, 1)
+
+
+def matvec_floats(x: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Return x @ v (x 2-D, v 1-D, floats) with each entry exact, rounded once.
+
+    In int64 limbs of x while each row's sum fits (non-negative x and v of
+    moderate range: distances times counts), else Python integers.
+    """
+    x, v = np.asarray(x, dtype=np.float64), np.asarray(v, dtype=np.float64)
+    if not (np.isfinite(x).all() and np.isfinite(v).all()):
+        found: np.ndarray = x @ v  # nan or inf propagate: no digits to agree on
+        return found
+    ints, scale = dyadic(v)
+    pieces, power = limbs(x)
+    total: Any = 0
+    for shift, part in pieces:
+        value = _product(part, ints)
+        total = total + (as_object(value) << shift if shift else value)
+    return quotients(_array(total, x.shape[0]), power + scale, 1)

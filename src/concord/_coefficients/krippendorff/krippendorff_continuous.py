@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.krippendorff.krippendorff_core import krippendorff_items
+from concord._common.exact import fdot, fsum
 from concord._tables.dyadic_rows import digits, product_total, scaled
 
 _BLOCK = 1 << 20  # values per block of the ratio metric's V × V sums
@@ -71,7 +72,7 @@ def _row_sums(level: str, scores: np.ndarray, n_c: np.ndarray) -> np.ndarray:
         out: np.ndarray = n_c.sum() - n_c
         return out
     if level in ("interval", "ordinal"):
-        t1, t2 = float(n_c @ scores), float(n_c @ (scores * scores))
+        t1, t2 = fdot(n_c, scores), fdot(n_c, scores * scores)  # exact sums
         out = n_c.sum() * scores * scores - 2 * scores * t1 + t2
         return out
     sums = np.empty(scores.shape[0])
@@ -84,7 +85,7 @@ def _row_sums(level: str, scores: np.ndarray, n_c: np.ndarray) -> np.ndarray:
 def _pairs(level: str, x: np.ndarray, codes: np.ndarray, present: np.ndarray) -> np.ndarray:
     """Σ_{g,h} δ² between the ratings of each item."""
     if level in ("interval", "ordinal"):
-        s1, s2, m = x.sum(axis=1), (x * x).sum(axis=1), present.sum(axis=1)
+        s1, s2, m = _columns(x), _columns(x * x), present.sum(axis=1)
         out: np.ndarray = 2 * m * s2 - 2 * s1 * s1
         return out
     total = np.zeros(x.shape[0])
@@ -96,6 +97,14 @@ def _pairs(level: str, x: np.ndarray, codes: np.ndarray, present: np.ndarray) ->
             else:
                 total += np.where(both, _ratio(x[:, g], x[:, h]), 0.0)
     return total
+
+
+def _columns(x: np.ndarray) -> np.ndarray:
+    """Each row's sum, column after column: elementwise additions, the same on every CPU."""
+    out = np.zeros(x.shape[0])
+    for g in range(x.shape[1]):
+        out += x[:, g]
+    return out
 
 
 def _max_delta(level: str, scores: np.ndarray) -> float:
@@ -119,13 +128,13 @@ def terms(codes: np.ndarray, level: str, values: np.ndarray) -> Terms:
     top = _max_delta(level, scores)
     n = float(m.sum())
     per_value = 1 - rows / (n * top) if top > 0 and n > 0 else np.ones_like(rows)
-    chance = np.where(present, per_value[np.maximum(codes, 0)], 0.0).sum(axis=1)
+    chance = _columns(np.where(present, per_value[np.maximum(codes, 0)], 0.0))
     if level in ("interval", "ordinal") and x.size:
         observed, expected = _exact_sums(x, m)
         lo, hi = float(scores.min()), float(scores.max())
         exact_top = (Fraction(hi) - Fraction(lo)) ** 2
         return Terms(m, pairs, chance, observed, expected, top, exact_top)
-    return Terms(m, pairs, chance, float(np.sum(pairs / (m - 1))), float(n_c @ rows), top)
+    return Terms(m, pairs, chance, fsum(pairs / (m - 1)), fdot(n_c, rows), top)
 
 
 def _exact_sums(x: np.ndarray, m: np.ndarray) -> tuple[Fraction, Fraction]:
