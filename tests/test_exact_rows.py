@@ -185,3 +185,75 @@ def test_matvec_floats_is_exact_rounded_once() -> None:
     ]
     assert exact_rows.matmul(a, b).tolist() == want
     assert exact_rows.row_sums(a).tolist() == [float(sum(_f(v) for v in row)) for row in a]
+
+
+def _solve(a: list[list[Fraction]], b: list[Fraction]) -> list[Fraction]:
+    """Gaussian elimination in fractions (a nonsingular)."""
+    n = len(b)
+    m = [[*row, v] for row, v in zip(a, b, strict=True)]
+    for k in range(n):
+        pivot = next(i for i in range(k, n) if m[i][k] != 0)
+        m[k], m[pivot] = m[pivot], m[k]
+        for i in range(n):
+            if i != k and m[i][k] != 0:
+                factor = m[i][k] / m[k][k]
+                m[i] = [x - factor * y for x, y in zip(m[i], m[k], strict=True)]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_stuart_maxwell_is_exact_rounded_once(seed: int) -> None:
+    # Maxwell (1970) / R irr's stuart.maxwell.mh: χ² = dᵀ S⁻¹ d on the first k − 1
+    # categories, S_kk = r_k + c_k − 2 n_kk, S_kl = −(n_kl + n_lk); a connected table
+    from concord._coefficients.kappa import categories_core
+
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(3, 8))
+    table = rng.integers(1, 40, size=(k, k))
+    t = [[Fraction(int(v)) for v in row] for row in table]
+    r = [sum(row) for row in t]
+    c = [sum(t[i][j] for i in range(k)) for j in range(k)]
+    d = [r[i] - c[i] for i in range(k - 1)]
+    s = [
+        [r[i] + c[i] - 2 * t[i][i] if i == j else -(t[i][j] + t[j][i]) for j in range(k - 1)]
+        for i in range(k - 1)
+    ]
+    x = _solve(s, d)
+    exact = sum(a * b for a, b in zip(d, x, strict=True))
+    assert categories_core.stuart_maxwell(table) == (float(exact), k - 1)
+    # sample weights: χ² scales as the counts
+    assert categories_core.stuart_maxwell(table * 0.375) == (float(exact * Fraction(3, 8)), k - 1)
+
+
+def test_stuart_maxwell_drops_categories_without_disagreement() -> None:
+    # categories 2 and 4 never disagree: rank S = k − 1 − 2, two components' forms
+    from concord._coefficients.kappa import categories_core
+
+    table = np.array(
+        [[5, 3, 0, 1, 0], [1, 4, 0, 0, 0], [0, 0, 7, 0, 0], [2, 0, 0, 6, 0], [0, 0, 0, 0, 9]]
+    )
+    chi2, df = categories_core.stuart_maxwell(table)
+    assert df == 2
+    assert chi2 == pytest.approx(
+        float(categories_core._stuart_maxwell_sparse(table)[0]), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_bangdiwala_and_specific_agreement_are_order_free(seed: int) -> None:
+    # every sum exact: B^w and its SE are the same for the table and its transpose
+    # (the raters swapped), specific agreement's SE for any order of the patterns
+    from concord._coefficients.kappa import categories_core
+
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(3, 9))
+    table = rng.integers(0, 30, size=(k, k)) + np.diag(rng.integers(5, 60, size=k))
+    partial = np.array([1.0, 1 / 3, 1 / 7])
+    assert categories_core.bangdiwala(table, partial) == categories_core.bangdiwala(
+        table.T, partial
+    )
+    p = _patterns(seed, q=4, raters=6, items=300)
+    ps, se, n = categories_core.specific(p)
+    order = rng.permutation(p.rows.shape[0])
+    ps2, se2, n2 = categories_core.specific(Patterns(p.rows[order], p.freq[order]))
+    assert (ps.tolist(), se.tolist(), n) == (ps2.tolist(), se2.tolist(), n2)

@@ -237,8 +237,11 @@ def matvec_floats(x: np.ndarray, v: np.ndarray) -> np.ndarray:
     moderate range: distances times counts), else Python integers.
     """
     x, v = np.asarray(x, dtype=np.float64), np.asarray(v, dtype=np.float64)
-    if not (np.isfinite(x).all() and np.isfinite(v).all()):
+    finite = np.isfinite(x).all(axis=1)
+    if not (finite.all() and np.isfinite(v).all()):
         found: np.ndarray = x @ v  # nan or inf propagate: no digits to agree on
+        if np.isfinite(v).all() and finite.any():
+            found[finite] = matvec_floats(x[finite], v)
         return found
     ints, scale = dyadic(v)
     pieces, power = limbs(x)
