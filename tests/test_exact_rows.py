@@ -257,3 +257,30 @@ def test_bangdiwala_and_specific_agreement_are_order_free(seed: int) -> None:
     order = rng.permutation(p.rows.shape[0])
     ps2, se2, n2 = categories_core.specific(Patterns(p.rows[order], p.freq[order]))
     assert (ps.tolist(), se.tolist(), n) == (ps2.tolist(), se2.tolist(), n2)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cronbach_alpha_is_exact_rounded_once(seed: int) -> None:
+    # Cronbach (1951): α = k/(k − 1) (1 − Σ_a var_a / Σ_ab cov_ab), each covariance over the
+    # rows both columns hold (pingouin's pairwise deletion), in fractions, rounded once
+    import concord
+
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(40, 4)).round(3) + rng.normal(size=(40, 1))
+    if seed % 2:
+        x[rng.random(x.shape) < 0.1] = np.nan
+    k = x.shape[1]
+
+    def cov(a: int, b: int) -> Fraction:
+        both = ~(np.isnan(x[:, a]) | np.isnan(x[:, b]))
+        u, v = [_f(t) for t in x[both, a]], [_f(t) for t in x[both, b]]
+        n = len(u)
+        mu, mv = sum(u) / n, sum(v) / n
+        return sum((p - mu) * (q - mv) for p, q in zip(u, v, strict=True)) / (n - 1)
+
+    total = sum(cov(a, b) for a in range(k) for b in range(k))
+    trace = sum(cov(a, a) for a in range(k))
+    r = concord.cronbach_alpha(x)
+    assert r.statistic == float(Fraction(k, k - 1) * (1 - trace / total))
+    assert r.mean_variance == float(trace / k)
+    assert r.mean_covariance == float((total - trace) / (k * (k - 1)))
