@@ -11,6 +11,7 @@ the dyadic rationals they are) and asks for the float nearest to it, ``==``.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -284,3 +285,28 @@ def test_cronbach_alpha_is_exact_rounded_once(seed: int) -> None:
     assert r.statistic == float(Fraction(k, k - 1) * (1 - trace / total))
     assert r.mean_variance == float(trace / k)
     assert r.mean_covariance == float((total - trace) / (k * (k - 1)))
+
+
+@pytest.mark.parametrize("method", ["pearson", "spearman"])
+def test_pairwise_correlations_are_exact_rounded_once(method: str) -> None:
+    # Pearson (on mid-ranks for Spearman): r = C_ab / √(C_aa C_bb), C the centred cross
+    # products, in fractions; √ of the exact r², correctly rounded, with r's sign
+    import concord
+    from concord._coefficients.ranks.ranking import midranks
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(50, 4)).round(2) + rng.normal(size=(50, 1))
+    r = concord.mean_correlation(x, method=method)
+    cols = x if method == "pearson" else np.column_stack([midranks(x[:, j])[0] for j in range(4)])
+    c = [[Fraction(0)] * 4 for _ in range(4)]
+    for a in range(4):
+        for b in range(4):
+            u, v = [_f(t) for t in cols[:, a]], [_f(t) for t in cols[:, b]]
+            c[a][b] = 50 * sum(p * q for p, q in zip(u, v, strict=True)) - sum(u) * sum(v)
+    want = []
+    for a in range(4):
+        for b in range(a + 1, 4):
+            square = c[a][b] ** 2 / (c[a][a] * c[b][b])
+            root = math.isqrt(square.numerator * 4**80 // square.denominator)  # 80 extra bits
+            want.append(math.copysign(math.ldexp(root, -80), c[a][b]))
+    assert list(r.correlations) == want
