@@ -310,3 +310,28 @@ def test_pairwise_correlations_are_exact_rounded_once(method: str) -> None:
             root = math.isqrt(square.numerator * 4**80 // square.denominator)  # 80 extra bits
             want.append(math.copysign(math.ldexp(root, -80), c[a][b]))
     assert list(r.correlations) == want
+
+
+def test_item_agreement_per_item_is_exact_rounded_once() -> None:
+    # Fleiss (1971) per item, weighted as Gwet (2014): p_a,i = (rᵀ A r − m) / (m (m − 1)),
+    # A = 1 − (d/(q − 1))² on labels 1..5; the mean: an exact sum over the count
+    import concord
+
+    rng = np.random.default_rng(13)
+    x = rng.integers(1, 6, size=(80, 6)).astype(float)
+    x[rng.random(x.shape) < 0.2] = np.nan
+    r = concord.item_agreement(x, weights="quadratic")
+    a = _agreement(5, "quadratic")
+    got = dict(zip(r.items, r.agreement.tolist(), strict=True))
+    want = []
+    for i, row in enumerate(x):
+        counts = [int((row == v).sum()) for v in range(1, 6)]
+        m = sum(counts)
+        if m < 2:
+            assert np.isnan(got[i])
+            continue
+        form = sum(counts[k] * _f(a[k, j]) * counts[j] for k in range(5) for j in range(5))
+        value = (form - m) / (m * (m - 1))
+        assert got[i] == float(value)
+        want.append(float(value))
+    assert r.statistic == float(sum(Fraction(v) for v in want)) / len(want)  # fmean's steps

@@ -250,3 +250,15 @@ def matvec_floats(x: np.ndarray, v: np.ndarray) -> np.ndarray:
         value = _product(part, ints)
         total = total + (as_object(value) << shift if shift else value)
     return quotients(_array(total, x.shape[0]), power + scale, 1)
+
+
+def less(value: Scaled, whole: np.ndarray) -> Scaled:
+    """Return Q · 2**e − w exactly, as integers on a power of two (``whole`` integers)."""
+    forms, power = value
+    sizes = np.asarray(whole).astype(np.int64)
+    if power == 0 and forms.dtype != object:
+        out: np.ndarray = forms - sizes  # both far below 2**62
+        return out, 0
+    if power > 0:
+        return as_object(forms) * (1 << power) - sizes, 0
+    return forms - as_object(sizes) * (1 << -power), power

@@ -205,12 +205,8 @@ def terms(patterns: Patterns, agreement: np.ndarray) -> Terms:
     rows = patterns.rows.astype(np.float64)
     m = rows.sum(axis=1)
     counts = np.asarray(patterns.rows).astype(np.int64)
-    forms, power = exact_rows.Rows(counts).forms(agreement)
-    sizes = counts.sum(axis=1)
-    if power >= 0:
-        agree = exact_rows.quotients(_exact.as_object(forms) * (1 << power) - sizes, 0, 1)
-    else:
-        agree = exact_rows.quotients(forms - _exact.as_object(sizes) * (1 << -power), power, 1)
+    num, power = exact_rows.less(exact_rows.Rows(counts).forms(agreement), counts.sum(axis=1))
+    agree = exact_rows.quotients(num, power, 1)
     freq = patterns.freq.astype(np.float64)
     return Terms(rows, freq, m, agree, int(freq.sum()), int(freq[m >= 2].sum()))
 
