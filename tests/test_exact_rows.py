@@ -335,3 +335,22 @@ def test_item_agreement_per_item_is_exact_rounded_once() -> None:
         assert got[i] == float(value)
         want.append(float(value))
     assert r.statistic == float(sum(Fraction(v) for v in want)) / len(want)  # fmean's steps
+
+
+def test_overall_concordance_does_not_depend_on_the_order_of_the_items() -> None:
+    # every sum over the items exact: OCCC, its parts and its jackknife SE are the same
+    # for the items in any order (a numpy or BLAS sum could differ in its last bits)
+    import concord
+
+    rng = np.random.default_rng(17)
+    x = rng.normal(size=(3000, 4)) + rng.normal(size=(3000, 1)) * 2
+    x[rng.random(x.shape) < 0.05] = np.nan
+    want = concord.overall_concordance(x)
+    for s in range(3):
+        got = concord.overall_concordance(x[np.random.default_rng(300 + s).permutation(3000)])
+        assert (got.statistic, got.precision, got.accuracy, got.standard_error) == (
+            want.statistic,
+            want.precision,
+            want.accuracy,
+            want.standard_error,
+        )

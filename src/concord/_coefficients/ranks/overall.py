@@ -10,6 +10,7 @@ import numpy as np
 from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import undefined
 from concord._common.errors import param_error
+from concord._common.exact import fdot, fmean, fsum
 from concord._inference.intervals import check_level
 from concord._results.continuous.reliability import OverallConcordanceResult
 
@@ -82,12 +83,13 @@ def overall_concordance(
     level = check_level(confidence_level, _FUNC)
     x, _, _ = ratings_matrix(ratings, _FUNC)
     x = x.astype(np.float64, copy=False)
-    offset = np.nanmean(x, axis=0)
+    # every sum over the items exact (fsum, fmean, fdot): the same digits on every CPU
+    offset = np.array([fmean(c[~np.isnan(c)]) for c in x.T])
     features = _features(x, offset)
     n = x.shape[0]
     if n < 3:
         param_error(_FUNC, "ratings", "at least 3 items with scores", f"{n}", raw=True)
-    total = features.sum(axis=0)
+    total = _totals(features, x.shape[1])
     occc, precision, accuracy = (float(v[0]) for v in _parts(total[None, :], offset))
     if math.isnan(occc):
         undefined(_FUNC, "no rater's scores vary and all the raters agree on one score")
@@ -119,6 +121,21 @@ def _features(x: np.ndarray, offset: np.ndarray) -> np.ndarray:
             u, v = centred[:, a] * both, centred[:, b] * both
             parts.append(np.stack([both, u, v, u * v], axis=1))
     return np.concatenate(parts, axis=1)
+
+
+def _totals(features: np.ndarray, k: int) -> np.ndarray:
+    """Return the features' sums over the items, exact: the same on every CPU.
+
+    The counts (present, both present) are integers below 2**53, exact in any
+    order; the other columns take :func:`concord._common.exact.fsum`.
+    """
+    counts = np.zeros(features.shape[1], dtype=bool)
+    counts[:k] = True
+    counts[3 * k :: 4] = True
+    out = np.empty(features.shape[1])
+    out[counts] = features[:, counts].sum(axis=0)
+    out[~counts] = [fsum(c) for c in features[:, ~counts].T]
+    return out
 
 
 def _parts(sums: np.ndarray, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -164,4 +181,5 @@ def _jackknife_se(
     z = z[np.isfinite(z)]
     if z.size < 2:
         return math.nan
-    return float(math.sqrt((z.size - 1) / z.size * np.sum((z - z.mean()) ** 2)))
+    centred = z - fmean(z)
+    return float(math.sqrt((z.size - 1) / z.size * fdot(centred, centred)))
