@@ -354,3 +354,29 @@ def test_overall_concordance_does_not_depend_on_the_order_of_the_items() -> None
             want.accuracy,
             want.standard_error,
         )
+
+
+def test_eliasziw_mean_squares_are_exact_rounded_once() -> None:
+    # Eliasziw et al. (1994), the two-way ANOVA with replication, in fractions from the
+    # definitions (deviations from the means), each mean square rounded once
+    from concord._studies.judges.eliasziw import mean_squares
+
+    rng = np.random.default_rng(23)
+    n, t, m = 7, 3, 4
+    y = rng.normal(size=(n, t, m)).round(3) * 10
+    f = [[[_f(y[i, j, k]) for k in range(m)] for j in range(t)] for i in range(n)]
+    grand = sum(v for a in f for b in a for v in b) / (n * t * m)
+    cell = [[sum(f[i][j]) / m for j in range(t)] for i in range(n)]
+    subj = [sum(cell[i]) / t for i in range(n)]
+    rater = [sum(cell[i][j] for i in range(n)) / n for j in range(t)]
+    mss = m * t * sum((v - grand) ** 2 for v in subj) / (n - 1)
+    msr = m * n * sum((v - grand) ** 2 for v in rater) / (t - 1)
+    inter = sum((cell[i][j] - subj[i] - rater[j] + grand) ** 2 for i in range(n) for j in range(t))
+    within = [
+        sum((f[i][j][k] - cell[i][j]) ** 2 for i in range(n) for k in range(m)) for j in range(t)
+    ]
+    ms = mean_squares(y)
+    assert (ms.mss, ms.msr) == (float(mss), float(msr))
+    assert ms.mssr == float(m * inter / ((n - 1) * (t - 1)))
+    assert ms.mse == float(sum(within) / (n * t * (m - 1)))
+    assert ms.mse_rater.tolist() == [float(w / (n * (m - 1))) for w in within]
