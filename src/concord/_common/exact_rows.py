@@ -17,6 +17,7 @@ in int64 where the bounds allow (weights split in limbs of ``LIMB`` bits,
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -34,13 +35,31 @@ def _low(x: np.ndarray) -> int:
     return int(np.frexp(x)[1][x != 0].min()) - 53
 
 
+_CACHED = 1 << 16  # weight matrices up to this many values keep their parts (read-only)
+
+
 def limbs(x: np.ndarray) -> tuple[list[tuple[int, np.ndarray]], int]:
     """Return int64 parts of a float array (Σ part · 2**shift) and their power of two.
 
     x = 2**low · Σ part · 2**shift, exactly. Where ``parts`` cannot (negative
-    values, exponents far apart) one part of Python integers.
+    values, exponents far apart) one part of Python integers. A small array's
+    parts are kept (one weight matrix serves every call of a study, and many studies).
     """
     x = np.asarray(x, dtype=np.float64)
+    if x.size <= _CACHED:
+        return _limbs(x.tobytes(), x.shape)
+    return _split(x)
+
+
+@functools.lru_cache(maxsize=64)
+def _limbs(data: bytes, shape: tuple[int, ...]) -> tuple[list[tuple[int, np.ndarray]], int]:
+    pieces, power = _split(np.frombuffer(data, dtype=np.float64).reshape(shape))
+    for _, part in pieces:
+        part.flags.writeable = False
+    return pieces, power
+
+
+def _split(x: np.ndarray) -> tuple[list[tuple[int, np.ndarray]], int]:
     found = parts(x) if x.size else [(0, np.zeros(x.shape, dtype=np.int64))]
     if found is not None:
         return found, _low(x) if x.size else 0
@@ -113,10 +132,14 @@ def quotients(numerators: np.ndarray, power: int, denominators: Any) -> np.ndarr
     nums = [int(v) for v in numerators.tolist()]
     dens = np.broadcast_to(np.asarray(denominators, dtype=object), (len(nums),)).tolist()
     if power >= 0:
-        values = [rounded(a << power, int(d)) for a, d in zip(nums, dens, strict=True)]
+        pairs = [(a << power, int(d)) for a, d in zip(nums, dens, strict=True)]
     else:
         scale = 1 << -power
-        values = [rounded(a, int(d) * scale) for a, d in zip(nums, dens, strict=True)]
+        pairs = [(a, int(d) * scale) for a, d in zip(nums, dens, strict=True)]
+    try:
+        values = [a / d for a, d in pairs]  # Python's int / int: rounded once
+    except OverflowError:  # beyond the float range: ±inf, as float arithmetic
+        values = [rounded(a, d) for a, d in pairs]
     return np.array(values, dtype=np.float64)
 
 
@@ -262,3 +285,9 @@ def less(value: Scaled, whole: np.ndarray) -> Scaled:
     if power > 0:
         return as_object(forms) * (1 << power) - sizes, 0
     return forms - as_object(sizes) * (1 << -power), power
+
+
+def identity(x: np.ndarray) -> bool:
+    """Return True when ``x`` is the identity matrix (unweighted agreement)."""
+    x = np.asarray(x)
+    return x.ndim == 2 and x.shape[0] == x.shape[1] and bool((x == np.eye(x.shape[0])).all())

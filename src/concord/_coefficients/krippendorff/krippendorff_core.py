@@ -150,6 +150,10 @@ def chance_terms(
     else:
         u = [int(v) for v in (as_object(weights) @ as_object(counts)).tolist()]
     d = sum(u)
+    top = int(counts.sum(axis=1).max(initial=0))
+    if exact_rows.identity(agreement) and top * d < 2**53:  # nominal: Σ u² / D², r_i · u / D
+        dots = (counts * np.array(u, dtype=np.int64)).sum(axis=1)  # ≤ m D: exact as floats
+        return rounded(sum(v * v for v in u), d * d), dots.astype(np.float64) / d
     form, power = exact_rows.quadratic(agreement, u)
     pe = rounded(form << power, d * d) if power >= 0 else rounded(form, (d * d) << -power)
     shares, scale = exact_rows.matvec(agreement, u)

@@ -205,8 +205,12 @@ def terms(patterns: Patterns, agreement: np.ndarray) -> Terms:
     rows = patterns.rows.astype(np.float64)
     m = rows.sum(axis=1)
     counts = np.asarray(patterns.rows).astype(np.int64)
-    num, power = exact_rows.less(exact_rows.Rows(counts).forms(agreement), counts.sum(axis=1))
-    agree = exact_rows.quotients(num, power, 1)
+    if exact_rows.identity(agreement):  # unweighted: Σ_k r_k² − m, an integer
+        agree = ((counts * counts).sum(axis=1) - counts.sum(axis=1)).astype(np.float64)
+    else:
+        forms = exact_rows.Rows(counts).forms(agreement)
+        num, power = exact_rows.less(forms, counts.sum(axis=1))
+        agree = exact_rows.quotients(num, power, 1)
     freq = patterns.freq.astype(np.float64)
     return Terms(rows, freq, m, agree, int(freq.sum()), int(freq[m >= 2].sum()))
 
