@@ -89,7 +89,7 @@ def overall_concordance(
     n = x.shape[0]
     if n < 3:
         param_error(_FUNC, "ratings", "at least 3 items with scores", f"{n}", raw=True)
-    total = _totals(features, x.shape[1])
+    total = _totals(x, offset)
     occc, precision, accuracy = (float(v[0]) for v in _parts(total[None, :], offset))
     if math.isnan(occc):
         undefined(_FUNC, "no rater's scores vary and all the raters agree on one score")
@@ -123,19 +123,32 @@ def _features(x: np.ndarray, offset: np.ndarray) -> np.ndarray:
     return np.concatenate(parts, axis=1)
 
 
-def _totals(features: np.ndarray, k: int) -> np.ndarray:
-    """Return the features' sums over the items, exact: the same on every CPU.
+def _totals(x: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """Return the sums over the items of :func:`_features`' columns, exact: on any CPU alike.
 
-    The counts (present, both present) are integers below 2**53, exact in any
-    order; the other columns take :func:`concord._common.exact.fsum`.
+    Each column is formed again as a contiguous row, from the same elementwise
+    operations, and summed by :func:`concord._common.exact.fsum` (the counts are
+    integers, exact in any order); a pair both of whose raters scored every
+    item repeats their centred scores, whose sums are reused.
     """
-    counts = np.zeros(features.shape[1], dtype=bool)
-    counts[:k] = True
-    counts[3 * k :: 4] = True
-    out = np.empty(features.shape[1])
-    out[counts] = features[:, counts].sum(axis=0)
-    out[~counts] = [fsum(c) for c in features[:, ~counts].T]
-    return out
+    present = ~np.isnan(x).T
+    centred = np.where(present, x.T - offset[:, None], 0.0)  # (k, n), contiguous rows
+    k = x.shape[1]
+    out = [float(p.sum()) for p in present]
+    sums = [fsum(c) for c in centred]
+    out += sums + [fsum(c * c) for c in centred]
+    for a in range(k):
+        for b in range(a + 1, k):
+            both = present[a] & present[b]
+            count = int(both.sum())
+            if count == x.shape[0]:
+                u, v, su, sv = centred[a], centred[b], sums[a], sums[b]
+            else:
+                weight = both.astype(np.float64)
+                u, v = centred[a] * weight, centred[b] * weight
+                su, sv = fsum(u), fsum(v)
+            out += [float(count), su, sv, fsum(u * v)]
+    return np.array(out)
 
 
 def _parts(sums: np.ndarray, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
