@@ -10,6 +10,7 @@ from concord._common import exact_rows
 from concord._studies.crowds.dawid_skene import majority_shares
 from concord._studies.crowds.inputs import crowd
 from concord._studies.crowds.items_result import ItemAgreementResult
+from concord._tables.patterns import radix_fits
 from concord._tables.weights import resolve
 
 
@@ -119,6 +120,17 @@ def _agreement(counts: np.ndarray, agree: np.ndarray, n: np.ndarray) -> np.ndarr
 
     :mod:`concord._common.exact_rows`: no BLAS product, so the same on every CPU.
     """
+    base = int(counts.max(initial=0)) + 1
+    if counts.shape[0] > 1 and radix_fits(base, counts.shape[1]):  # once per distinct row
+        code = counts @ (base ** np.arange(counts.shape[1], dtype=np.int64))
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        found: np.ndarray = _exact_agreement(counts[first], agree, n[first])[inverse.ravel()]
+        return found
+    return _exact_agreement(counts, agree, n)
+
+
+def _exact_agreement(counts: np.ndarray, agree: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """:func:`_agreement` of each row."""
     sizes = n.astype(np.int64)
     num, power = exact_rows.less(exact_rows.Rows(counts).forms(agree), sizes)
     pairs = sizes * (sizes - 1)
