@@ -267,10 +267,27 @@ def matvec_floats(x: np.ndarray, v: np.ndarray) -> np.ndarray:
             found[finite] = matvec_floats(x[finite], v)
         return found
     ints, scale = dyadic(v)
+    return matvec_scaled(x, (np.array(ints, dtype=object), scale))
+
+
+def matvec_scaled(x: np.ndarray, v: Scaled) -> np.ndarray:
+    """Return x @ v for finite floats x and v = V · 2**e given as integers, exact, rounded once.
+
+    For many blocks of x against one vector: the vector's integers are found once.
+    """
+    column, scale = v
+    if column.dtype == object and all(0 <= int(c) < 1 << 62 for c in column.tolist()):
+        column = column.astype(np.int64)
+    small = column.dtype != object and bool((column >= 0).all())
+    mass = int(column.sum()) if small else 0
     pieces, power = limbs(x)
     total: Any = 0
     for shift, part in pieces:
-        value = _product(part, ints)
+        bound = int(np.abs(part).max(initial=0)) if part.dtype != object else 1 << 62
+        if small and fits_int64(bound, mass):
+            value: Any = part @ column  # integer matmul: exact, no BLAS
+        else:
+            value = as_object(part) @ as_object(column)
         total = total + (as_object(value) << shift if shift else value)
     return quotients(_array(total, x.shape[0]), power + scale, 1)
 

@@ -11,8 +11,12 @@ From these come α, Gwet's (2014) per-item terms for its variance, and the
 bootstrap by resampling items. At the interval and ordinal levels the two
 sums of α are exact (:mod:`concord._tables.dyadic_rows`: n..D_o and
 n..(n.. − 1)D_e as fractions, whatever the offset of the values), so α is
-correctly rounded; the ratio metric's sums and the per-item terms of the
-variance are floats.
+correctly rounded. The per-item terms of the variance are floats formed
+elementwise (each item's sums column after column) and summed exactly
+(:func:`concord._common.exact.fsum`, ``fdot``), the same on every CPU; so
+are the ratio metric's per-value sums Σ_l n_l δ²(x_c, x_l), exact over
+blocks of values (:func:`concord._common.exact_rows.matvec_scaled`: about
+twice the time of the BLAS products they replace, O(V²) work either way).
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.krippendorff.krippendorff_core import krippendorff_items
-from concord._common.exact import fdot, fsum
+from concord._common import exact_rows
+from concord._common.exact import dyadic, fdot, fsum
 from concord._tables.dyadic_rows import digits, product_total, scaled
 
 _BLOCK = 1 << 20  # values per block of the ratio metric's V × V sums
@@ -76,9 +81,15 @@ def _row_sums(level: str, scores: np.ndarray, n_c: np.ndarray) -> np.ndarray:
         out = n_c.sum() * scores * scores - 2 * scores * t1 + t2
         return out
     sums = np.empty(scores.shape[0])
-    step = max(1, _BLOCK // scores.shape[0])
+    step = max(1, _BLOCK // 4 // scores.shape[0])  # a quarter: the exact sum's limbs take room
+    ints, scale = dyadic(n_c)
+    column = np.array(ints, dtype=object)
+    if all(0 <= v < 1 << 62 for v in ints):
+        column = column.astype(np.int64)  # counts: once, for every block
+    counts = (column, scale)
     for s in range(0, scores.shape[0], step):
-        sums[s : s + step] = _ratio(scores[s : s + step, None], scores[None, :]) @ n_c
+        block = _ratio(scores[s : s + step, None], scores[None, :])
+        sums[s : s + step] = exact_rows.matvec_scaled(block, counts)  # exact, rounded once
     return sums
 
 
