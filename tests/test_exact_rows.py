@@ -380,3 +380,17 @@ def test_eliasziw_mean_squares_are_exact_rounded_once() -> None:
     assert ms.mssr == float(m * inter / ((n - 1) * (t - 1)))
     assert ms.mse == float(sum(within) / (n * t * (m - 1)))
     assert ms.mse_rater.tolist() == [float(w / (n * (m - 1))) for w in within]
+
+
+def test_ratio_row_sums_are_exact_rounded_once() -> None:
+    # Krippendorff's ratio δ² = ((x − y)/(x + y))², Σ_l n_l δ²(x_c, x_l) for every value c,
+    # from the floats δ² themselves in fractions, rounded once
+    from concord._coefficients.krippendorff import krippendorff_continuous as kc
+
+    rng = np.random.default_rng(29)
+    scores = np.sort(rng.gamma(2.0, 3.0, size=60))
+    n_c = rng.integers(1, 9, size=60).astype(np.float64)
+    got = kc._row_sums("ratio", scores, n_c)
+    delta = kc._ratio(scores[:, None], scores[None, :])
+    for c in range(60):
+        assert got[c] == float(sum(_f(delta[c, j]) * _f(n_c[j]) for j in range(60)))
