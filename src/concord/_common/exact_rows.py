@@ -76,10 +76,14 @@ class Rows:
 
     def __init__(self, rows: np.ndarray) -> None:
         rows = np.asarray(rows).astype(np.int64)
-        width = int((rows != 0).sum(axis=1).max(initial=0))
-        order = np.argsort(rows == 0, axis=1, kind="stable")[:, : max(width, 1)]
-        self.index = order
-        self.count = np.take_along_axis(rows, order, axis=1)
+        item, column = np.nonzero(rows)  # row by row, columns ascending
+        per_row = np.bincount(item, minlength=rows.shape[0])
+        width = max(int(per_row.max(initial=0)), 1)
+        at = np.arange(item.size) - (np.cumsum(per_row) - per_row)[item]
+        self.index = np.zeros((rows.shape[0], width), dtype=np.int64)
+        self.count = np.zeros((rows.shape[0], width), dtype=np.int64)
+        self.index[item, at] = column
+        self.count[item, at] = rows[item, column]
         self.top = int(rows.sum(axis=1).max(initial=0))  # the largest row total
 
     def forms(self, x: np.ndarray) -> Scaled:
