@@ -7,7 +7,9 @@ on both sides), and digests it wrote (below).
 Expected values: tests/reference/raters/values.json, written by
 tests/reference/raters/generate.py (first with the per-rater loop of commit
 8f8f673: one coefficient call, one Cohen's kappa and one Stuart–Maxwell test
-per rater left out; again when α's SE took the raw ratings' form): a digest of every field of the result and of each per-rater result
+per rater left out; again when α's SE took the raw ratings' form, and when
+the SEs' sums became exact): a digest of every field of the result and of
+each per-rater result
 (their to_dict(), floats as hex), for Krippendorff's α at four levels, with
 clusters, Fleiss', Gwet's (quadratic weights), Brennan–Prediger's, percent
 agreement and Conger's kappa on seeded panels with missing ratings, items

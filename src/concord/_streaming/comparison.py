@@ -23,6 +23,7 @@ import numpy as np
 from concord._coefficients.pattern_terms import Layout
 from concord._coefficients.registry import Coefficient, by_name
 from concord._common.errors import param_error
+from concord._common.exact import fdot
 from concord._data.labels import Labels
 from concord._inference.intervals import Inference
 from concord._results.studies.comparison import check_method
@@ -159,8 +160,8 @@ class ComparisonAccumulator:
         d = u[1] - u[0]
         freq = self._freq.astype(np.float64)
         n = float(freq.sum())
-        mean = float(freq @ d) / n
-        return math.sqrt(float(freq @ (d - mean) ** 2)), n - 1
+        mean = fdot(freq, d) / n  # exact sums: the same on every CPU
+        return math.sqrt(fdot(freq, (d - mean) ** 2)), n - 1
 
     def _keys(self, data: tuple[Any, ...], side: Any) -> np.ndarray:
         terms = self._coef.pattern_terms

@@ -19,6 +19,7 @@ from types import ModuleType
 
 import numpy as np
 
+from concord._common.exact import fdot
 from concord._tables import engines as _count
 
 _CHUNK = 1 << 14  # rows per numpy chunk: bounds the (rows × raters) temporaries
@@ -85,4 +86,4 @@ def grouped_sum(values: np.ndarray, freq: np.ndarray | None) -> float:
     else:
         distinct, inverse = np.unique(values, return_inverse=True)
         weight = np.bincount(inverse.reshape(-1), weights=freq, minlength=distinct.size)
-    return float(np.sum(distinct * weight))
+    return fdot(distinct, weight)  # an exact sum: the same on every CPU

@@ -9,10 +9,13 @@ functions in :mod:`concord._coefficients.kappa.categories` validate and count.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from concord._common import exact_rows
+from concord._common.exact import dyadic, fdot, fsum, to_float
 from concord._common.extras import require
 from concord._tables.patterns import Patterns
 
@@ -30,6 +33,8 @@ def stuart_maxwell(table: np.ndarray) -> tuple[float, int]:
     rank this is the textbook dᵀ S⁻¹ d on k − 1 categories (R irr's
     ``stuart.maxwell.mh``).
     """
+    if table.shape[0] <= _EXACT:
+        return _stuart_maxwell_exact(np.asarray(table))
     if table.shape[0] > _DENSE:
         return _stuart_maxwell_sparse(np.asarray(table))
     t = np.asarray(table, dtype=np.float64)
@@ -40,6 +45,68 @@ def stuart_maxwell(table: np.ndarray) -> tuple[float, int]:
     if df == 0:
         return 0.0, 0
     return float(d @ np.linalg.pinv(s, hermitian=True) @ d), df
+
+
+# up to this many categories the χ² is exact (integers), rounded once: the same on every CPU
+_EXACT = 32
+
+
+def _stuart_maxwell_exact(table: np.ndarray) -> tuple[float, int]:
+    """Return Stuart–Maxwell's χ² and df in integers, rounded once (k ≤ ``_EXACT``).
+
+    As :func:`_stuart_maxwell_sparse`: on each connected component of the
+    disagreement graph, one category grounded, the form dᵀL⁻¹d of the
+    grounded Laplacian L (positive definite). It is −det M / det L for
+    M = [[L, d], [dᵀ, 0]] (the Schur complement), and fraction-free Gaussian
+    elimination (Bareiss 1968; no pivot needed, every leading minor of M's
+    L block is positive) gives both determinants in integers. Counts with
+    sample weights are integers times 2**p, and χ² scales as the counts.
+    """
+    ints, power = dyadic(np.asarray(table, dtype=np.float64))
+    k = table.shape[0]
+    t = [ints[i * k : (i + 1) * k] for i in range(k)]
+    d = [sum(t[i]) - sum(t[j][i] for j in range(k)) for i in range(k)]
+    parent = list(range(k))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(k):
+        for j in range(i + 1, k):
+            if t[i][j] or t[j][i]:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(k):
+        groups.setdefault(root(i), []).append(i)
+    chi2, df = Fraction(0), 0
+    for members in groups.values():
+        if len(members) < 2:
+            continue  # a category with no disagreement: no information, no df
+        rest = members[1:]
+        m = [[-(t[a][b] + t[b][a]) for b in rest] + [d[a]] for a in rest]
+        for row, a in zip(m, rest, strict=True):
+            row[rest.index(a)] = sum(t[a][b] + t[b][a] for b in range(k) if b != a)
+        m.append([d[a] for a in rest] + [0])
+        chi2 += _schur_form(m)
+        df += len(rest)
+    return to_float(chi2 * Fraction(2) ** power), df
+
+
+def _schur_form(m: list[list[int]]) -> Fraction:
+    """Return −det M / det L of M = [[L, d], [dᵀ, 0]] by Bareiss's elimination."""
+    a = np.array(m, dtype=object)
+    n, previous = len(m), 1
+    for k in range(n - 1):
+        pivot = a[k, k]
+        rest = a[k + 1 :, k + 1 :]
+        rest *= pivot
+        rest -= np.multiply.outer(a[k + 1 :, k], a[k, k + 1 :])
+        rest //= previous  # exact: Sylvester's identity
+        previous = pivot
+    return Fraction(-int(a[n - 1, n - 1]), int(a[n - 2, n - 2]))
 
 
 # beyond this many categories the χ² solves S's sparse blocks instead of a k×k
@@ -158,23 +225,24 @@ def bangdiwala(table: np.ndarray, partial: np.ndarray) -> tuple[float, float]:
     the SE of Gwet's irrCAC ``bangdiwala.table``.
     """
     t = np.asarray(table, dtype=np.float64)
-    k, n = t.shape[0], float(t.sum())
+    k, n = t.shape[0], fsum(t)
     p = t / n
-    rows, cols = p.sum(axis=1), p.sum(axis=0)
+    rows, cols = exact_rows.row_sums(p), exact_rows.row_sums(p.T)  # exact sums, rounded once
     w = np.zeros(k)
     w[: min(k, len(partial))] = partial[:k]
     step = w - np.append(w[1:], 0.0)  # Σ_b w_b (S_b − S_{b−1}) = Σ_b (w_b − w_{b+1}) S_b
     numerator, grad_n = 0.0, np.zeros((k, k))
     for b in np.flatnonzero(step):
         mask = _block(k, int(b))
-        col_in = np.where(mask, p, 0.0).sum(axis=0)  # column i within reach of i
-        row_in = np.where(mask, p, 0.0).sum(axis=1)  # row i within reach of i
-        numerator += step[b] * float(col_in @ row_in)
+        within = np.where(mask, p, 0.0)
+        col_in = exact_rows.row_sums(within.T)  # column i within reach of i
+        row_in = exact_rows.row_sums(within)  # row i within reach of i
+        numerator += step[b] * fdot(col_in, row_in)
         grad_n += step[b] * (mask * row_in[None, :] + mask * col_in[:, None])
-    denominator = float(rows @ cols)
+    denominator = fdot(rows, cols)
     statistic = numerator / denominator
     g = (grad_n - statistic * (cols[:, None] + rows[None, :])) / denominator
-    var = (float((g * g * p).sum()) - float((g * p).sum()) ** 2) / n
+    var = (fdot(g * g, p) - fdot(g, p) ** 2) / n  # exact sums: the same on every CPU
     return statistic, float(np.sqrt(max(var, 0.0)))
 
 
@@ -206,5 +274,5 @@ def specific(counts: Patterns) -> tuple[np.ndarray, np.ndarray, int]:
     with np.errstate(invalid="ignore", divide="ignore"):
         ps = num / den
         resid = x - ps[None, :] * y
-        se = np.sqrt(f @ (resid * resid)) / den
+        se = np.sqrt(exact_rows.matvec_floats((resid * resid).T, f)) / den  # exact sums
     return ps, se, int(f.sum())

@@ -23,6 +23,7 @@ from concord._coefficients.kappa.cohen_core import (
     undefined_reason,
     weighted_kappa_core,
 )
+from concord._common import exact_rows
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
 from concord._data.labels import Labels
@@ -75,7 +76,7 @@ def _inference(
 
         pairs = Patterns(rows, table.ravel()[cells].astype(np.int64))
         pi = (table.sum(axis=0) + table.sum(axis=1)) / (2 * n)
-        pe = float(pi @ agreement @ pi)
+        pe = exact_rows.form(agreement, pi)  # exact, rounded once: the same on every CPU
         t = agreement_core.terms(pairs, agreement)
         var = agreement_core.variance(
             agreement_core.FLEISS, t, agreement, pi, pe, statistic, population
@@ -514,6 +515,6 @@ def pair_linear_terms(
     k = table.shape[0]
     rows = np.eye(k, dtype=np.int64)[a] + np.eye(k, dtype=np.int64)[b]
     pi = (table.sum(axis=0) + table.sum(axis=1)) / (2 * float(table.sum()))
-    pe = float(pi @ agreement @ pi)
+    pe = exact_rows.form(agreement, pi)  # exact, rounded once: the same on every CPU
     terms: np.ndarray = pooled(rows, agreement, pi, pe, statistic, population)
     return terms

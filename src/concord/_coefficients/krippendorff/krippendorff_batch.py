@@ -20,12 +20,10 @@ item patterns per study, Fractions, the result object) done once for all:
 * the SE repeats :func:`.krippendorff_core.alpha_variance` step by step. Its
   elementwise steps run over all studies' patterns at once (IEEE operations,
   each rounded once: the same result wherever they run); its integer-valued
-  sums are int64 here, exact as floats there (below 2**53); its three float
-  products whose last bit depends on the order of addition (p_e = π·Aπ, each
-  item's r·π̄ and Σ f p'_a,i; BLAS) are the very same numpy products on equal
-  arrays of the same shape and memory layout (C order), one study at a time,
-  so that BLAS adds them in the same order; the last sum is
-  :func:`concord._common.exact.fsum`, as there.
+  sums are int64 here, exact as floats there (below 2**53); p_e and each
+  item's r·π̄ are exact rationals rounded once, there as here, and the sums
+  Σ f p'_a,i and the last one are :func:`concord._common.exact.fsum`, as
+  there: no BLAS product, so the same digits on every CPU.
 
 With nominal δ² the agreement weights are the identity, so Aπ, Aᵀπ, the
 shares π̄ = (Aπ + Aᵀπ)/2 and r* = A r are π and r exactly (products by 0 and 1
@@ -202,34 +200,29 @@ def _chance(
     pa_item: np.ndarray,
     sums: tuple[np.ndarray, ...],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """p_e, p'_a and each item's r·π of every study: the order-dependent float products.
+    """p_e, p'_a and each item's r·π of every study, as ``alpha_variance`` rounds them.
 
-    Each is the numpy product ``alpha_variance`` computes, on the same arrays
-    (the study's π over the categories it uses, its pairable patterns' rows as
-    float64, C-contiguous, in its order); nan where ``alpha_variance`` stops.
+    With the identity as agreement weights, :func:`.krippendorff_core.chance_terms`'s
+    p_e = Σ_k u_k² / D² and r_i · π̄ = r_i · u / D (u the study's category totals
+    over its pairable items, D = Σ u): integers here (int64: u_k ≤ D < 2**31, so
+    D² < 2**62 and r_i · u < 2**53), each quotient rounded once (Python's int / int;
+    numpy's float division of integers below 2**53), and p'_a an exact sum
+    (:func:`concord._common.exact.fsum`); nan where ``alpha_variance`` stops.
     """
-    n, total, shares, pi_all, used = sums
-    count = used.shape[0]
+    n, total, shares, _, _ = sums
+    count = n.shape[0]
     pe, pa_prime = np.full(count, _NAN), np.full(count, _NAN)
-    chance = np.zeros(study.size)
-    block = rows.astype(np.float64)
+    squares = (shares * shares).sum(axis=1).tolist()  # Σ_k u_k²: int64, below 2**62
+    dots = (rows * shares[study]).sum(axis=1)  # r_i · u: int64, exact
+    with np.errstate(all="ignore"):
+        chance = dots.astype(np.float64) / total[study]  # both exact floats: rounded once
+    totals = total.astype(np.int64).tolist()
     starts = np.searchsorted(study, np.arange(count + 1)).tolist()
-    every: np.ndarray = np.all(used, axis=1)
-    eyes: dict[int, np.ndarray] = {}
     for s in np.flatnonzero(n >= 2).tolist():
-        a, b = starts[s], starts[s + 1]
-        if every[s]:
-            pi, part = pi_all[s], block[a:b]
-        else:
-            cols = np.flatnonzero(used[s])
-            pi = shares[s, cols].astype(np.float64) / float(total[s])
-            part = np.ascontiguousarray(block[a:b][:, cols])  # C order, as there
-        q = pi.size
-        agreement = eyes.setdefault(q, np.eye(q))
-        value = float(pi @ agreement @ pi)
+        value = squares[s] / (totals[s] * totals[s])  # ints: rounded once
         if value == 1:
             continue
         pe[s] = value
-        chance[a:b] = part @ pi  # π̄ = π exactly (nominal)
-        pa_prime[s] = float(f[a:b] @ pa_item[a:b]) / float(n[s])
+        a, b = starts[s], starts[s + 1]
+        pa_prime[s] = fsum(f[a:b] * pa_item[a:b]) / float(n[s])
     return pe, pa_prime, chance

@@ -11,8 +11,12 @@ From these come α, Gwet's (2014) per-item terms for its variance, and the
 bootstrap by resampling items. At the interval and ordinal levels the two
 sums of α are exact (:mod:`concord._tables.dyadic_rows`: n..D_o and
 n..(n.. − 1)D_e as fractions, whatever the offset of the values), so α is
-correctly rounded; the ratio metric's sums and the per-item terms of the
-variance are floats.
+correctly rounded. The per-item terms of the variance are floats formed
+elementwise (each item's sums column after column) and summed exactly
+(:func:`concord._common.exact.fsum`, ``fdot``), the same on every CPU; so
+are the ratio metric's per-value sums Σ_l n_l δ²(x_c, x_l), exact over
+blocks of values (:func:`concord._common.exact_rows.matvec_scaled`: about
+twice the time of the BLAS products they replace, O(V²) work either way).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.krippendorff.krippendorff_core import krippendorff_items
+from concord._common import exact_rows
+from concord._common.exact import dyadic, fdot, fsum
 from concord._tables.dyadic_rows import digits, product_total, scaled
 
 _BLOCK = 1 << 20  # values per block of the ratio metric's V × V sums
@@ -71,20 +77,26 @@ def _row_sums(level: str, scores: np.ndarray, n_c: np.ndarray) -> np.ndarray:
         out: np.ndarray = n_c.sum() - n_c
         return out
     if level in ("interval", "ordinal"):
-        t1, t2 = float(n_c @ scores), float(n_c @ (scores * scores))
+        t1, t2 = fdot(n_c, scores), fdot(n_c, scores * scores)  # exact sums
         out = n_c.sum() * scores * scores - 2 * scores * t1 + t2
         return out
     sums = np.empty(scores.shape[0])
-    step = max(1, _BLOCK // scores.shape[0])
+    step = max(1, _BLOCK // 4 // scores.shape[0])  # a quarter: the exact sum's limbs take room
+    ints, scale = dyadic(n_c)
+    column = np.array(ints, dtype=object)
+    if all(0 <= v < 1 << 62 for v in ints):
+        column = column.astype(np.int64)  # counts: once, for every block
+    counts = (column, scale)
     for s in range(0, scores.shape[0], step):
-        sums[s : s + step] = _ratio(scores[s : s + step, None], scores[None, :]) @ n_c
+        block = _ratio(scores[s : s + step, None], scores[None, :])
+        sums[s : s + step] = exact_rows.matvec_scaled(block, counts)  # exact, rounded once
     return sums
 
 
 def _pairs(level: str, x: np.ndarray, codes: np.ndarray, present: np.ndarray) -> np.ndarray:
     """Σ_{g,h} δ² between the ratings of each item."""
     if level in ("interval", "ordinal"):
-        s1, s2, m = x.sum(axis=1), (x * x).sum(axis=1), present.sum(axis=1)
+        s1, s2, m = _columns(x), _columns(x * x), present.sum(axis=1)
         out: np.ndarray = 2 * m * s2 - 2 * s1 * s1
         return out
     total = np.zeros(x.shape[0])
@@ -96,6 +108,14 @@ def _pairs(level: str, x: np.ndarray, codes: np.ndarray, present: np.ndarray) ->
             else:
                 total += np.where(both, _ratio(x[:, g], x[:, h]), 0.0)
     return total
+
+
+def _columns(x: np.ndarray) -> np.ndarray:
+    """Each row's sum, column after column: elementwise additions, the same on every CPU."""
+    out = np.zeros(x.shape[0])
+    for g in range(x.shape[1]):
+        out += x[:, g]
+    return out
 
 
 def _max_delta(level: str, scores: np.ndarray) -> float:
@@ -119,13 +139,13 @@ def terms(codes: np.ndarray, level: str, values: np.ndarray) -> Terms:
     top = _max_delta(level, scores)
     n = float(m.sum())
     per_value = 1 - rows / (n * top) if top > 0 and n > 0 else np.ones_like(rows)
-    chance = np.where(present, per_value[np.maximum(codes, 0)], 0.0).sum(axis=1)
+    chance = _columns(np.where(present, per_value[np.maximum(codes, 0)], 0.0))
     if level in ("interval", "ordinal") and x.size:
         observed, expected = _exact_sums(x, m)
         lo, hi = float(scores.min()), float(scores.max())
         exact_top = (Fraction(hi) - Fraction(lo)) ** 2
         return Terms(m, pairs, chance, observed, expected, top, exact_top)
-    return Terms(m, pairs, chance, float(np.sum(pairs / (m - 1))), float(n_c @ rows), top)
+    return Terms(m, pairs, chance, fsum(pairs / (m - 1)), fdot(n_c, rows), top)
 
 
 def _exact_sums(x: np.ndarray, m: np.ndarray) -> tuple[Fraction, Fraction]:

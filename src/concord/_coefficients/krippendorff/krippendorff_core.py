@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from concord._coefficients.multirater.agreement_core import Terms, terms
-from concord._common.exact import fdot
+from concord._common import exact_rows
+from concord._common.exact import as_object, fdot, fits_int64, rounded
 from concord._inference.design import fraction
 from concord._inference.resampling import Resampled
 from concord._tables.item_table import ItemStats
@@ -119,19 +120,45 @@ def alpha_variance(
     """
     t = terms(patterns, agreement)
     keep = t.pairable
-    rows = t.rows[keep]
     freq, m = t.freq[keep], t.m[keep]
     n = float(freq.sum())
     n_rated = int(t.freq[t.m >= 1].sum())
     if n < 2:
         return float("nan"), int(n), n_rated
-    pi = (freq @ rows) / float(freq @ m)
-    pe = float(pi @ agreement @ pi)
-    pi_weighted = (agreement @ pi + agreement.T @ pi) / 2
+    pe, chance = chance_terms(patterns.rows[keep], patterns.freq[keep], agreement)
     var = krippendorff_items(
-        freq, m, t.agree[keep], rows @ pi_weighted, pe, population, n_rated, counts=counts
+        freq, m, t.agree[keep], chance, pe, population, n_rated, counts=counts
     )
     return var, int(n), n_rated
+
+
+def chance_terms(
+    rows: np.ndarray, freq: np.ndarray, agreement: np.ndarray
+) -> tuple[float, np.ndarray]:
+    """Return p_e = πᵀAπ and each item's r_i · π̄, π̄ = (Aπ + Aᵀπ)/2, each exact, rounded once.
+
+    π_k = u_k / D with the integers u = Σ_i f_i r_i and D = Σ_i f_i m_i over
+    the pairable items, so p_e = uᵀAu / D² and r_i · π̄ = r_i (A + Aᵀ) u / (2D)
+    are rationals of the counts and the floats A
+    (:mod:`concord._common.exact_rows`): the same digits on every CPU, where
+    BLAS products would depend on its kernel.
+    """
+    counts = np.asarray(rows).astype(np.int64)
+    weights = np.asarray(freq).astype(np.int64)
+    if fits_int64(int(weights.sum()), int(counts.sum(axis=1).max(initial=0))):
+        u = [int(v) for v in (weights @ counts).tolist()]  # integer matmul: exact
+    else:
+        u = [int(v) for v in (as_object(weights) @ as_object(counts)).tolist()]
+    d = sum(u)
+    top = int(counts.sum(axis=1).max(initial=0))
+    if exact_rows.identity(agreement) and top * d < 2**53:  # nominal: Σ u² / D², r_i · u / D
+        dots = (counts * np.array(u, dtype=np.int64)).sum(axis=1)  # ≤ m D: exact as floats
+        return rounded(sum(v * v for v in u), d * d), dots.astype(np.float64) / d
+    form, power = exact_rows.quadratic(agreement, u)
+    pe = rounded(form << power, d * d) if power >= 0 else rounded(form, (d * d) << -power)
+    shares, scale = exact_rows.matvec(agreement, u)
+    chance = exact_rows.quotients(exact_rows.Rows(counts).dots(shares.tolist()), scale, 2 * d)
+    return pe, chance
 
 
 def krippendorff_items(
@@ -190,7 +217,7 @@ def _alpha_linear(
     mean_m = float(freq @ m) / n
     epsilon = 1 / float(freq @ m)
     pa_item = agree / (mean_m * (m - 1))
-    pa_prime = float(freq @ pa_item) / n
+    pa_prime = fdot(freq, pa_item) / n  # exact sum: the same on every CPU
     spread = (m - mean_m) / mean_m
     if counts:
         alpha = ((1 - epsilon) * pa_prime + epsilon - pe) / (1 - pe)
@@ -234,13 +261,11 @@ def alpha_terms(
     n_rated = int(t.freq[t.m >= 1].sum())
     if n < 2:
         return np.full(rows.shape[0], np.nan)
-    pi = (t.freq[keep] @ t.rows[keep]) / float(t.freq[keep] @ t.m[keep])
-    pe = float(pi @ agreement @ pi)
+    pe, chance = chance_terms(rows[keep], t.freq[keep], agreement)
     if pe == 1:
         return np.full(rows.shape[0], np.nan)
-    pi_weighted = (agreement @ pi + agreement.T @ pi) / 2
     linear, center = _alpha_linear(
-        t.freq[keep], t.m[keep], t.agree[keep], t.rows[keep] @ pi_weighted, pe, counts=counts
+        t.freq[keep], t.m[keep], t.agree[keep], chance, pe, counts=counts
     )
     f = fraction(n_rated, population)
     out[keep] = (linear - center) * np.sqrt((1 - f) / (n * (n - 1)))

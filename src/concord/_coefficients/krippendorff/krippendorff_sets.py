@@ -25,7 +25,9 @@ from typing import Any
 import numpy as np
 
 from concord._coefficients.krippendorff.krippendorff_core import krippendorff_items
+from concord._common import exact_rows
 from concord._common.errors import describe, param_error
+from concord._common.exact import fdot
 from concord._inference.resampling import Resampled
 from concord._tables.patterns import Patterns
 
@@ -316,9 +318,10 @@ def item_variance(
     spread = np.empty(q)  # Σ_l δ_cl n_l
     every = np.arange(q)
     for rows in _blocks(q):
-        spread[rows] = sets.delta(sets.keys(rows[:, None], every[None, :])) @ sums.n_c
+        block = sets.delta(sets.keys(rows[:, None], every[None, :]))
+        spread[rows] = exact_rows.matvec_floats(block, sums.n_c)  # exact, rounded once
     a_pi = 1 - spread / (top * sums.n)
-    pe = float(sums.n_c @ a_pi) / sums.n
+    pe = fdot(sums.n_c, a_pi) / sums.n  # an exact sum: the same on every CPU
     agree, chance = np.zeros(codes.shape[0]), np.zeros(codes.shape[0])
     width = codes.shape[1]
     for r in range(width):

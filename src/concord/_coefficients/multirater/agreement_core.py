@@ -42,6 +42,7 @@ from fractions import Fraction
 import numpy as np
 
 from concord._common import exact as _exact
+from concord._common import exact_rows
 from concord._common.exact import fdot
 from concord._inference.design import fraction
 from concord._inference.resampling import Resampled
@@ -196,11 +197,20 @@ class Terms:
 
 
 def terms(patterns: Patterns, agreement: np.ndarray) -> Terms:
-    """Gwet's per-item terms of the item-count patterns under agreement weights A."""
+    """Gwet's per-item terms of the item-count patterns under agreement weights A.
+
+    Each item's Σ_k r_ik (r*_ik − 1) = r_iᵀ A r_i − r_i is exact, rounded once
+    (:mod:`concord._common.exact_rows`): the same on every CPU, unlike a BLAS product.
+    """
     rows = patterns.rows.astype(np.float64)
     m = rows.sum(axis=1)
-    star = rows @ agreement.T  # r*_k = Σ_l a_kl r_l
-    agree = (rows * (star - 1)).sum(axis=1)
+    counts = np.asarray(patterns.rows).astype(np.int64)
+    if exact_rows.identity(agreement):  # unweighted: Σ_k r_k² − m, an integer
+        agree = ((counts * counts).sum(axis=1) - counts.sum(axis=1)).astype(np.float64)
+    else:
+        forms = exact_rows.Rows(counts).forms(agreement)
+        num, power = exact_rows.less(forms, counts.sum(axis=1))
+        agree = exact_rows.quotients(num, power, 1)
     freq = patterns.freq.astype(np.float64)
     return Terms(rows, freq, m, agree, int(freq.sum()), int(freq[m >= 2].sum()))
 
@@ -236,14 +246,27 @@ def _twin_uniform(pi: np.ndarray, agreement: np.ndarray) -> np.ndarray:
 
 
 def _item_fleiss(t: Terms, agreement: np.ndarray, pi: np.ndarray) -> np.ndarray:
-    shares = (agreement @ pi + agreement.T @ pi) / 2
-    out: np.ndarray = (t.rows @ shares) / t.m
-    return out
+    """pe_i = r_i · (Aπ + Aᵀπ) / (2 r_i), exact from the floats A and π, rounded once."""
+    ints, power = _exact.dyadic(pi)
+    shares, scale = exact_rows.matvec(agreement, ints)
+    dots = exact_rows.Rows(t.rows).dots(shares.tolist())
+    return _per_rating(dots, power + scale, 2, t.m)
 
 
 def _item_gwet(t: Terms, agreement: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """pe_i = Σ A / (q (q − 1)) · r_i · (1 − π) / r_i, exact from A and the floats 1 − π."""
     q = agreement.shape[0]
-    out: np.ndarray = agreement.sum() / (q * (q - 1)) * (t.rows @ (1 - pi)) / t.m
+    ints, power = _exact.dyadic(1 - pi)  # 1 − π elementwise: rounded alike on every CPU
+    total, scale = exact_rows.total(agreement)
+    dots = _exact.as_object(exact_rows.Rows(t.rows).dots(ints)) * total
+    return _per_rating(dots, power + scale, q * (q - 1), t.m)
+
+
+def _per_rating(dots: np.ndarray, power: int, den: int, m: np.ndarray) -> np.ndarray:
+    """Return dots · 2**power / (den · m) of each item, rounded once; nan where m is 0."""
+    sizes = m.astype(np.int64)
+    out = exact_rows.quotients(dots, power, den * np.maximum(sizes, 1))
+    out[sizes == 0] = np.nan
     return out
 
 
@@ -334,13 +357,21 @@ def fleiss_null(totals: np.ndarray, n_items: int, m: int) -> float:
     """Fleiss, Nee & Landis (1979): var of Fleiss' kappa under H0, m ratings per item.
 
     var0 = 2 [(Σ p_j q_j)² − Σ p_j q_j (q_j − p_j)] / (n m (m − 1) (Σ p_j q_j)²).
+
+    With t_j the category totals and T their sum, p_j = t_j / T, so
+    Σ p_j q_j = S / T² and Σ p_j q_j (q_j − p_j) = C / T³ with integers
+    S = Σ t_j (T − t_j) and C = Σ t_j (T − t_j)(T − 2 t_j), and
+    var0 = 2 (S² − C T) / (n m (m − 1) S²): exact, rounded once.
     """
-    p = totals / totals.sum()
-    q = 1 - p
-    spread = float(p @ q)
+    t = [int(v) for v in np.asarray(totals).tolist()]
+    whole = sum(t)
+    spread = sum(v * (whole - v) for v in t)
     if spread == 0 or m < 2:
         return float("nan")
-    return 2 * (spread**2 - float(np.sum(p * q * (q - p)))) / (n_items * m * (m - 1) * spread**2)
+    skew = sum(v * (whole - v) * (whole - 2 * v) for v in t)
+    return _exact.rounded(
+        2 * (spread * spread - skew * whole), n_items * m * (m - 1) * spread * spread
+    )
 
 
 def scaled_terms(

@@ -31,6 +31,7 @@ from concord._coefficients.multirater.raters_core import (
 )
 from concord._common.docs import fill
 from concord._common.errors import UndefinedKappaWarning, check_population
+from concord._common.exact import fmean, fsum
 from concord._data.long import long_groups
 from concord._inference.design import fraction, standard_error
 from concord._inference.intervals import Inference, deferred
@@ -357,7 +358,7 @@ def light_result(items: Items, weighting: Weighting, population: float | None) -
             at = ("statistic", "observed_agreement", "chance_agreement").index(attribute)
             return float(sum(e[at] for e in exact if e is not None) / len(exact))
         got = [getattr(r, attribute) for r in pairwise.values()]
-        return float(np.mean(got)) if got else float("nan")
+        return fsum(np.array(got, dtype=np.float64)) / len(got) if got else float("nan")
 
     stats = items.stats
     terms = [
@@ -446,5 +447,5 @@ def light_item_terms(data: tuple[Any, ...], options: dict[str, Any]) -> np.ndarr
     if psi is None or n < 2 or not pairs:
         return np.full(n, np.nan)
     f = fraction(n, population)
-    out: np.ndarray = (psi - psi.mean()) * np.sqrt((1 - f) / (n * (n - 1)))
+    out: np.ndarray = (psi - fmean(psi)) * np.sqrt((1 - f) / (n * (n - 1)))  # an exact mean
     return out

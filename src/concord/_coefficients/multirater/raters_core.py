@@ -23,6 +23,8 @@ from concord._coefficients.kappa.cohen_core import kappa_of_tables
 from concord._coefficients.multirater import agreement_core as core
 from concord._coefficients.multirater.agreement_core import quadratic_form
 from concord._common import exact as _exact
+from concord._common import exact_rows
+from concord._common.exact import fdot
 from concord._inference.design import fraction
 from concord._inference.resampling import Resampled
 from concord._tables.item_table import Items
@@ -155,10 +157,12 @@ def _conger_linear(
     r = codes.shape[1]
     n_g = by_rater[keep].sum(axis=1).astype(np.float64)  # items rated by each rater
     p_gk = by_rater[keep] / n_g[:, None]
-    big_a = (n / n_g)[:, None] * (r * p_gk.mean(axis=0)[None, :] - p_gk)  # (r, k)
-    big_b = p_gk @ agreement.T  # Σ_l a_kl p_gl
-    aw = big_a @ agreement  # (r, k): Σ_k A_gk a_kl
-    constant = (big_a * big_b).sum(axis=1)  # (r,)
+    # every sum over raters or categories exact, rounded once (exact_rows): no BLAS
+    mean = exact_rows.matmul(np.ones((1, r)), p_gk)[0] / r
+    big_a = (n / n_g)[:, None] * (r * mean[None, :] - p_gk)  # (r, k)
+    big_b = exact_rows.matmul(p_gk, agreement.T)  # Σ_l a_kl p_gl
+    aw = exact_rows.matmul(big_a, agreement)  # (r, k): Σ_k A_gk a_kl
+    constant = exact_rows.row_sums(big_a * big_b)  # (r,)
     # λ_ig = rated·aw[g, code] − (rated − n_g/n)·constant_g depends on (g, code) only
     rated = np.arange(k + 1) > 0
     looked = np.concatenate([aw[:, :1], aw], axis=1)  # code 0 (missing) looks at aw[g, 0]
@@ -219,8 +223,8 @@ def light_variance(
     if psi is None or n < 2 or not pairs:
         return float("nan")
     f = fraction(n, population)
-    center = float(freq @ psi) / n
-    return (1 - f) * float(freq @ (psi - center) ** 2) / (n * (n - 1))
+    center = fdot(freq, psi) / n  # exact sums: the same on every CPU
+    return (1 - f) * fdot(freq, (psi - center) ** 2) / (n * (n - 1))
 
 
 def light_influence(
@@ -241,7 +245,9 @@ def light_influence(
         a, b = codes[both, g] - 1, codes[both, h] - 1
         n_gh = float(table.sum())
         rows, cols = table.sum(axis=1) / n_gh, table.sum(axis=0) / n_gh
-        pe_i = ((agreement @ cols)[a] + (rows @ agreement)[b]) / 2
+        by_row = exact_rows.matmul(agreement, cols[:, None])[:, 0]  # exact, rounded once
+        by_col = exact_rows.matmul(rows[None, :], agreement)[0]
+        pe_i = (by_row[a] + by_col[b]) / 2
         item = (agreement[a, b] - p_o - 2 * (1 - kappa) * (pe_i - p_e)) / (1 - p_e)
         psi[both] += (n / n_gh) * item / len(pairs)
     return psi

@@ -11,9 +11,10 @@ import numpy as np
 from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import has_missing, midranks, undefined
 from concord._common.errors import check_option, param_error
-from concord._common.exact import fmean
+from concord._common.exact import fmean, root_ratio
 from concord._inference.intervals import normal_pvalue
 from concord._results.continuous.ranks import MeanCorrelationResult
+from concord._tables.dyadic_rows import digits, product_total
 
 _FUNC = "mean_correlation"
 _PERFECT = 1e-12  # |r| this close to 1 is a perfect correlation
@@ -99,21 +100,52 @@ def mean_correlation(ratings: Any, /, *, method: str = "pearson") -> MeanCorrela
 
 
 def _correlations(x: np.ndarray, method: str) -> np.ndarray:
-    """Return the pairwise correlations, pairs (1, 2), (1, 3), …, (2, 3), …; nan if constant."""
+    """Return the pairwise correlations, pairs (1, 2), (1, 3), …, (2, 3), …; nan if constant.
+
+    r_ab = C_ab / √(C_aa C_bb) with C_ab = n Σ x_a x_b − Σ x_a Σ x_b in
+    integers (:func:`_centred`), so each r is correctly rounded
+    (:func:`concord._common.exact.root_ratio`): the same on every CPU.
+    """
     m = x.shape[1]
     if method == "spearman":
         x = np.column_stack([midranks(np.ascontiguousarray(x[:, j]))[0] for j in range(m)])
-    centred = x - x.mean(axis=0)
-    cov = centred.T @ centred
-    sd = np.sqrt(np.diag(cov))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.clip(cov / np.outer(sd, sd), -1.0, 1.0)
-    r[:, sd == 0] = np.nan
-    upper: np.ndarray = r[np.triu_indices(m, 1)]
-    # a perfect correlation computed in floats can miss ±1 by an ulp or two: snap it
+    c = _centred(x, halves=method == "spearman")
+    upper = np.empty(m * (m - 1) // 2)
+    at = 0
+    for a in range(m):
+        for b in range(a + 1, m):
+            if c[a][a] == 0 or c[b][b] == 0:
+                upper[at] = np.nan
+            else:
+                size = root_ratio(c[a][b] * c[a][b], c[a][a] * c[b][b])
+                upper[at] = math.copysign(size, c[a][b]) if c[a][b] else 0.0
+            at += 1
+    # irr's convention: |r| within 1e-12 of 1 is a perfect correlation
     near = np.abs(np.abs(upper) - 1) < _PERFECT
     upper[near] = np.sign(upper[near])
     return upper
+
+
+def _centred(x: np.ndarray, halves: bool = False) -> list[list[int]]:
+    """Return C_ab = n Σ x_a x_b − Σ x_a Σ x_b of the columns, exact (up to a power of two).
+
+    Small integers, or halves (``halves``: mid-ranks), take float products
+    whose every partial sum is an integer (or a quarter) below 2**53: exact
+    in any order, on 2x where halves. Other scores take their dyadic digits
+    (:mod:`concord._tables.dyadic_rows`). The powers of two cancel in r.
+    """
+    n, m = x.shape
+    step = 2 if halves else 1  # 2x is an integer
+    top = max(float(x.max(initial=0.0)), -float(x.min(initial=0.0)), 1.0) * step
+    if n * top * top < 2**53 and (halves or bool((x == np.floor(x)).all())):
+        products = (x.T @ x * (step * step)).astype(np.int64).tolist()
+        sums = (x.sum(axis=0) * step).astype(np.int64).tolist()
+        return [[n * products[a][b] - sums[a] * sums[b] for b in range(m)] for a in range(m)]
+    d = [digits(np.ascontiguousarray(x[:, a])) for a in range(m)]
+    totals = [v.total() for v in d]
+    return [
+        [n * product_total(d[a], d[b]) - totals[a] * totals[b] for b in range(m)] for a in range(m)
+    ]
 
 
 def _fisher_mean(rs: np.ndarray) -> tuple[float, int]:

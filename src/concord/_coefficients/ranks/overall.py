@@ -10,6 +10,7 @@ import numpy as np
 from concord._coefficients.continuous.icc import ratings_matrix
 from concord._coefficients.ranks.ranking import undefined
 from concord._common.errors import param_error
+from concord._common.exact import fdot, fmean, fsum
 from concord._inference.intervals import check_level
 from concord._results.continuous.reliability import OverallConcordanceResult
 
@@ -82,12 +83,13 @@ def overall_concordance(
     level = check_level(confidence_level, _FUNC)
     x, _, _ = ratings_matrix(ratings, _FUNC)
     x = x.astype(np.float64, copy=False)
-    offset = np.nanmean(x, axis=0)
+    # every sum over the items exact (fsum, fmean, fdot): the same digits on every CPU
+    offset = np.array([fmean(c[~np.isnan(c)]) for c in x.T])
     features = _features(x, offset)
     n = x.shape[0]
     if n < 3:
         param_error(_FUNC, "ratings", "at least 3 items with scores", f"{n}", raw=True)
-    total = features.sum(axis=0)
+    total = _totals(x, offset)
     occc, precision, accuracy = (float(v[0]) for v in _parts(total[None, :], offset))
     if math.isnan(occc):
         undefined(_FUNC, "no rater's scores vary and all the raters agree on one score")
@@ -119,6 +121,34 @@ def _features(x: np.ndarray, offset: np.ndarray) -> np.ndarray:
             u, v = centred[:, a] * both, centred[:, b] * both
             parts.append(np.stack([both, u, v, u * v], axis=1))
     return np.concatenate(parts, axis=1)
+
+
+def _totals(x: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """Return the sums over the items of :func:`_features`' columns, exact: on any CPU alike.
+
+    Each column is formed again as a contiguous row, from the same elementwise
+    operations, and summed by :func:`concord._common.exact.fsum` (the counts are
+    integers, exact in any order); a pair both of whose raters scored every
+    item repeats their centred scores, whose sums are reused.
+    """
+    present = ~np.isnan(x).T
+    centred = np.where(present, x.T - offset[:, None], 0.0)  # (k, n), contiguous rows
+    k = x.shape[1]
+    out = [float(p.sum()) for p in present]
+    sums = [fsum(c) for c in centred]
+    out += sums + [fsum(c * c) for c in centred]
+    for a in range(k):
+        for b in range(a + 1, k):
+            both = present[a] & present[b]
+            count = int(both.sum())
+            if count == x.shape[0]:
+                u, v, su, sv = centred[a], centred[b], sums[a], sums[b]
+            else:
+                weight = both.astype(np.float64)
+                u, v = centred[a] * weight, centred[b] * weight
+                su, sv = fsum(u), fsum(v)
+            out += [float(count), su, sv, fsum(u * v)]
+    return np.array(out)
 
 
 def _parts(sums: np.ndarray, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -164,4 +194,5 @@ def _jackknife_se(
     z = z[np.isfinite(z)]
     if z.size < 2:
         return math.nan
-    return float(math.sqrt((z.size - 1) / z.size * np.sum((z - z.mean()) ** 2)))
+    centred = z - fmean(z)
+    return float(math.sqrt((z.size - 1) / z.size * fdot(centred, centred)))

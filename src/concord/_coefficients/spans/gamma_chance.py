@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from concord._coefficients.spans.gamma_align import Batch, make_batch
-from concord._common.exact import fmean
+from concord._common.exact import fdot, fmean
 
 FIRST_SAMPLES = 30
 _SEGMENT_PRECISION = 1e-6  # pyannote.core's shortest segment
@@ -63,12 +63,12 @@ def fit(b: Batch, which: int) -> ChanceModel:
     lengths = end - start
     return ChanceModel(
         n_raters=b.n_raters,
-        units_mean=float(np.mean(counts)),
-        units_sd=float(np.std(counts)),
-        gap_mean=float(np.mean(gap)),
-        gap_sd=float(np.std(gap)),
-        length_mean=float(np.mean(lengths)),
-        length_sd=float(np.std(lengths)),
+        units_mean=fmean(counts),
+        units_sd=_sd(counts),
+        gap_mean=fmean(gap),
+        gap_sd=_sd(gap),
+        length_mean=fmean(lengths),
+        length_sd=_sd(lengths),
         label_codes=codes,
         label_weights=freq / freq.sum(),
     )
@@ -113,6 +113,15 @@ def sample(
     return make_batch(k, r, s, e, lab, n_raters=n, n_continua=offset), whose
 
 
+def _sd(x: np.ndarray) -> float:
+    """Return the population standard deviation (numpy's), from exact sums: on any CPU alike."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return math.nan
+    centred = x - fmean(x)
+    return math.sqrt(fdot(centred, centred) / x.size)
+
+
 def samples_needed(disorders: np.ndarray, precision_level: float) -> int:
     """Return how many samples in all the precision rule asks for, given the first ones.
 
@@ -122,5 +131,5 @@ def samples_needed(disorders: np.ndarray, precision_level: float) -> int:
     mean = fmean(disorders)
     if mean == 0:
         return disorders.size
-    cv = float(np.std(disorders)) / mean
+    cv = _sd(disorders) / mean
     return max(disorders.size, math.ceil((cv * 1.96 / precision_level) ** 2))

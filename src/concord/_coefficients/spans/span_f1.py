@@ -22,6 +22,7 @@ import numpy as np
 
 from concord._coefficients.spans.span_match import SpanCounts, match_spans, unmatched
 from concord._common.errors import UndefinedKappaWarning, param_error
+from concord._common.exact import fdot, fmean
 from concord._data.spans import read_spans
 from concord._inference.intervals import progress
 from concord._inference.resampling import Resampled
@@ -120,7 +121,8 @@ def jackknife_se(sampler: SpanSampler) -> float:
     n = values.size
     if n < 2 or not np.isfinite(values).all():
         return math.nan
-    return float(np.sqrt((n - 1) / n * np.sum((values - values.mean()) ** 2)))
+    centred = values - fmean(values)  # exact sums: the same on every CPU
+    return float(np.sqrt((n - 1) / n * fdot(centred, centred)))
 
 
 def check_match(match: Any) -> Any:

@@ -6,9 +6,11 @@ from typing import Any
 
 import numpy as np
 
+from concord._common import exact_rows
 from concord._studies.crowds.dawid_skene import majority_shares
 from concord._studies.crowds.inputs import crowd
 from concord._studies.crowds.items_result import ItemAgreementResult
+from concord._tables.patterns import radix_fits
 from concord._tables.weights import resolve
 
 
@@ -88,14 +90,16 @@ def item_agreement(
     k = data.labels.k
     shares = majority_shares(data.codes, k)
     n = (data.codes >= 0).sum(axis=1)
-    counts = shares * n[:, None]
+    counts = np.rint(shares * n[:, None]).astype(np.int64)  # the vote counts
     agree = np.eye(k) if weights is None else resolve(weights, data.labels, func).agreement()
-    weighted = counts @ agree.T
-    pairs = n * (n - 1.0)
+    pa = _agreement(counts, agree, n)
     with np.errstate(invalid="ignore", divide="ignore"):
-        pa = np.where(pairs > 0, (counts * (weighted - 1)).sum(axis=1) / pairs, np.nan)
         logs = np.where(shares > 0, np.log(np.where(shares > 0, shares, 1.0)), 0.0)
-    entropy = -(shares * logs).sum(axis=1) + 0.0  # + 0.0: no -0.0
+    terms = shares * logs
+    entropy = np.zeros(n.size)
+    for j in range(k):  # column by column: elementwise additions, the same on every CPU
+        entropy -= terms[:, j]
+    entropy += 0.0  # no -0.0
     majority = shares.argmax(axis=1)
     order = np.lexsort((np.arange(n.size), -entropy, np.nan_to_num(pa, nan=np.inf)))
     return ItemAgreementResult(
@@ -109,6 +113,30 @@ def item_agreement(
         ratings=_labelled(data.codes[order], data.labels.values),
         weighted=weights is not None,
     )
+
+
+def _agreement(counts: np.ndarray, agree: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Each item's p_a = (rᵀ A r − m) / (m (m − 1)), exact, rounded once; nan under two ratings.
+
+    :mod:`concord._common.exact_rows`: no BLAS product, so the same on every CPU.
+    """
+    base = int(counts.max(initial=0)) + 1
+    if counts.shape[0] > 1 and radix_fits(base, counts.shape[1]):  # once per distinct row
+        code = counts @ (base ** np.arange(counts.shape[1], dtype=np.int64))
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        found: np.ndarray = _exact_agreement(counts[first], agree, n[first])[inverse.ravel()]
+        return found
+    return _exact_agreement(counts, agree, n)
+
+
+def _exact_agreement(counts: np.ndarray, agree: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """:func:`_agreement` of each row."""
+    sizes = n.astype(np.int64)
+    num, power = exact_rows.less(exact_rows.Rows(counts).forms(agree), sizes)
+    pairs = sizes * (sizes - 1)
+    out = exact_rows.quotients(num, power, np.maximum(pairs, 1))
+    out[pairs == 0] = np.nan
+    return out
 
 
 def _labelled(codes: np.ndarray, values: tuple[Any, ...]) -> np.ndarray:

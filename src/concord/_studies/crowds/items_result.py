@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from concord._common.exact import fmean
 from concord._common.extras import require
 from concord._results.protocol import lead_tidy
 from concord._results.reported import Reported, record
@@ -47,7 +48,7 @@ class ItemAgreementResult(Reported):
 
     def __post_init__(self) -> None:
         paired = self.agreement[~np.isnan(self.agreement)]
-        object.__setattr__(self, "statistic", float(paired.mean()) if paired.size else np.nan)
+        object.__setattr__(self, "statistic", fmean(paired) if paired.size else np.nan)
 
     @property
     def unanimous(self) -> np.ndarray:

@@ -12,12 +12,15 @@ R irr's ``relInterIntra`` computes them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from concord._common.exact import to_float
 from concord._common.extras import require
 from concord._results.studies.intra_rater import Reliability
+from concord._tables.dyadic_rows import digits, product_total
 
 
 @dataclass(frozen=True)
@@ -35,18 +38,44 @@ class MeanSquares:
 
 
 def mean_squares(y: np.ndarray) -> MeanSquares:
-    """Return the mean squares of a complete (subjects, raters, measurements) array."""
+    """Return the mean squares of a complete (subjects, raters, measurements) array.
+
+    Each sum of squares is a combination of exact integer sums of the scores'
+    dyadic digits (:mod:`concord._tables.dyadic_rows`): with cell totals S_ij,
+    subject totals A_i, rater totals B_j, grand total T and Σy² = Q over
+    N = ntm scores, SS_S = ΣA²/(tm) − T²/N, SS_R = ΣB²/(nm) − T²/N,
+    SS_SR = ΣS²/m − ΣA²/(tm) − ΣB²/(nm) + T²/N and each rater's
+    SS_e,j = Q_j − Σ_i S_ij²/m; each mean square is rounded once.
+    """
     n, t, m = y.shape
-    grand = y.mean()
-    cell = y.mean(axis=2)
-    subj, rater = cell.mean(axis=1), cell.mean(axis=0)
-    mss = m * t * float(((subj - grand) ** 2).sum()) / (n - 1)
-    msr = m * n * float(((rater - grand) ** 2).sum()) / (t - 1)
-    inter = cell - subj[:, None] - rater[None, :] + grand
-    mssr = m * float((inter**2).sum()) / ((n - 1) * (t - 1))
-    within = ((y - cell[:, :, None]) ** 2).sum(axis=(0, 2))
-    mse = float(within.sum()) / (n * t * (m - 1))
-    return MeanSquares(n, t, m, mss, msr, mssr, mse, within / (n * (m - 1)))
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    cells = digits(y.reshape(n * t, m))
+    totals = cells.row_totals()
+    subjects = digits(y.reshape(n, t * m)).row_totals()
+    raters = digits(np.ascontiguousarray(y.transpose(1, 0, 2)).reshape(t, n * m)).row_totals()
+    grand = Fraction(cells.total() ** 2, n * t * m)
+    a = Fraction(product_total(subjects, subjects), t * m)
+    b = Fraction(product_total(raters, raters), n * m)
+    s = Fraction(product_total(totals, totals), m)
+    scale = Fraction(2) ** (2 * cells.low)  # every sum is on 2**low, every square on 4**low
+    within = []
+    for j in range(t):
+        one = digits(np.ascontiguousarray(y[:, j, :]))
+        rows = one.row_totals()
+        within.append(
+            (one.square_total() - Fraction(product_total(rows, rows), m)) * one_scale(one.low)
+        )
+    mss = to_float((a - grand) * scale / (n - 1))
+    msr = to_float((b - grand) * scale / (t - 1))
+    mssr = to_float((s - a - b + grand) * scale / ((n - 1) * (t - 1)))
+    mse = to_float(sum(within, Fraction(0)) / (n * t * (m - 1)))
+    per_rater = np.array([to_float(w / (n * (m - 1))) for w in within])
+    return MeanSquares(n, t, m, mss, msr, mssr, mse, per_rater)
+
+
+def one_scale(low: int) -> Fraction:
+    """Return 4**low, the scale of a sum of squares of digits on 2**low."""
+    return Fraction(2) ** (2 * low)
 
 
 def _variances(ms: MeanSquares) -> tuple[float, float, float, float, float]:

@@ -16,6 +16,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from concord._common.exact import fsum
 from concord._common.extras import require
 
 _Z = NormalDist()
@@ -91,7 +92,7 @@ def separation(at: float, against: float, props: np.ndarray, raters: int) -> flo
     """Return Σ (P(at) − P(against))² / P(against): the χ² noncentrality for one item."""
     p, q = cells(at, props, raters), cells(against, props, raters)
     held = q > 0  # a cell that underflows to 0 under both (many raters) adds nothing
-    return float(np.sum((p[held] - q[held]) ** 2 / q[held]))
+    return fsum((p[held] - q[held]) ** 2 / q[held])  # an exact sum: the same on every CPU
 
 
 def noncentrality(alpha: float, power: float, sides: int) -> float:

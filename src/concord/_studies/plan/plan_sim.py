@@ -18,6 +18,7 @@ from statistics import NormalDist
 import numpy as np
 
 from concord._common.errors import UndefinedKappaWarning
+from concord._common.exact import fmean
 from concord._common.extras import require
 
 _Z = NormalDist()
@@ -181,4 +182,4 @@ def alpha_spread(
         ses = np.concatenate(
             [nominal_alphas(b)[1] for b in _batches(draw, max(reps // 4, 50), rng)]
         )
-    return float(np.mean(ses)) * math.sqrt(pilot)
+    return fmean(ses) * math.sqrt(pilot)  # an exact sum: the same on every CPU

@@ -19,6 +19,7 @@ import numpy as np
 
 from concord._coefficients.kappa.categories import homogeneity_of_table, marginal_result
 from concord._coefficients.kappa.categories_core import _DENSE as _SPARSE
+from concord._coefficients.kappa.categories_core import _EXACT
 from concord._coefficients.kappa.cohen import COHEN, from_counts, kappa_result
 from concord._common import exact as _exact
 from concord._common.extras import require
@@ -144,7 +145,7 @@ def homogeneity_tests(tables: np.ndarray, labels: tuple[Any, ...]) -> tuple[Any,
     same LAPACK call per matrix) and the χ² tails in one call.
     """
     k = tables.shape[1]
-    if k > _SPARSE:
+    if k > _SPARSE or k <= _EXACT:  # the exact χ² (k ≤ 32), or the sparse solve
         return tuple(homogeneity_of_table(t, labels) for t in tables)
     t = tables.astype(np.float64)
     rows, cols = t.sum(axis=2), t.sum(axis=1)
