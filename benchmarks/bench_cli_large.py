@@ -7,7 +7,7 @@ one ``np.bincount`` of each rater pair's codes), ``concord agree FILE`` and
 sys) and peak RSS. Prints median (min–max) of each and the ratios.
 
     python benchmarks/bench_cli_large.py [--rounds 3] [--csv /tmp/concord_1e7.csv]
-        [--src before=/path/to/old/src --src now=src]
+        [--src before=/path/to/old/src --src now=src] [--commands agree,report]
 
 Each ``--src NAME=PATH`` runs concord from that source tree (PYTHONPATH), in
 the same rounds, so a change is timed beside the code before it.
@@ -74,6 +74,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10**7)
     parser.add_argument("--csv", default=str(Path(tempfile.gettempdir()) / "concord_1e7.csv"))
     parser.add_argument("--src", action="append", default=[], help="NAME=PATH of a src tree")
+    parser.add_argument("--commands", default="agree,report", help="which commands to time")
     args = parser.parse_args()
     trees = dict(s.split("=", 1) for s in args.src) or {"concord": None}
     csv = Path(args.csv)
@@ -85,9 +86,10 @@ def main() -> None:
     cases: dict[str, tuple[list[str], str | None]] = {
         "reference": ([py, "-c", REFERENCE, str(csv)], None)
     }
-    for tree, src in trees.items():
+    commands = args.commands.split(",")
+    for tree, src in trees.items() if "agree" in commands else ():
         cases[f"agree ({tree})"] = ([*concord, "agree", str(csv)], src)
-    for tree, src in trees.items():
+    for tree, src in trees.items() if "report" in commands else ():
         cases[f"report ({tree})"] = (
             [*concord, "report", str(csv), "-o", str(html), "--overwrite"],
             src,

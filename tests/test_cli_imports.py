@@ -33,6 +33,7 @@ ALLOWED = {
     "concord._common.text": "neutral_bidi: bidirectional controls shown as escapes",
     "concord._results.protocol": "named(): a streamed result takes its columns' names",
     "concord._readers.read": "detect() and module(): the export's format, said on stderr",
+    "concord._data.wide": "Wide: concord agree hands the typed read's block on without pandas",
 }
 
 

@@ -70,15 +70,15 @@ def read(
 def typed_reads(monkeypatch):
     """Count the reads the typed path answered (not None)."""
     answered: list[int] = []
-    frame = typed.frame
+    block = typed.block  # frame() reads through block(); concord agree calls block() itself
 
     def counted(*args: object) -> object:
-        got = frame(*args)
+        got = block(*args)
         if got is not None:
             answered.append(len(got))
         return got
 
-    monkeypatch.setattr(typed, "frame", counted)
+    monkeypatch.setattr(typed, "block", counted)
     return answered
 
 

@@ -137,3 +137,28 @@ def test_grouped_sum_ignores_grouping():
     grouped = rater_terms.grouped_sum(distinct, freq.astype(np.float64))
     assert grouped == rater_terms.grouped_sum(every, None)
     assert grouped == pytest.approx(float(np.sum(distinct * freq)), rel=1e-13)
+
+
+def test_one_call_counts_its_values_once_towards_loading_the_kernels(monkeypatch):
+    """agree() with Conger's kappa asks the engine once: a call below _LOAD_MIN stays on numpy.
+
+    Before, the kept-codes route and the pattern route each counted the call's values, so
+    one call of half _LOAD_MIN loaded numba (0.5–1 s in a fresh process) for 3·10⁷ values
+    that numpy counts in 0.4 s. Expected values: the same call with the kernels loaded.
+    """
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 5, (60_000, 3)).astype(float)
+    x[::97, 1] = np.nan
+    _count._kernels()
+    loaded = concord.agree(x)
+    monkeypatch.setattr(_count, "_LOAD_MIN", int(x.size * 1.5))  # one count stays below
+    monkeypatch.setattr(_count, "_counted", 0)
+    _count._kernels.cache_clear()  # as in a process that has not loaded them
+    try:
+        fresh = concord.agree(x)
+        assert _count._kernels.cache_info().currsize == 0
+        assert _count._counted == x.size
+    finally:
+        _count._kernels()
+    for a, b in zip(fresh.results, loaded.results, strict=True):
+        assert (a.statistic, a.standard_error) == (b.statistic, b.standard_error)

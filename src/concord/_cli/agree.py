@@ -87,7 +87,9 @@ def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
     """Every multi-rater coefficient of the rater columns: :func:`concord.agree`'s table."""
     import concord
 
-    labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
+    labels = None  # the typed read's block: read so only without --labels (inputs.ratings)
+    if not inputs.is_block(frame):
+        labels = cin.parse_labels(o["labels"], [frame[c] for c in frame.columns])
     table = concord.agree(
         frame,
         coefficients=picked(o.get("coefficients")),
@@ -97,6 +99,20 @@ def agreement_results(frame: Any, o: dict[str, Any]) -> list[Any]:
         form="wide",  # the file was read as wide on purpose (read.wide_columns checked it)
     )
     return list(table.results)
+
+
+def block_shape(wide: Any) -> dict[str, Any]:
+    """:func:`~concord._render.records.frame_shape` of the typed read's block (NaN: missing)."""
+    import numpy as np
+
+    values = wide.numeric
+    missing = int(np.isnan(values).sum())
+    return {
+        "items": int(values.shape[0]),
+        "raters": [str(c) for c in wide.raters],
+        "ratings": int(values.size - missing),
+        "missing_ratings": missing,
+    }
 
 
 def streamed(file: str, o: dict[str, Any], rows: int) -> tuple[list[Any], stream.Tally]:
@@ -199,10 +215,13 @@ def agree(file: str, **o: Any) -> list[dict[str, Any]]:
         results, tally = streamed(file, o, chunk)
         shape = tally.shape()
     else:
-        frame = inputs.ratings(file, o)
-        if label_sets.holds_sets(frame):  # lists from a JSON export: label sets
+        frame = inputs.ratings(file, o, wide=True)
+        if inputs.is_block(frame):  # a CSV of plain numbers, read typed, without pandas
+            results, shape = agreement_results(frame, o), block_shape(frame)
+        elif label_sets.holds_sets(frame):  # lists from a JSON export: label sets
             return label_sets.report(file, frame, o)
-        results, shape = agreement_results(frame, o), rec.frame_shape(frame)
+        else:
+            results, shape = agreement_results(frame, o), rec.frame_shape(frame)
     rows = [rec.summary(r, o["confidence_level"], o["ci_method"], o["seed"]) for r in results]
     if o["fmt"] == "json":
         terminal.echo(rec.dumps(out.agree_record(shape, results, rows)), as_json=True)

@@ -18,6 +18,7 @@ from concord._cli import read as read
 from concord._cli.reading import cells as cells
 from concord._cli.reading import exports as exports
 from concord._cli.reading import source as sources
+from concord._cli.reading import typed as typed
 
 
 def long_form(o: dict[str, Any]) -> cin.Long | None:
@@ -59,13 +60,18 @@ def raters(file: str, o: dict[str, Any], rows: int = 0) -> tuple[sources.Source,
     return src, read.wide_columns(src, o)
 
 
-def ratings(file: str, o: dict[str, Any], numbers: bool = False, text: bool = False) -> Any:
+def ratings(
+    file: str, o: dict[str, Any], numbers: bool = False, text: bool = False, wide: bool = False
+) -> Any:
     """Read FILE and return its rater columns (wide form, or pivoted from the long form).
 
     With ``numbers``, a rating that is not a number is an error naming its cell;
     with ``text``, every rating is read as text.
     An annotation tool's export (``.json``, ``.jsonl``, ``--input-format label-studio``)
     is read by :func:`concord.read_annotations` and pivoted.
+    With ``wide``, a CSV of plain numbers that the typed read takes (no ``--labels``)
+    comes back as a :class:`~concord._data.wide.Wide` of its float64 block, the same
+    values as the frame, without pandas (:func:`is_block`).
     """
     if exports.is_export(file, o):
         return exports.ratings(file, o, numbers)
@@ -74,7 +80,28 @@ def ratings(file: str, o: dict[str, Any], numbers: bool = False, text: bool = Fa
     if long is not None:
         as_text = text or cin.labels_are_text(o.get("labels"))
         return read.long_form(src, long, as_text, numbers)
-    return cells.whole(src, groups(read.wide_columns(src, o), o, numbers, text))
+    columns = read.wide_columns(src, o)
+    tried = wide and not (numbers or text) and o.get("labels") is None
+    if tried and typed.applies(src, False):
+        names = list(dict.fromkeys(columns))  # a column named twice is read once, as whole()
+        values = typed.block(src, names)
+        if values is not None:
+            import numpy as np
+
+            from concord._data.wide import Wide
+
+            return Wide(tuple(names), np.arange(values.shape[0]), numeric=values)
+    else:
+        tried = False
+    # the typed read tried and refused the file: the text path reads it (not the typed again)
+    return cells.whole(src, groups(columns, o, numbers, text), fast=not tried)
+
+
+def is_block(ratings: Any) -> bool:
+    """Whether :func:`ratings` returned the typed read's block (a ``Wide``), not a frame."""
+    from concord._data.wide import Wide
+
+    return isinstance(ratings, Wide)
 
 
 def two_raters(file: str, o: dict[str, Any]) -> tuple[Any, Any]:

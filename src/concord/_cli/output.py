@@ -26,9 +26,9 @@ OUTPUTS = ("text", "json", "markdown", "csv")
 
 def table(rows: Sequence[dict[str, Any]], fmt: str) -> str:
     """Lay the summary rows out as text, Markdown or CSV (CSV keeps every number unrounded)."""
-    import pandas as pd
-
     if fmt == "csv":
+        import pandas as pd
+
         frame = pd.DataFrame([rec.jsonable(r) for r in rows])
         return str(frame.to_csv(index=False, lineterminator="\n")).rstrip("\n")
     return table_of(rec.display_rows(rows), fmt)
@@ -36,12 +36,37 @@ def table(rows: Sequence[dict[str, Any]], fmt: str) -> str:
 
 def table_of(shown: Sequence[dict[str, str]], fmt: str) -> str:
     """Lay rows of display strings out as text or Markdown."""
+    plain = _plain_text(shown) if fmt == "text" else None
+    if plain is not None:
+        return plain
     import pandas as pd
 
     frame = pd.DataFrame(list(shown))
     if fmt == "markdown":
         return str(frame.to_markdown(index=False, disable_numparse=True))
     return str(frame.to_string(index=False))
+
+
+def _plain_text(shown: Sequence[dict[str, str]]) -> str | None:
+    """``DataFrame(shown).to_string(index=False)`` without pandas, or None where it may differ.
+
+    Rows of printable strings under the same keys: each column right-justified
+    to its widest cell or header, one space between columns, as pandas lays them
+    out (tests/test_cli_agree_outputs.py compares the two on random tables).
+    """
+    keys = list(shown[0]) if shown else []
+    if not keys or any(len(row) != len(keys) for row in shown):
+        return None
+    if not all(isinstance(k, str) and k and k == k.strip() for k in keys):
+        return None  # pandas trims a header's spaces
+    header: list[str | None] = list(keys)
+    cells = [header, *([row.get(k) for k in keys] for row in shown)]
+    if not all(isinstance(v, str) and v.isprintable() and v.isascii() for r in cells for v in r):
+        return None
+    widths = [max(len(str(r[j])) for r in cells) for j in range(len(keys))]
+    return "\n".join(
+        " ".join(str(v).rjust(w) for v, w in zip(r, widths, strict=True)) for r in cells
+    )
 
 
 def kappa_text(title: str, result: Any, row: dict[str, Any]) -> str:

@@ -161,11 +161,13 @@ def _one_pass(
     if x is None or x.ndim != 2 or x.dtype.kind not in "iuf":
         return None
     limit = dense_limit or MAX_RANGE
-    if need_raters and codes_only:
+    # decided once: each ask counts x's values towards loading the kernels (engines._LOAD_MIN)
+    compiled = _count._engine(x.size, "auto", _count._MATRIX) is not None
+    if need_raters and codes_only and compiled:
         kept = _kept_codes(x, ratings, limit)
         if kept is not None:
             return kept
-    found = _found_patterns(x, limit, need_raters)
+    found = _found_patterns(x, limit, need_raters, compiled)
     if found is None:
         return None
     lo, k, counts, rows = found
@@ -189,7 +191,7 @@ _KERNEL_BLOCK = 1 << 22  # values per block whose per-item int64 codes the kerne
 
 
 def _found_patterns(
-    x: np.ndarray, limit: int, need_raters: bool
+    x: np.ndarray, limit: int, need_raters: bool, compiled: bool
 ) -> tuple[int, int, patterns.Patterns, patterns.Patterns | None] | None:
     """``(lo, k, counts, rows)``: the patterns over the range [lo, lo + k), or None.
 
@@ -197,8 +199,9 @@ def _found_patterns(
     (:mod:`concord._tables.matrix_numpy`): the same patterns. ``rows`` is None
     unless ``need_raters``, or where the rater codes are too wide for int64
     (the caller sorts the rows then). None: the validating path must run.
+    ``compiled``: whether the kernels count x (``engines._engine``, asked once).
     """
-    if _count._engine(x.size, "auto", _count._MATRIX) is None:
+    if not compiled:
         return matrix_numpy.matrix_patterns(x, limit, need_raters)
     bounds = _count.whole_bounds(x)
     if bounds is None:
@@ -246,7 +249,7 @@ def _kept_codes(x: np.ndarray, ratings: Any, limit: int) -> Items | None:
     None where the other routes must run (no numba, out of range, k ≥ 255).
     """
     bounds = _bounds(x, limit)
-    kernels = rater_terms.kernels()
+    kernels = rater_terms.kernels()  # loaded: the caller's _engine took them
     if bounds is None or kernels is None:
         return None
     lo, k = bounds
@@ -286,11 +289,7 @@ def _kept_codes(x: np.ndarray, ratings: Any, limit: int) -> Items | None:
 
 def _bounds(x: np.ndarray, limit: int) -> tuple[int, int] | None:
     """(lo, k): the whole-number range [lo, lo + k) of a numeric matrix, or None (see engines)."""
-    if (
-        x.dtype.kind not in "iuf"
-        or x.shape[0] == 0
-        or _count._engine(x.size, "auto", _count._MATRIX) is None
-    ):
+    if x.dtype.kind not in "iuf" or x.shape[0] == 0:
         return None
     bounds = _count.whole_bounds(x)
     if bounds is None:

@@ -70,8 +70,18 @@ def frame(source: Source, columns: list[str]) -> Any:
 
     A frame returned has rows and at least one rating.
     """
-    import numpy as np
+    out = block(source, columns)
+    if out is None:
+        return None
     import pandas as pd
+
+    # one 2-D block: the library's to_numpy() takes it without interleaving the columns
+    return pd.DataFrame(out, columns=columns, copy=False)
+
+
+def block(source: Source, columns: list[str]) -> Any:
+    """Return :func:`frame`'s values, a Fortran-ordered float64 array, without pandas; or None."""
+    import numpy as np
     import pyarrow as pa
 
     try:
@@ -86,8 +96,7 @@ def frame(source: Source, columns: list[str]) -> Any:
             return None
     del table
     pa.default_memory_pool().release_unused()  # the typed columns' pages, back to the system
-    # one 2-D block: the library's to_numpy() takes it without interleaving the columns
-    return pd.DataFrame(out, columns=columns, copy=False)
+    return out
 
 
 def _fill(values: Any, out: Any) -> bool:
@@ -110,9 +119,13 @@ def _fill(values: Any, out: Any) -> bool:
     start = 0
     for chunk in values.chunks:
         n = len(chunk)
-        if chunk.null_count:
-            chunk = chunk.cast(pa.float64())
-        out[start : start + n] = chunk.to_numpy(zero_copy_only=False)
+        # the data buffer's view (to_numpy() and pyarrow's scalars would import pandas)
+        kind = np.float64 if pa.types.is_float64(t) else np.int64
+        valid, data = chunk.buffers()[:2]
+        out[start : start + n] = np.frombuffer(data, kind, n, chunk.offset * 8)
+        if chunk.null_count:  # NaN for an empty cell, as the text path reads it
+            bits = np.unpackbits(np.frombuffer(valid, np.uint8), bitorder="little")
+            out[start : start + n][bits[chunk.offset : chunk.offset + n] == 0] = np.nan
         start += n
     return True
 
