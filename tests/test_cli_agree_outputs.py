@@ -2,7 +2,9 @@
 
 Expected outputs: tests/reference/agree_outputs.json, written by this module
 (``python tests/test_cli_agree_outputs.py WRITE``) with the code of commit
-04ec094 (before the one-pass route asked the engine once), on bundled data and
+04ec094 (before the one-pass route asked the engine once; the speed-ups printed
+them byte for byte), and again when the standard errors' sums became exact
+(their last digits changed, the same on every CPU), on bundled data and
 on seeded files: missing ratings, text labels, a missing marker that sends the
 file to the text path, and a file large enough for the one-pass route (counted
 by numpy and by the numba kernels: the same output).
