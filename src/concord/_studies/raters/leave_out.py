@@ -55,8 +55,8 @@ class Joints:
     inverse: np.ndarray  # each item's panel pattern
     grid: np.ndarray | None = None  # every (panel pattern, code + 1)'s row, when fewer
 
-    def of(self, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Return rater r's rows, frequencies, panel patterns and each item's row (in r's).
+    def of(self, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return rater r's rows, frequencies and panel patterns.
 
         A row is the panel pattern's counts less r's rating.
         """
@@ -68,7 +68,22 @@ class Joints:
             rows = self.panel[pattern]
             rated = np.flatnonzero(code1)
             rows[rated, code1[rated] - 1] -= 1
-        return rows, self.freq[lo:hi], pattern, self.items[:, r] - lo
+        return rows, self.freq[lo:hi], pattern
+
+    def item(self, r: int) -> np.ndarray:
+        """Return each item's joint pattern without rater r, an index into r's (:meth:`of`)."""
+        out: np.ndarray = self.items[:, r] - self.starts[r]
+        return out
+
+    def by_rater(self, k: int) -> np.ndarray:
+        """Return each rater's count of ratings per category (raters × k), from the patterns."""
+        n_raters = self.starts.shape[0] - 1
+        rater = np.repeat(np.arange(n_raters), np.diff(self.starts))
+        rated = self.code1 > 0
+        cells = rater[rated] * k + self.code1[rated] - 1
+        out = np.zeros(n_raters * k, dtype=np.int64)
+        np.add.at(out, cells, self.freq[rated])
+        return out.reshape(n_raters, k)
 
     def cells(self, r: int) -> np.ndarray:
         """Return rater r's joint patterns as rows of ``grid``."""
@@ -259,14 +274,14 @@ def alpha_left_out(
 
 def _pattern_stats(j: Joints, r: int) -> ItemStats:
     """Rater r's panel's :class:`ItemStats` from its joint patterns (their sums, as merged)."""
-    rows, freq, _, _ = j.of(r)
+    rows, freq, _ = j.of(r)
     rated = rows.sum(axis=1) > 0
     return item_stats(Patterns(rows[rated], freq[rated]))
 
 
 def _inference(j: Joints, r: int, labels: Any, func: str, name: str, *given: Any) -> Inference:
     """Rater r's α's inference: its rows' patterns merged on first use (``rows_inference``)."""
-    rows, freq, _, _ = j.of(r)
+    rows, freq, _ = j.of(r)
     rated = rows.sum(axis=1) > 0
     n_raters = j.starts.shape[0] - 2  # the others
     counted = (labels, rows[rated], freq[rated])
