@@ -244,6 +244,6 @@ def test_pairwise_kappas_from_the_code_rows_are_the_one_hot_products(monkeypatch
         labels = Labels(tuple(range(k)), True)
         got = dp.pairwise_kappas(codes, labels, weights)
         with monkeypatch.context() as m:
-            m.setattr(dp, "_code_rows", lambda *a: None)  # the one-hot path
+            m.setattr(dp, "code_rows", lambda *a: None)  # the one-hot path
             want = dp.pairwise_kappas(codes, labels, weights)
         assert got.tobytes() == want.tobytes()

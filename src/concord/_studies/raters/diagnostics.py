@@ -31,7 +31,8 @@ from concord._inference.intervals import check_level
 from concord._results.studies.raters import RaterDiagnostics
 from concord._studies.compare.compare import _options, compared, difference_se, finish
 from concord._studies.raters.diagnostics_panel import kappa_weights, versus
-from concord._studies.raters.leave_out import Joints, alpha_left_out, joints
+from concord._studies.raters.joints import Joints, joints
+from concord._studies.raters.leave_out import alpha_left_out
 from concord._studies.raters.leave_out_terms import change_ses, left_out_terms
 from concord._tables.item_table import Items
 from concord._tables.patterns import Patterns, counted_patterns, merge

@@ -24,7 +24,7 @@ from concord._common import exact as _exact
 from concord._common.extras import require
 from concord._data.labels import Labels
 from concord._data.matrix import RatingMatrix
-from concord._studies.raters.leave_out import Joints
+from concord._studies.raters.joints import Joints, code_rows
 from concord._tables.pair_table import PairTable
 from concord._tables.weights import resolve
 
@@ -110,7 +110,7 @@ def versus(
         versus = tuple(
             kappa_result(np.ascontiguousarray(t.T), labels, weighting, COHEN) for t in tables
         )
-    return versus, pairwise_kappas(codes, labels, weights), homogeneity
+    return versus, pairwise_kappas(codes, labels, weights, j.code_rows), homogeneity
 
 
 def _references(j: Joints, weighted: bool) -> np.ndarray:
@@ -173,7 +173,12 @@ def homogeneity_tests(tables: np.ndarray, labels: tuple[Any, ...]) -> tuple[Any,
     )
 
 
-def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarray:
+def pairwise_kappas(
+    codes: np.ndarray,
+    labels: Labels,
+    weights: Any,
+    rows: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
     """Return Cohen's kappa of every pair of raters (code vectors, −1: missing), R × R.
 
     Each value is ``_kappa(codes[:, g], codes[:, h], ...).statistic`` bit for bit,
@@ -195,11 +200,11 @@ def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarr
                 kappa = _kappa(codes[:, g], codes[:, h], labels, weights).statistic
                 pairwise[g, h] = pairwise[h, g] = kappa
         return pairwise
-    every = _code_rows(codes, k)
-    if every is not None:  # every pair's table from one count of the items' code rows
+    every = code_rows(codes, k) if rows is None else rows
+    if every is not None:  # every pair's table from the distinct rows of codes, counted once
         first, second = np.triu_indices(n_raters, 1)
         pairs = zip(first.tolist(), second.tolist(), strict=True)
-        tables = np.stack([_pair_of(every, g, h) for g, h in pairs])
+        tables = np.stack([_pair_of(every, k, g, h) for g, h in pairs])
         pairwise[first, second] = pairwise[second, first] = _kappas(tables, w)
         return pairwise
     block = max(1, _CELLS // (k * k * n_raters))
@@ -212,29 +217,15 @@ def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarr
     return pairwise
 
 
-def _code_rows(codes: np.ndarray, k: int) -> np.ndarray | None:
-    """Return how many items have each row of codes + 1 (an array of R axes of k + 1), or None.
+def _pair_of(rows: tuple[np.ndarray, np.ndarray], k: int, g: int, h: int) -> np.ndarray:
+    """Return the k×k table of raters g (rows) and h over the items both rated.
 
-    None where there are more possible rows than a few times the items, or
-    than :data:`_CELLS`: the one-hot products are then cheaper.
+    ``rows``: the distinct rows of codes + 1 and their items (:func:`code_rows`).
     """
-    n, n_raters = codes.shape
-    size = (k + 1) ** n_raters if n_raters * np.log2(k + 1) < 40 else _CELLS + 1
-    if size > min(_CELLS, 4 * n):
-        return None
-    keys = codes[:, 0] + 1
-    for r in range(1, n_raters):
-        keys = keys + (codes[:, r] + 1) * (k + 1) ** r
-    tally = np.bincount(keys, minlength=size)
-    out: np.ndarray = tally.reshape((k + 1,) * n_raters, order="F")  # axis r: rater r's code + 1
-    return out
-
-
-def _pair_of(every: np.ndarray, g: int, h: int) -> np.ndarray:
-    """Return the k×k table of raters g (rows) and h over the items both rated."""
-    others = tuple(a for a in range(every.ndim) if a not in (g, h))
-    table = every.sum(axis=others) if others else every  # axes g < h remain, in order
-    return np.ascontiguousarray(table[1:, 1:], dtype=np.int64)
+    code1, freq = rows
+    table = np.zeros((k + 1) * (k + 1), dtype=np.int64)
+    np.add.at(table, code1[:, g] * (k + 1) + code1[:, h], freq)
+    return np.ascontiguousarray(table.reshape(k + 1, k + 1)[1:, 1:])
 
 
 def _block_tables(codes: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:

@@ -21,7 +21,7 @@ import numpy as np
 from concord._coefficients.krippendorff.krippendorff_core import alpha_terms
 from concord._coefficients.multirater.agreement_core import Terms
 from concord._common import exact as _exact
-from concord._studies.raters.leave_out import Joints
+from concord._studies.raters.joints import Joints
 
 _FLOAT_EXACT = 2**53
 
