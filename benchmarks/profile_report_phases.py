@@ -46,13 +46,15 @@ wrap(answers, "_rater_figures", "raters' figures (matplotlib)")
 out = os.path.join(tempfile.mkdtemp(), "r.html")
 start = time.process_time()
 try:
-    cli.main(["report", sys.argv[1], "-o", out, "--quiet"], prog_name="concord", standalone_mode=False)
+    args = ["report", sys.argv[1], "-o", out, "--quiet"]
+    cli.main(args, prog_name="concord", standalone_mode=False)
 finally:
     total = time.process_time() - start
 print(f"imports (click, pandas, concord's CLI)\t{t_imports:.2f}")
 for label, s in spent.items():
     print(f"{label}\t{s:.2f}")
-print(f"the rest (command's imports, page, plots of the coefficients)\t{total - sum(spent.values()):.2f}")
+rest = total - sum(spent.values())
+print(f"the rest (command's imports, page, plots of the coefficients)\t{rest:.2f}")
 print(f"total\t{t_imports + total:.2f}")
 """
 

@@ -3,7 +3,8 @@
 Leaving rater r out subtracts r's rating from each item's category counts:
 the items that share a panel pattern and r's code share their row without r
 (a joint pattern), formed for every rater at once by
-:func:`~concord._studies.raters.joints.joints`. :func:`alpha_left_out` then forms the item statistics
+:func:`~concord._studies.raters.joints.joints`. :func:`alpha_left_out` then
+forms the item statistics
 (:class:`~concord._tables.item_table.ItemStats`: per number of ratings, the
 items, their category totals and Gram matrix) of every rater's panel, exact
 integers: the panel's groups less what the rater rated, one product per
