@@ -386,8 +386,9 @@ def _whole_fast(filled: np.ndarray) -> np.ndarray | None:
 
     A float equals its int64 cast exactly when it is whole and within range
     (NaN, ±inf and values beyond int64 cast to numbers they do not equal,
-    or to int64's edges, which are left to the full check): one cast and one comparison instead of the rounding, so
-    the same int64 values that :func:`integral_floats` returns.
+    or to int64's edges, which are left to the full check): one cast and
+    one comparison instead of the rounding, the same int64 values that
+    :func:`integral_floats` returns.
     """
     with np.errstate(invalid="ignore"):
         ints = filled.astype(np.int64)
