@@ -6,8 +6,12 @@ pairwise tables from one count) must leave every printed value the same:
 tests/test_report_encoded.py compares the page of each case (the HTML
 without plots, its time stamp blanked) and the raters' and categories'
 results (to_dict(), floats as hex) with the digests written here, first by
-this script on commit 04ec094 (before that work). Run from the repository
-root: ``PYTHONPATH=src python tests/reference/report/generate.py``.
+this script on commit 04ec094 (before that work). Main's own later changes
+to the values (a9d2c93: exact SE sums, the exact Stuart–Maxwell χ²) give
+other digests; the branch merged onto a9d2c93 gave a9d2c93's digests for
+every case, so on such a merge the file is written again from main's code.
+Run from the repository root:
+``PYTHONPATH=src python tests/reference/report/generate.py``.
 """
 
 from __future__ import annotations
