@@ -215,7 +215,9 @@ def test_the_report_counts_the_patterns_once(monkeypatch):
     assert calls == [frame.shape] and 'id="raters"' in page and 'id="categories"' in page
 
 
-@pytest.mark.parametrize(("n", "r", "k"), [(1, 3, 2), (50, 3, 5), (400, 6, 4), (30, 9, 12)])
+@pytest.mark.parametrize(
+    ("n", "r", "k"), [(1, 3, 2), (50, 3, 5), (400, 6, 4), (30, 9, 12), (20, 40, 12)]
+)
 def test_counted_patterns_are_merges_with_its_inverse(n, r, k):
     """counted_patterns against merge of the n × k counts: patterns and each item's index."""
     from concord._data.labels import Labels
@@ -247,3 +249,27 @@ def test_pairwise_kappas_from_the_code_rows_are_the_one_hot_products(monkeypatch
             m.setattr(dp, "code_rows", lambda *a: None)  # the one-hot path
             want = dp.pairwise_kappas(codes, labels, weights)
         assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 4])
+@pytest.mark.parametrize("coefficient", ["krippendorff_alpha", "fleiss_kappa"])
+def test_joints_from_the_rows_of_codes_are_the_item_counts(monkeypatch, seed, coefficient):
+    """rater_diagnostics with the joint patterns summed from the rows of codes (three raters)
+    against the item-level count it skips, with clusters (each item's joint pattern looked
+    up on demand) and without: every field the same (to_dict, floats as hex)."""
+    from concord._studies.raters import joints
+
+    rng = np.random.default_rng(seed)
+    n = 300
+    truth = rng.integers(0, 4, n)
+    x = np.clip(truth[:, None] + rng.integers(-1, 2, (n, 3)), 0, 3).astype(float)
+    x[rng.random((n, 3)) < 0.15] = np.nan
+    x[np.isnan(x).all(axis=1), 0] = 1.0
+    groups = rng.integers(0, 30, n)
+    f = getattr(concord, coefficient)
+    for g in (None, groups):
+        rows = concord.rater_diagnostics(x, function=f, groups=g)
+        with monkeypatch.context() as m:
+            m.setattr(joints, "code_rows", lambda *a: None)
+            items = concord.rater_diagnostics(x, function=f, groups=g)
+        assert GENERATE.digest(rows.to_dict()) == GENERATE.digest(items.to_dict())
