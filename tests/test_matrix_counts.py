@@ -61,3 +61,40 @@ def test_rating_matrix_codes_with_and_without_missing(spread, missing, declared)
     assert m.labels.values == tuple(int(v) for v in values)
     np.testing.assert_array_equal(m.codes, _expected_codes(x[kept], values))
     assert m.n_dropped == int((~kept).sum())
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        [0.0, 1.0, 2.0, -3.0],
+        [0.0, 1.5, 2.0, 1.0],
+        [0.0, float("inf"), 1.0, 2.0],
+        [0.0, -float("inf"), 1.0, 2.0],
+        [0.0, 2.0**63, 1.0, 2.0],
+        [0.0, -(2.0**63), 1.0, 2.0],
+        [0.0, 2.0**62, 1.0, float("nan")],
+        [-0.0, 1e15, 3.0, float("nan")],
+    ],
+)
+def test_whole_floats_by_one_cast_are_the_rounding_checks(monkeypatch, column):
+    """rating_matrix's one-cast check of whole floats against the rounding check it skips.
+
+    Codes and labels, or the error, the same with and without the fast path
+    (infinite, fractional, ±2**63 and NaN-missing cells among them).
+    """
+    from concord._data import matrix as matrices
+
+    x = np.array([column, column[::-1], [1.0, 1.0, 1.0, 1.0]]).T
+
+    def run():
+        try:
+            m = matrices.rating_matrix(x, None, "fleiss_kappa")
+        except (ValueError, TypeError) as e:
+            return type(e), str(e)
+        return m.codes.tolist(), m.labels.values, m.n_dropped
+
+    fast = run()
+    with monkeypatch.context() as m:
+        m.setattr(matrices, "_whole_fast", lambda filled: None)
+        slow = run()
+    assert fast == slow

@@ -131,9 +131,9 @@ def test_every_field_is_the_per_rater_loops_bit_for_bit(seed: int) -> None:
 
 def test_small_blocks_give_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
     """The counts, the products and the pairwise tables a few raters or items at a time."""
-    from concord._studies.raters import diagnostics_panel, leave_out
+    from concord._studies.raters import diagnostics_panel, joints, leave_out
 
-    monkeypatch.setattr(leave_out, "_TALLY", 64)
+    monkeypatch.setattr(joints, "_TALLY", 64)  # nor the rows of codes counted once
     monkeypatch.setattr(leave_out, "_CELLS", 40)
     monkeypatch.setattr(diagnostics_panel, "_CELLS", 200)
     x = GENERATE.panel(2)

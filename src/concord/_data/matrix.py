@@ -369,12 +369,34 @@ def _as_integers(
         return None  # as int64 they would wrap to negative numbers: looked up instead
     if values.dtype.kind != "f":
         return values.astype(np.int64)
-    filled = np.where(present, values, 0.0)
+    every = bool(present.all())  # then no filled copy: ``values`` is the caller's own stack
+    filled = values if every else np.where(present, values, 0.0)
+    whole = _whole_fast(filled)
+    if whole is not None:
+        return whole
     if continuous and (filled != np.round(filled)).any():
         if not np.isfinite(filled).all():
             integral_floats(filled, declared, func, "ratings")  # raises: infinite rating
         return None
     return integral_floats(filled, declared, func, "ratings")
+
+
+def _whole_fast(filled: np.ndarray) -> np.ndarray | None:
+    """Return ``filled`` as int64 where every value is a whole number within int64, else None.
+
+    A float equals its int64 cast exactly when it is whole and within range
+    (NaN, ±inf and values beyond int64 cast to numbers they do not equal,
+    or to int64's edges, which are left to the full check): one cast and
+    one comparison instead of the rounding, the same int64 values that
+    :func:`integral_floats` returns.
+    """
+    with np.errstate(invalid="ignore"):
+        ints = filled.astype(np.int64)
+    if not bool((ints == filled).all()):
+        return None
+    if ints.size and (int(ints.min()) == -(2**63) or int(ints.max()) == 2**63 - 1):
+        return None  # the edges: a saturating cast of ±inf or of 2**63 lands there
+    return ints
 
 
 def _dense_codes(
@@ -386,7 +408,8 @@ def _dense_codes(
     lo, hi = int(seen.min()), int(seen.max())
     if hi - lo >= MAX_RANGE:
         return _lookup_codes(seen.reshape(-1), present, declared, func)
-    offset = ints - lo
+    offset = ints  # the caller's own array: shifted in place
+    offset -= lo
     if not every:
         offset[~present] = 0
     used = np.bincount(offset.reshape(-1) if every else offset[present], minlength=hi - lo + 1) > 0
@@ -401,5 +424,5 @@ def _dense_codes(
     codes = table[offset]
     stray = present & (codes < 0)
     if stray.any():
-        lookup(ints[stray], declared, func, "ratings")  # raises, naming the strays
+        lookup(offset[stray] + lo, declared, func, "ratings")  # raises, naming the strays
     return codes, Labels(declared, ordered=True)

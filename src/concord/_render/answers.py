@@ -39,8 +39,9 @@ def answers(
         return {"summary": [], "raters": None, "categories": None, "flags": []}
     lead = ask.headline(shown)
     matrix = ask.encoded(frame, lead)  # the panel's ratings encoded once, for both sections
-    d = ask.raters(frame, lead, level, matrix)
-    s = ask.categories(frame, lead, matrix)
+    patterns = ask.counted(matrix)  # and their count patterns counted once
+    d = ask.raters(frame, lead, level, matrix, patterns)
+    s = ask.categories(frame, lead, matrix, patterns)
     mh = ask.marginals(frame, lead)
     names = [] if frame is None else [str(c) for c in frame.columns]
     raters = None

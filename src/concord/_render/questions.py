@@ -64,12 +64,24 @@ def encoded(frame: Any, result: Any) -> Any:
         return None
 
 
-def raters(frame: Any, result: Any, level: float, matrix: Any = None) -> Any:
+def counted(matrix: Any) -> Any:
+    """Return the count patterns of encoded ratings and each item's (None: no ``matrix``).
+
+    :func:`concord._tables.patterns.counted_patterns`, counted once for the
+    raters' and the categories' sections.
+    """
+    from concord._tables.patterns import counted_patterns
+
+    return None if matrix is None else counted_patterns(matrix.codes, matrix.labels.k)
+
+
+def raters(frame: Any, result: Any, level: float, matrix: Any = None, patterns: Any = None) -> Any:
     """Return the rater diagnostics of the panel for ``result``'s coefficient, or None.
 
     None for fewer than three raters, and where the diagnostics do not
     apply (a coefficient with no leave-one-out terms, items nobody rated).
-    ``matrix``: the frame already encoded (:func:`encoded`).
+    ``matrix``: the frame already encoded (:func:`encoded`); ``patterns``:
+    its count patterns (:func:`counted`).
     """
     import concord
     from concord._studies.raters.diagnostics import of_matrix
@@ -83,7 +95,12 @@ def raters(frame: Any, result: Any, level: float, matrix: Any = None) -> Any:
             warnings.simplefilter("ignore")
             if matrix is not None:
                 return of_matrix(
-                    matrix, frame, function=function, confidence_level=level, **_options(result, c)
+                    matrix,
+                    frame,
+                    function=function,
+                    confidence_level=level,
+                    counted=patterns,
+                    **_options(result, c),
                 )
             return concord.rater_diagnostics(  # the data the results came from: wide
                 frame,
@@ -124,10 +141,11 @@ def rater_rows(d: Any) -> list[dict[str, str]]:
     return out
 
 
-def categories(frame: Any, result: Any, matrix: Any = None) -> Any:
+def categories(frame: Any, result: Any, matrix: Any = None, patterns: Any = None) -> Any:
     """Return the specific agreement of each category (two raters or a panel), or None.
 
-    ``matrix``: a panel's frame already encoded (:func:`encoded`), counted here once.
+    ``matrix``: a panel's frame already encoded (:func:`encoded`), counted
+    here once unless ``patterns`` (:func:`counted`) are given.
     """
     import concord
 
@@ -138,7 +156,7 @@ def categories(frame: Any, result: Any, matrix: Any = None) -> Any:
         warnings.simplefilter("ignore")
         try:
             if matrix is not None:
-                return _specific(matrix)
+                return _specific(matrix, patterns)
             if frame.shape[1] == 2:
                 a, b = (frame.iloc[:, j] for j in range(2))
                 return concord.specific_agreement(a, b, labels=labels, nan_policy="omit")
@@ -147,18 +165,12 @@ def categories(frame: Any, result: Any, matrix: Any = None) -> Any:
             return None
 
 
-def _specific(matrix: Any) -> Any:
+def _specific(matrix: Any, patterns: Any = None) -> Any:
     """Specific agreement from the label codes: their items' count patterns, as the frame's."""
-    import numpy as np
-
     from concord._coefficients.kappa.categories import of_patterns
-    from concord._tables.patterns import count_patterns, merge
 
-    patterns = count_patterns(matrix.codes, matrix.labels.k)
-    if patterns is None:
-        rows = matrix.counts()
-        patterns, _ = merge(rows, np.ones(rows.shape[0], dtype=np.int64))
-    return of_patterns(patterns, matrix.labels, matrix.codes.shape[1])
+    found = counted(matrix) if patterns is None else patterns
+    return of_patterns(found[0], matrix.labels, matrix.codes.shape[1])
 
 
 def category_rows(s: Any, level: float) -> list[dict[str, str]]:

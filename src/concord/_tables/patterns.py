@@ -77,15 +77,47 @@ def count_patterns(codes: np.ndarray, k: int) -> Patterns | None:
     row as a radix code is Σ over its raters of base**code. None where the
     codes (base r + 1) do not fit in int64; then merge the counts instead.
     """
+    keys = _count_keys(codes, k)
+    return None if keys is None else from_codes(keys, codes.shape[1] + 1, k)
+
+
+def _count_keys(codes: np.ndarray, k: int) -> np.ndarray | None:
+    """Each item's count row as a radix code, Σ of (r + 1)**code over its raters; None if wide."""
     base, width = codes.shape[1] + 1, k
     if not radix_fits(base, width):
         return None
     # the code -1 (missing) picks the last power: 0
     powers = np.append(base ** np.arange(width, dtype=np.int64), np.int64(0))
-    keys = powers[codes[:, 0]]
+    keys: np.ndarray = powers[codes[:, 0]]
     for j in range(1, codes.shape[1]):
         keys += powers[codes[:, j]]
-    return from_codes(keys, base, width)
+    return keys
+
+
+def counted_patterns(codes: np.ndarray, k: int) -> tuple[Patterns, np.ndarray]:
+    """:func:`merge` of the count rows of label ``codes`` with unit frequencies, without them.
+
+    The patterns and each item's pattern, as ``merge(RatingMatrix.counts(),
+    ones)`` gives them (:func:`count_patterns`' radix keys, counted with one
+    bincount where their range is small, else sorted); merge of the n × k
+    counts where the keys do not fit in int64.
+    """
+    keys = _count_keys(codes, k)
+    if keys is None:
+        n = codes.shape[0]
+        cells = codes + np.arange(0, n * k, k, dtype=np.int64)[:, None]
+        rows = np.bincount(cells[codes >= 0], minlength=n * k).reshape(n, k)
+        return merge(rows, np.ones(n, dtype=np.int64))
+    base = codes.shape[1] + 1
+    size = base**k
+    if size <= min(_DENSE_CODES, _DENSE_PER_CODE * keys.shape[0] + _DENSE_FLOOR):
+        tally = np.bincount(keys, minlength=1)
+        present = np.flatnonzero(tally)
+        lookup = np.zeros(tally.shape[0], dtype=np.int64)
+        lookup[present] = np.arange(present.shape[0])
+        return Patterns(decode(present, base, k), tally[present]), lookup[keys]
+    present, inverse, freq = np.unique(keys, return_inverse=True, return_counts=True)
+    return Patterns(decode(present, base, k), freq.astype(np.int64)), inverse.reshape(-1)
 
 
 def distinct(rows: np.ndarray) -> Patterns:

@@ -31,10 +31,11 @@ from concord._inference.intervals import check_level
 from concord._results.studies.raters import RaterDiagnostics
 from concord._studies.compare.compare import _options, compared, difference_se, finish
 from concord._studies.raters.diagnostics_panel import kappa_weights, versus
-from concord._studies.raters.leave_out import Joints, alpha_left_out, joints
+from concord._studies.raters.joints import Joints, joints
+from concord._studies.raters.leave_out import alpha_left_out
 from concord._studies.raters.leave_out_terms import change_ses, left_out_terms
 from concord._tables.item_table import Items
-from concord._tables.patterns import Patterns, merge
+from concord._tables.patterns import Patterns, counted_patterns, merge
 
 _FUNC = "rater_diagnostics"
 _DENSE = 256  # beyond it α takes its continuous engine, which keeps no count rows
@@ -147,20 +148,19 @@ def _by_counts(
     sides, terms = [], []
     grids: dict[bytes, Any] = {}
     for r in range(n_raters):
-        rows, freq, pattern, item = j.of(r)
+        rows, freq, pattern = j.of(r)
         if alphas is None:
             result, u = _core_side(c, rows, freq, labels, opts, names[:r] + names[r + 1 :])
         else:
             result, delta = alphas[r]
             u = left_out_terms(rows, freq, delta, opts, (j, r, grids))
         sides.append(result)
-        terms.append((u - u_full[pattern])[item])
+        terms.append((u - u_full[pattern], freq))  # each joint pattern's change of terms
     without = tuple(sides)
-    d = np.stack(terms, axis=1)  # items × raters: each change's terms
     if clusters is not None and not singletons(clusters):
-        ses = [difference_se(c, d[:, r], clusters) for r in range(n_raters)]
+        ses = [difference_se(c, t[j.item(r)], clusters) for r, (t, _) in enumerate(terms)]
     else:
-        se, df = change_ses(d)
+        se, df = change_ses(terms, matrix.codes.shape[0])
         ses = [(v, df) for v in se]
     changes = tuple(
         finish(full, result, se, df, True, level, "t")
@@ -284,16 +284,26 @@ def rater_diagnostics(
 
 
 def of_matrix(
-    matrix: RatingMatrix, wide: Any, /, *, function: Any, confidence_level: float, **options: Any
+    matrix: RatingMatrix,
+    wide: Any,
+    /,
+    *,
+    function: Any,
+    confidence_level: float,
+    counted: tuple[Patterns, np.ndarray] | None = None,
+    **options: Any,
 ) -> RaterDiagnostics:
     """:func:`rater_diagnostics` of wide ratings already encoded, for a caller that shares them.
 
     ``matrix`` is ``rating_matrix(wide, options["labels"], ...)``: the report
-    encodes its frame once for every section. No clusters; the same checks.
+    encodes its frame once for every section. ``counted``: its count
+    patterns and each item's, ``counted_patterns(matrix.codes, k)``, where
+    the caller has them. No clusters; the same checks.
     """
     confidence_level = check_level(confidence_level, _FUNC)
     c = _panel_function(function)
-    return _diagnose(c, wide, _checked(matrix), None, confidence_level, options)
+    matrix = _checked(matrix)
+    return _diagnose(c, wide, matrix, None, confidence_level, options, counted)
 
 
 def _panel_function(function: Any) -> Coefficient:
@@ -317,19 +327,18 @@ def _diagnose(
     groups: Any,
     confidence_level: float,
     options: dict[str, Any],
+    counted: tuple[Patterns, np.ndarray] | None = None,
 ) -> RaterDiagnostics:
     opts = _options(
         c, (wide,), {**options, "labels": list(matrix.labels.values)}, "rater_diagnostics"
     )
     clusters = None if groups is None else clusters_of(groups, wide, _FUNC)
-    panel, inverse = merge(matrix.counts(), np.ones(matrix.codes.shape[0], dtype=np.int64))
-    j = joints(panel.rows, inverse, matrix.codes, matrix.labels.k)
+    k = matrix.labels.k
+    panel, inverse = counted_patterns(matrix.codes, k) if counted is None else counted
+    j = joints(panel.rows, inverse, matrix.codes, k)
     full, without, changes = _left_out(c, (matrix, panel, j), opts, clusters, confidence_level)
     versus_panel, pairwise, homogeneity = versus(matrix, j, inverse, kappa_weights(opts))
-    k = matrix.labels.k
-    codes = matrix.codes
-    cells = (codes + np.arange(codes.shape[1]) * k)[codes >= 0]  # rater r's codes at r·k
-    by_rater = np.bincount(cells, minlength=codes.shape[1] * k).reshape(-1, k).astype(np.int64)
+    by_rater = j.by_rater(k)
     totals = by_rater.sum(axis=0)  # each rating once: the items × categories counts' column sums
     return RaterDiagnostics(
         c.name,

@@ -25,7 +25,7 @@ from concord._common import exact as _exact
 from concord._common.extras import require
 from concord._data.labels import Labels
 from concord._data.matrix import RatingMatrix
-from concord._studies.raters.leave_out import Joints
+from concord._studies.raters.joints import Joints, code_rows
 from concord._tables.pair_table import PairTable
 from concord._tables.weights import resolve
 
@@ -100,10 +100,10 @@ def versus(
     marginals and flag every rater.
     """
     labels, codes = matrix.labels, matrix.codes
-    tables = _tables(codes, _references(j, codes, inverse, False), labels.k)
+    tables = _tables(j, _references(j, False), labels.k)
     homogeneity = homogeneity_tests(tables, labels.values)
     if weights is not None:  # the kappa's reference: the lower median
-        tables = _tables(codes, _references(j, codes, inverse, True), labels.k)
+        tables = _tables(j, _references(j, True), labels.k)
     weighting = resolve(weights, labels, COHEN.spec.name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # an undefined kappa is nan in the table
@@ -111,31 +111,36 @@ def versus(
         versus = tuple(
             kappa_result(np.ascontiguousarray(t.T), labels, weighting, COHEN) for t in tables
         )
-    return versus, pairwise_kappas(codes, labels, weights), homogeneity
+    return versus, pairwise_kappas(codes, labels, weights, j.code_rows), homogeneity
 
 
-def _references(j: Joints, codes: np.ndarray, inverse: np.ndarray, weighted: bool) -> np.ndarray:
-    """Return the others' reference label of each item without each rater (items × raters).
+def _references(j: Joints, weighted: bool) -> np.ndarray:
+    """Return the others' reference label of every rater's joint patterns (−1: none).
 
-    It depends on the item's panel pattern and the rater's code only: it is
+    It depends on the items' panel pattern and the rater's code only: it is
     found once per such pair (every pair of the panel's patterns and codes,
     when they are fewer than the raters' joint patterns).
     """
-    panel, k = j.panel, j.panel.shape[1]
     if j.grid is not None:  # codes no item has are unused
-        found = panel_reference(j.grid, weighted).reshape(panel.shape[0], k + 1)
-        out: np.ndarray = found[inverse[:, None], codes + 1]
-        return out
-    out = panel_reference(j.rows(), weighted)[j.items]
+        found = panel_reference(j.grid, weighted)
+        chosen: np.ndarray = found[j.pattern * (j.panel.shape[1] + 1) + j.code1]
+        return chosen
+    out: np.ndarray = panel_reference(j.rows(), weighted)
     return out
 
 
-def _tables(codes: np.ndarray, reference: np.ndarray, k: int) -> np.ndarray:
-    """Return each rater's k×k table against a reference (both items × raters, −1: missing)."""
-    n_raters, w = codes.shape[1], k + 1
-    cells = (np.arange(n_raters) * (w * w) + (codes + 1) * w + reference + 1).ravel()
-    tally = np.bincount(cells, minlength=n_raters * w * w).reshape(n_raters, w, w)
-    return np.ascontiguousarray(tally[:, 1:, 1:])
+def _tables(j: Joints, reference: np.ndarray, k: int) -> np.ndarray:
+    """Return each rater's k×k table against a reference of its joint patterns (−1: missing).
+
+    The items of a joint pattern share the rater's code and the reference:
+    each pattern adds its frequency to one cell, the count of its items.
+    """
+    n_raters, w = j.starts.shape[0] - 1, k + 1
+    rater = np.repeat(np.arange(n_raters), np.diff(j.starts))
+    cells = rater * (w * w) + j.code1 * w + reference + 1
+    tally = np.zeros(n_raters * w * w, dtype=np.int64)
+    np.add.at(tally, cells, j.freq)
+    return np.ascontiguousarray(tally.reshape(n_raters, w, w)[:, 1:, 1:])
 
 
 def homogeneity_tests(tables: np.ndarray, labels: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -169,7 +174,12 @@ def homogeneity_tests(tables: np.ndarray, labels: tuple[Any, ...]) -> tuple[Any,
     )
 
 
-def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarray:
+def pairwise_kappas(
+    codes: np.ndarray,
+    labels: Labels,
+    weights: Any,
+    rows: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
     """Return Cohen's kappa of every pair of raters (code vectors, −1: missing), R × R.
 
     Each value is ``_kappa(codes[:, g], codes[:, h], ...).statistic`` bit for bit,
@@ -191,6 +201,13 @@ def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarr
                 kappa = _kappa(codes[:, g], codes[:, h], labels, weights).statistic
                 pairwise[g, h] = pairwise[h, g] = kappa
         return pairwise
+    every = code_rows(codes, k) if rows is None else rows
+    if every is not None:  # every pair's table from the distinct rows of codes, counted once
+        first, second = np.triu_indices(n_raters, 1)
+        pairs = zip(first.tolist(), second.tolist(), strict=True)
+        tables = np.stack([_pair_of(every, k, g, h) for g, h in pairs])
+        pairwise[first, second] = pairwise[second, first] = _kappas(tables, w)
+        return pairwise
     block = max(1, _CELLS // (k * k * n_raters))
     for lo in range(0, n_raters - 1, block):
         hi = min(lo + block, n_raters - 1)
@@ -199,6 +216,17 @@ def pairwise_kappas(codes: np.ndarray, labels: Labels, weights: Any) -> np.ndarr
         kappa = _kappas(tables[first, second], w)  # every pair g < h of the block at once
         pairwise[first + lo, second + lo] = pairwise[second + lo, first + lo] = kappa
     return pairwise
+
+
+def _pair_of(rows: tuple[np.ndarray, np.ndarray], k: int, g: int, h: int) -> np.ndarray:
+    """Return the k×k table of raters g (rows) and h over the items both rated.
+
+    ``rows``: the distinct rows of codes + 1 and their items (:func:`code_rows`).
+    """
+    code1, freq = rows
+    table = np.zeros((k + 1) * (k + 1), dtype=np.int64)
+    np.add.at(table, code1[:, g] * (k + 1) + code1[:, h], freq)
+    return np.ascontiguousarray(table.reshape(k + 1, k + 1)[1:, 1:])
 
 
 def _block_tables(codes: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:

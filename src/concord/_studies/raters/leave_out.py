@@ -2,9 +2,9 @@
 
 Leaving rater r out subtracts r's rating from each item's category counts:
 the items that share a panel pattern and r's code share their row without r
-(a joint pattern). :func:`joints` forms the joint patterns of every rater in
-one count over (rater, panel pattern, code), in the order the per-rater
-count gives them. :func:`alpha_left_out` then forms the item statistics
+(a joint pattern), formed for every rater at once by
+:func:`~concord._studies.raters.joints.joints`. :func:`alpha_left_out` then
+forms the item statistics
 (:class:`~concord._tables.item_table.ItemStats`: per number of ratings, the
 items, their category totals and Gram matrix) of every rater's panel, exact
 integers: the panel's groups less what the rater rated, one product per
@@ -16,7 +16,6 @@ SE and bootstrap merge that rater's patterns on first use.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -26,107 +25,12 @@ from concord._coefficients.krippendorff import krippendorff as kripp
 from concord._coefficients.krippendorff.krippendorff_sets import is_set_level
 from concord._data.matrix import RatingMatrix
 from concord._inference.intervals import Inference
+from concord._studies.raters.joints import Joints
 from concord._tables.item_table import ItemStats, item_stats
 from concord._tables.patterns import Patterns
 
 _CELLS = 1 << 21  # float64 cells of one-hot codes per product (16 MiB)
 _FLOAT_EXACT = 2**53
-_TALLY = 1 << 18  # the count's tally of (rater, panel pattern, code) per block of raters
-
-
-@dataclass(frozen=True)
-class Joints:
-    """The joint patterns of (panel pattern, left-out rater's code) of every rater.
-
-    Rater r's joint patterns are ``starts[r]:starts[r + 1]``, in the order of
-    their keys (panel pattern, code + 1), as a count of r's alone gives them:
-    ``pattern`` is the panel pattern (a row of ``panel``), ``code1`` the rater's code + 1
-    (0: not rated), ``freq`` how many items share it; ``items[i, r]`` is item
-    i's joint pattern without r (an index into every rater's), ``inverse[i]``
-    its panel pattern.
-    """
-
-    panel: np.ndarray
-    freq: np.ndarray
-    pattern: np.ndarray
-    code1: np.ndarray
-    starts: np.ndarray
-    items: np.ndarray
-    inverse: np.ndarray  # each item's panel pattern
-    grid: np.ndarray | None = None  # every (panel pattern, code + 1)'s row, when fewer
-
-    def of(self, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Return rater r's rows, frequencies, panel patterns and each item's row (in r's).
-
-        A row is the panel pattern's counts less r's rating.
-        """
-        lo, hi = int(self.starts[r]), int(self.starts[r + 1])
-        pattern, code1 = self.pattern[lo:hi], self.code1[lo:hi]
-        if self.grid is not None:
-            rows: np.ndarray = self.grid[self.cells(r)]
-        else:
-            rows = self.panel[pattern]
-            rated = np.flatnonzero(code1)
-            rows[rated, code1[rated] - 1] -= 1
-        return rows, self.freq[lo:hi], pattern, self.items[:, r] - lo
-
-    def cells(self, r: int) -> np.ndarray:
-        """Return rater r's joint patterns as rows of ``grid``."""
-        lo, hi = int(self.starts[r]), int(self.starts[r + 1])
-        out: np.ndarray = self.pattern[lo:hi] * (self.panel.shape[1] + 1) + self.code1[lo:hi]
-        return out
-
-    def rows(self) -> np.ndarray:
-        """Every rater's rows, in order."""
-        rows: np.ndarray = self.panel[self.pattern]
-        rated = np.flatnonzero(self.code1)
-        rows[rated, self.code1[rated] - 1] -= 1
-        return rows
-
-
-def joints(panel_rows: np.ndarray, inverse: np.ndarray, codes: np.ndarray, k: int) -> Joints:
-    """Return every rater's joint patterns: one count of (rater, panel pattern, code + 1).
-
-    ``panel_rows`` are the panel's distinct count rows, ``inverse`` each
-    item's, ``codes`` the items × raters label codes (−1: missing). The
-    count runs over a block of raters at a time, its tally kept small.
-    """
-    n, n_raters = codes.shape
-    width = k + 1
-    span = panel_rows.shape[0] * width
-    per_block = max(1, _TALLY // span)
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    index = np.empty((n, n_raters), dtype=np.int64)
-    done = 0
-    for lo in range(0, n_raters, per_block):
-        hi = min(lo + per_block, n_raters)
-        keys = (inverse[:, None] * width + codes[:, lo:hi] + 1) + np.arange(hi - lo) * span
-        present, at, freq = _counted(keys, (hi - lo) * span)
-        index[:, lo:hi] = at + done
-        done += present.size
-        parts.append((present + lo * span, at, freq))
-    present = np.concatenate([p[0] for p in parts])
-    freq = np.concatenate([p[2] for p in parts])
-    rater, local = np.divmod(present, span)
-    pattern, code1 = np.divmod(local, width)
-    starts = np.searchsorted(rater, np.arange(n_raters + 1))
-    grid = None
-    if span <= present.size:  # every rater's rows are rows of the (pattern, code) grid
-        less = np.vstack([np.zeros((1, k), dtype=np.int64), np.eye(k, dtype=np.int64)])
-        grid = (panel_rows[:, None, :] - less[None, :, :]).reshape(span, k)  # some unused
-    return Joints(panel_rows, freq.astype(np.int64), pattern, code1, starts, index, inverse, grid)
-
-
-def _counted(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return the distinct keys (sorted), each key's index among them, and their counts."""
-    if size <= 8 * keys.size:  # a dense count: the keys' range is within a few times their number
-        tally = np.bincount(keys.ravel(), minlength=size)
-        present = np.flatnonzero(tally)
-        lookup = np.zeros(size, dtype=np.int64)
-        lookup[present] = np.arange(present.size)
-        return present, lookup[keys], tally[present]
-    present, flat, freq = np.unique(keys, return_inverse=True, return_counts=True)
-    return present, flat.reshape(keys.shape), freq
 
 
 def left_out_stats(counts: np.ndarray, codes: np.ndarray) -> list[ItemStats] | None:
@@ -259,14 +163,14 @@ def alpha_left_out(
 
 def _pattern_stats(j: Joints, r: int) -> ItemStats:
     """Rater r's panel's :class:`ItemStats` from its joint patterns (their sums, as merged)."""
-    rows, freq, _, _ = j.of(r)
+    rows, freq, _ = j.of(r)
     rated = rows.sum(axis=1) > 0
     return item_stats(Patterns(rows[rated], freq[rated]))
 
 
 def _inference(j: Joints, r: int, labels: Any, func: str, name: str, *given: Any) -> Inference:
     """Rater r's α's inference: its rows' patterns merged on first use (``rows_inference``)."""
-    rows, freq, _, _ = j.of(r)
+    rows, freq, _ = j.of(r)
     rated = rows.sum(axis=1) > 0
     n_raters = j.starts.shape[0] - 2  # the others
     counted = (labels, rows[rated], freq[rated])

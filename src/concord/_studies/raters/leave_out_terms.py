@@ -21,7 +21,7 @@ import numpy as np
 from concord._coefficients.krippendorff.krippendorff_core import alpha_terms
 from concord._coefficients.multirater.agreement_core import Terms
 from concord._common import exact as _exact
-from concord._studies.raters.leave_out import Joints
+from concord._studies.raters.joints import Joints
 
 _FLOAT_EXACT = 2**53
 
@@ -106,15 +106,17 @@ def _grid_terms(
     return out
 
 
-def change_ses(d: np.ndarray) -> tuple[list[float], float]:
-    """Return each column's paired SE and the df, as ``difference_se`` without clusters.
+def change_ses(terms: list[tuple[np.ndarray, np.ndarray]], n: int) -> tuple[list[float], float]:
+    """Return each change's paired SE and the df, as ``difference_se`` without clusters.
 
-    ``d`` is items × raters: each rater's per-item difference of terms.
+    ``terms``: for each rater, the difference of terms of each of its joint
+    patterns and how many of the ``n`` items share it. An item's term is its
+    pattern's, so each sum over the items is the patterns' sum weighted by
+    their frequencies, exact and rounded once (:func:`~concord._common.exact.fsum_counts`):
+    bit for bit the sum over the items.
     """
-    columns = np.ascontiguousarray(d.T)
-    n = columns.shape[1]
     out = []
-    for column in columns:
-        centred = column - _exact.fsum(column) / n
-        out.append(math.sqrt(_exact.fsum(np.multiply(centred, centred))))
+    for d, freq in terms:
+        centred = d - _exact.fsum_counts(d, freq) / n
+        out.append(math.sqrt(_exact.fsum_counts(np.multiply(centred, centred), freq)))
     return out, float(n - 1)
