@@ -236,7 +236,7 @@ def test_pairwise_kappa_divides_wide_sums_as_python_ints():
 def test_a_panel_rated_by_one_rater_only_is_refused_in_one_sentence():
     # leaving that rater out leaves no rating: nothing can be computed (was ZeroDivisionError)
     for function in FUNCTIONS:
-        with pytest.raises(ValueError, match="ratings by two raters or more.*Got ratings by 2"):
+        with pytest.raises(ValueError, match=r"ratings by two raters or more.*Got ratings by 2"):
             concord.rater_diagnostics([[None, None, 1]], function=function)
 
 

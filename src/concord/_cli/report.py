@@ -50,7 +50,8 @@ def report(file: str, **o: Any) -> None:
 
     With --rater1 and --rater2: Cohen's kappa of two raters, as ``concord
     kappa``. Otherwise the multi-rater coefficients, as ``concord agree``
-    (--coefficients picks some). The page opens with a summary, a table of
+    (--coefficients picks some; kendall, cronbach, meancor and occc, of
+    numeric ratings, get a section each under Results). The page opens with a summary, a table of
     contents, the data, the coefficients, the raters (as ``concord raters``),
     the categories' specific agreement and the flags; then each coefficient
     with its plots, step-by-step explanation, method notes and references,
@@ -97,5 +98,6 @@ def _many(file: str, o: dict[str, Any], others: str | None) -> tuple[Any, Any]:
     level = o["confidence_level"]
     extra = ranks.results(inputs.ratings(file, o, numbers=True), ranked, level)
     named = {r.name: r for r in found}
-    named.update((row["coefficient"], r) for row, r in zip(ranks.rows(extra, level), extra))
+    titles = [row["coefficient"] for row in ranks.rows(extra, level)]
+    named.update(zip(titles, extra, strict=True))
     return data, named
