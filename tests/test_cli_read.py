@@ -455,3 +455,14 @@ def test_an_empty_raters_option_names_the_option(tmp_path, command, chunk):
     out = run(command, path, "--raters", ",", *extra)
     line = one_line_error(out, 2)
     assert "'--raters'" in line and "Columns: a, b, c." in line, line
+
+
+@pytest.mark.parametrize(
+    ("encoding", "what"), [("rot13", "not a text encoding"), ("nosuch", "an unknown encoding")]
+)
+def test_an_encoding_that_is_not_a_text_encoding_is_one_line(tmp_path, encoding, what):
+    path = write(tmp_path, "a.csv", "a,b,c\n1,1,2\n2,2,2\n")
+    for command in ("agree", "report", "raters"):
+        out = one_line_error(run(command, path, "--encoding", encoding), status=2)
+        assert f"--encoding: got {encoding!r}, {what}" in out
+        assert "expected a text encoding such as utf-8, latin-1 or cp1252" in out

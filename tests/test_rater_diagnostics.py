@@ -231,3 +231,21 @@ def test_pairwise_kappa_divides_wide_sums_as_python_ints():
     w = 1 - np.eye(2, dtype=np.int64)
     want = weighted_kappa_core(table, w.astype(np.float64))[0]
     assert _kappas(table[None], w)[0] == want
+
+
+def test_a_panel_rated_by_one_rater_only_is_refused_in_one_sentence():
+    # leaving that rater out leaves no rating: nothing can be computed (was ZeroDivisionError)
+    for function in FUNCTIONS:
+        with pytest.raises(ValueError, match=r"ratings by two raters or more.*Got ratings by 2"):
+            concord.rater_diagnostics([[None, None, 1]], function=function)
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_an_undefined_side_is_nan_with_the_warning(function):
+    # one category only ([[None, 1, 1]]: chance agreement 1), or no item rated twice without
+    # a rater: that side is undefined, nan with UndefinedKappaWarning (was ZeroDivisionError
+    # in Gwet's per-item terms)
+    for panel in ([[None, 1, 1]], [[1, None, None], [None, 2, 2]]):
+        with pytest.warns(concord.UndefinedKappaWarning):
+            d = concord.rater_diagnostics(panel, function=function)
+        assert np.isnan(d.without[1].statistic) and np.isnan(d.changes[1].difference)

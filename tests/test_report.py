@@ -216,3 +216,46 @@ def test_a_probabilistic_reading_is_used_where_results_give_one():
     r = concord.fleiss_kappa(pd.read_csv(DIAGNOSES))
     assert questions.probabilistic(r) == str(r.interpret(probabilistic=True))
     assert questions.probabilistic(r).startswith("moderate with probability")
+
+
+ESSAY_RATERS = ("data/essays.csv", "--raters", "rater1,rater2,rater3", "--no-plots")
+
+
+def test_cli_report_percent_agreement_alone(tmp_path):
+    # percent agreement has no benchmark scale: the page reads it on none, it does not fail
+    out_file = tmp_path / "percent.html"
+    args = ["report", *ESSAY_RATERS, "--coefficients", "percent", "-o", str(out_file)]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    text = words(out_file.read_text())
+    frame = pd.read_csv("data/essays.csv")[["rater1", "rater2", "rater3"]]
+    r = concord.percent_agreement(frame)
+    assert f"Percent agreement {r.statistic:.4f}" in text
+    assert "none (not chance-corrected)" in text and "Read against the benchmarks" not in text
+
+
+def test_cli_report_takes_the_rank_and_score_statistics(tmp_path):
+    # the names --coefficients lists (as concord agree takes them) are all taken
+    out_file = tmp_path / "ranks.html"
+    chosen = "fleiss,kendall,cronbach,meancor,occc"
+    args = ["report", *ESSAY_RATERS, "--coefficients", chosen, "-o", str(out_file)]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    text = words(out_file.read_text())
+    frame = pd.read_csv("data/essays.csv")[["rater1", "rater2", "rater3"]]
+    made = [
+        concord.kendall_w(frame),
+        concord.cronbach_alpha(frame),
+        concord.mean_correlation(frame),
+        concord.overall_concordance(frame),
+    ]
+    for r in made:  # each its own section, titled by its name, with its value
+        name = r.to_dict()["coefficient"]
+        assert f"{name}{r.statistic:.4f}" in text  # the table's first row (cells run together)
+    assert f"{concord.fleiss_kappa(frame).statistic:.4f}" in text
+    alone = tmp_path / "kendall.html"
+    args = ["report", *ESSAY_RATERS, "--coefficients", "kendall-w", "-o", str(alone)]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    text = words(alone.read_text())
+    assert f"{made[0].statistic:.4f}" in text and "nan0" not in text  # no category "nan"

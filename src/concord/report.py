@@ -66,7 +66,7 @@ def _values(frame: Any) -> list[Any]:
     """Return the data's distinct ratings, sorted (in order of appearance if they cannot be)."""
     pd = require("pandas", "pandas", "concord.report")
 
-    values = list(pd.unique(frame.stack().to_numpy()))
+    values = [v for v in pd.unique(frame.stack().to_numpy()) if not pd.isna(v)]  # no missing
     try:
         return sorted(values)
     except TypeError:  # mixed kinds

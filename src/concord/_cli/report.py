@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from concord._cli import agree as agree
+from concord._cli import agree_ranks as ranks
 from concord._cli import inputs as inputs
 from concord._cli import kappa as kappa
 from concord._cli import options as opt
@@ -49,7 +50,8 @@ def report(file: str, **o: Any) -> None:
 
     With --rater1 and --rater2: Cohen's kappa of two raters, as ``concord
     kappa``. Otherwise the multi-rater coefficients, as ``concord agree``
-    (--coefficients picks some). The page opens with a summary, a table of
+    (--coefficients picks some; kendall, cronbach, meancor and occc, of
+    numeric ratings, get a section each under Results). The page opens with a summary, a table of
     contents, the data, the coefficients, the raters (as ``concord raters``),
     the categories' specific agreement and the flags; then each coefficient
     with its plots, step-by-step explanation, method notes and references,
@@ -57,14 +59,16 @@ def report(file: str, **o: Any) -> None:
     """
     from concord.report import to_html
 
-    agree.picked(o["coefficients"])  # a misspelt name fails before the file is read
+    others = ranks.rest(o["coefficients"])
+    if others != "":
+        agree.picked(others)  # a misspelt name fails before the file is read
     out.check_target(o["output"], "-o", o["overwrite"])
+    results: Any
     if o["rater1"] is not None or o["rater2"] is not None:
         result, (a, b) = kappa.two_rater_result(file, o)
         results, data = [result], {str(a.name): a, str(b.name): b}
     else:
-        data = inputs.ratings(file, o)
-        results = agree.agreement_results(data, o)
+        data, results = _many(file, o, others)
     html = to_html(
         results,
         data=data,
@@ -78,3 +82,22 @@ def report(file: str, **o: Any) -> None:
     with out.replacing(o["output"], "-o", overwrite=o["overwrite"]) as fh:
         fh.write(html)
     terminal.echo(f"wrote {o['output']} ({len(html) / 1024:.0f} KiB)", err=True)
+
+
+def _many(file: str, o: dict[str, Any], others: str | None) -> tuple[Any, Any]:
+    """Return the ratings and the results of many raters, as ``concord agree`` has them.
+
+    The coefficients, then the rank and score statistics (``kendall``, ``cronbach``,
+    ``meancor``, ``occc``) of the ratings read as numbers, each titled by its name.
+    """
+    data = inputs.ratings(file, o)
+    found = agree.agreement_results(data, {**o, "coefficients": others}) if others != "" else []
+    ranked = ranks.chosen(o["coefficients"])
+    if not ranked:
+        return data, found
+    level = o["confidence_level"]
+    extra = ranks.results(inputs.ratings(file, o, numbers=True), ranked, level)
+    named = {r.name: r for r in found}
+    titles = [row["coefficient"] for row in ranks.rows(extra, level)]
+    named.update(zip(titles, extra, strict=True))
+    return data, named

@@ -37,10 +37,14 @@ def _options(result: Any, c: Any) -> dict[str, Any]:
 def probabilistic(result: Any) -> str | None:
     """Return the benchmark membership probabilities in words (Gwet 2014), None without them.
 
-    ``interpret(probabilistic=True)``; a result without ``interpret`` has none.
+    ``interpret(probabilistic=True)``; a result without ``interpret`` has none, and
+    neither has a coefficient without a benchmark scale (percent agreement).
     """
     interpret = getattr(result, "interpret", None)
-    return None if interpret is None else str(interpret(probabilistic=True))
+    described = getattr(result, "_described", None)
+    if interpret is None or (described is not None and described.scale is None):
+        return None
+    return str(interpret(probabilistic=True))
 
 
 def encoded(frame: Any, result: Any) -> Any:

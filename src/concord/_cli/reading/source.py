@@ -74,17 +74,25 @@ def options(file: str, o: dict[str, Any]) -> Options:
             f"{delimiter!r} is not one character (a comma, ';', '|' or \\t).",
             param_hint="--delimiter",
         )
-    encoding = o.get("encoding") or "utf-8"
-    try:
-        codecs.lookup(encoding)
-    except LookupError:
-        raise click.BadParameter(
-            f"unknown encoding {encoding!r}; try utf-8, latin-1 or cp1252.",
-            param_hint="--encoding",
-        ) from None
+    encoding = _text_encoding(o.get("encoding") or "utf-8")
     na = tuple(t.strip() for t in (o.get("na_values") or "").split(","))
     chosen = o.get("na_values") is not None or o.get("labels") is not None
     return Options(fmt, delimiter, encoding, tuple(t for t in na if t), chosen)
+
+
+def _text_encoding(encoding: str) -> str:
+    """Return ``encoding`` if it names a text encoding (bytes to str), else a one-line error."""
+    try:
+        codecs.lookup(encoding)
+        "".encode(encoding)  # a codec that is not a text encoding (rot13, hex, zlib) fails here
+    except LookupError as exc:
+        known = "unknown encoding" not in str(exc)
+        raise click.BadParameter(
+            f"got {encoding!r}, {'not a text encoding' if known else 'an unknown encoding'}; "
+            "expected a text encoding such as utf-8, latin-1 or cp1252.",
+            param_hint="--encoding",
+        ) from None
+    return encoding
 
 
 def _fail(path: str, message: str) -> click.ClickException:

@@ -65,6 +65,16 @@ def _checked(matrix: RatingMatrix) -> RatingMatrix:
             f"{matrix.codes.shape[1]} rater(s)",
             raw=True,
         )
+    rated = np.flatnonzero((matrix.codes >= 0).any(axis=0))
+    if rated.size < 2:  # leaving that rater out leaves no rating: nothing to compare
+        param_error(
+            _FUNC,
+            "ratings",
+            "ratings by two raters or more (one left out leaves a panel)",
+            f"ratings by {matrix.raters[rated[0]]!r} only",
+            raw=True,
+            fix="Rater diagnostics need a panel whose raters rated common items.",
+        )
     return matrix
 
 
@@ -99,7 +109,8 @@ def _core_side(
     result = c.core(items, opts)
     out = np.zeros(rated.shape[0])
     if c.pattern_terms is not None:  # the percent-agreement family
-        out[rated] = c.pattern_terms.terms(items, opts, rows, freq)
+        if np.isfinite(result.statistic):  # nan (undefined, warned): so is the change
+            out[rated] = c.pattern_terms.terms(items, opts, rows, freq)
         return result, out
     sampler = result._inferred().sampler
     assert isinstance(sampler, CoincidenceSampler)
