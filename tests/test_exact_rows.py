@@ -178,6 +178,15 @@ def test_rows_with_counts_whose_products_overflow_int64() -> None:
         ]
 
 
+def test_matvec_floats_with_a_vector_whose_integers_add_past_int64() -> None:
+    # v = 1, 1, 1, 1, 2**-61 is 2**61 · (1, 1, 1, 1) + 1 on 2**-61: the integers' sum passes
+    # 2**63, wrapped negative in int64, and x @ v read -4; the exact value, in Fraction
+    v = np.array([1.0, 1.0, 1.0, 1.0, 2.0**-61])
+    x = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [0.5, 1.0, 2.0, 1.0, 3.0]])
+    got = exact_rows.matvec_floats(x, v).tolist()
+    assert got == [float(sum(_f(a) * _f(b) for a, b in zip(row, v, strict=True))) for row in x]
+
+
 @pytest.mark.parametrize("level", ["interval", "ordinal", "ratio"])
 def test_continuous_alpha_se_does_not_depend_on_the_order_of_the_items(level: str) -> None:
     # more than 256 distinct values: the engine without a coincidence matrix, item by item;

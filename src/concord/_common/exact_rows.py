@@ -284,7 +284,10 @@ def matvec_scaled(x: np.ndarray, v: Scaled) -> np.ndarray:
     if column.dtype == object and all(0 <= int(c) < 1 << 62 for c in column.tolist()):
         column = column.astype(np.int64)
     small = column.dtype != object and bool((column >= 0).all())
-    mass = int(column.sum()) if small else 0
+    mass = 0
+    if small:  # Σ column in int64 only where it cannot wrap
+        top = int(column.max(initial=0))
+        mass = int(column.sum()) if fits_int64(top, column.size) else sum(column.tolist())
     pieces, power = limbs(x)
     total: Any = 0
     for shift, part in pieces:
