@@ -155,6 +155,38 @@ def test_helpers_on_large_and_negative_values() -> None:
     ]
 
 
+def test_rows_with_counts_whose_products_overflow_int64() -> None:
+    # counts of 2**34 (a CategoryCounts table): r_k r_l ≈ 2**68 and r_k · 2**30 ≈ 2**64
+    # overflowed int64 silently; the exact values, recomputed in Fraction
+    big = 2**34
+    rows = np.array([[big, big + 1, 3], [big - 5, 7, big], [1, 2 * big, 2]], dtype=np.int64)
+    x = _agreement(3, "quadratic")
+    forms, power = exact_rows.Rows(rows).forms(x)
+    for row, got in zip(rows.tolist(), forms.tolist(), strict=True):
+        want = sum(row[k] * _f(x[k, j]) * row[j] for k in range(3) for j in range(3))
+        assert Fraction(int(got)) * Fraction(2) ** power == want
+    v = [2**31 - 1, 2**30 + 12345, 5]
+    assert [int(d) for d in exact_rows.Rows(rows).dots(v)] == [
+        sum(r * c for r, c in zip(row, v, strict=True)) for row in rows.tolist()
+    ]
+    p = Patterns(rows, np.ones(3, dtype=np.int64))
+    for a in (np.eye(3), x):  # Gwet's Σ_k r_ik (r*_ik − 1), unweighted and weighted
+        got = core.terms(p, a).agree.tolist()
+        assert got == [
+            float(sum(r[k] * _f(a[k, j]) * r[j] for k in range(3) for j in range(3)) - sum(r))
+            for r in rows.tolist()
+        ]
+
+
+def test_matvec_floats_with_a_vector_whose_integers_add_past_int64() -> None:
+    # v = 1, 1, 1, 1, 2**-61 is 2**61 · (1, 1, 1, 1) + 1 on 2**-61: the integers' sum passes
+    # 2**63, wrapped negative in int64, and x @ v read -4; the exact value, in Fraction
+    v = np.array([1.0, 1.0, 1.0, 1.0, 2.0**-61])
+    x = np.array([[1.0, 1.0, 1.0, 1.0, 1.0], [0.5, 1.0, 2.0, 1.0, 3.0]])
+    got = exact_rows.matvec_floats(x, v).tolist()
+    assert got == [float(sum(_f(a) * _f(b) for a, b in zip(row, v, strict=True))) for row in x]
+
+
 @pytest.mark.parametrize("level", ["interval", "ordinal", "ratio"])
 def test_continuous_alpha_se_does_not_depend_on_the_order_of_the_items(level: str) -> None:
     # more than 256 distinct values: the engine without a coincidence matrix, item by item;

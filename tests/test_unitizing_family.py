@@ -91,10 +91,10 @@ def values(rows, raters, lengths, labels):
     return grid, units
 
 
-def reference(spans, lengths):
-    """|uα, cuα and (k)uα by loops over positions, from eqs. 1, 4, 6, 10, 11, 13b."""
+def reference(spans, lengths, raters=None):
+    """|uα, cuα, (k)uα and uα (2016) by loops over positions, from eqs. 1, 4, 6, 10, 11, 13b."""
     rows = list(zip(*(spans[k] for k in ("item", "rater", "label", "start", "end")), strict=True))
-    raters = list(dict.fromkeys(spans["rater"]))
+    raters = list(dict.fromkeys(spans["rater"])) if raters is None else raters
     labels = list(dict.fromkeys(spans["label"]))
     m, size = len(raters), len(labels) + 1
     grid, units = values(rows, raters, lengths, labels)
@@ -121,6 +121,9 @@ def reference(spans, lengths):
         for c in range(size)
     ]
     binary = 1 - (margin[0] - obs[0][0]) / (sum(exp[0]) - exp[0][0])
+    u2016 = 1 - (total - sum(obs[c][c] for c in range(size))) / (
+        total - sum(exp[c][c] for c in range(size))
+    )  # uα (2016), gaps a value: Krippendorff (2019, § 12.6)
     star = [row[1:] for row in obs[1:]]
     ls = [sum(row) for row in star]
     pooled = sum(ls)
@@ -134,7 +137,7 @@ def reference(spans, lengths):
         1 - (sum(es[k]) / ls[k]) * (ls[k] - star[k][k]) / (sum(es[k]) - es[k][k])
         for k in range(size - 1)
     ]
-    return binary, cu, each
+    return binary, cu, each, u2016
 
 
 def random_spans(seed, n_items=3, n_raters=3):
@@ -157,9 +160,28 @@ def random_spans(seed, n_items=3, n_raters=3):
 @pytest.mark.parametrize("seed", range(6))
 def test_matches_the_position_reference(seed):
     spans, lengths = random_spans(seed, n_raters=2 + seed % 3)
-    binary, cu, each = reference(spans, lengths)
+    binary, cu, each, _ = reference(spans, lengths)
     assert concord.unitizing_alpha(spans, lengths=lengths, variant="|u").exact == binary
     result = concord.unitizing_alpha(spans, lengths=lengths, variant="(k)u")
+    assert result.exact == cu
+    assert result.alphas.tolist() == [float(a) for a in each]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_declared_silent_raters_match_the_position_reference(seed):
+    # a rater silent on one item (no rows there) and a declared rater with no rows at all:
+    # both all gap where silent, as the position reference lays them out
+    spans, lengths = random_spans(10 + seed, n_raters=2 + seed % 2)
+    keep = [
+        not (r == "r0" and i == "d1") for i, r in zip(spans["item"], spans["rater"], strict=True)
+    ]
+    spans = {k: [v for v, kept in zip(col, keep, strict=True) if kept] for k, col in spans.items()}
+    raters = [*dict.fromkeys(spans["rater"]), "silent"]
+    binary, cu, each, u2016 = reference(spans, lengths, raters)
+    run = {"lengths": lengths, "raters": raters}
+    assert concord.unitizing_alpha(spans, **run, variant="|u").exact == binary
+    assert concord.unitizing_alpha(spans, **run, variant="u2016").exact == u2016
+    result = concord.unitizing_alpha(spans, **run, variant="(k)u")
     assert result.exact == cu
     assert result.alphas.tolist() == [float(a) for a in each]
 

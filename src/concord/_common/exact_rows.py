@@ -89,7 +89,8 @@ class Rows:
     def forms(self, x: np.ndarray) -> Scaled:
         """Return r_iᵀ x r_i of every row exactly: integers Q and a power e, Q · 2**e."""
         pieces, power = limbs(x)
-        pair = self.count[:, :, None] * self.count[:, None, :]  # ≤ top², int64
+        count = self.count if fits_int64(self.top, self.top) else as_object(self.count)
+        pair = count[:, :, None] * count[:, None, :]  # ≤ top²: int64 where that fits
         total: Any = 0
         for shift, part in pieces:
             gathered = part[self.index[:, :, None], self.index[:, None, :]]
@@ -106,7 +107,7 @@ class Rows:
             column = np.array(v, dtype=np.int64)
             out: np.ndarray = (self.count * column[self.index]).sum(axis=1)
             return out
-        if min(v, default=0) < 0:
+        if min(v, default=0) < 0 or not fits_int64(1 << LIMB, self.top):
             column = np.array(v, dtype=object)
             return _array((as_object(self.count) * column[self.index]).sum(axis=1), len(v))
         total: Any = 0
@@ -283,7 +284,10 @@ def matvec_scaled(x: np.ndarray, v: Scaled) -> np.ndarray:
     if column.dtype == object and all(0 <= int(c) < 1 << 62 for c in column.tolist()):
         column = column.astype(np.int64)
     small = column.dtype != object and bool((column >= 0).all())
-    mass = int(column.sum()) if small else 0
+    mass = 0
+    if small:  # Σ column in int64 only where it cannot wrap
+        top = int(column.max(initial=0))
+        mass = int(column.sum()) if fits_int64(top, column.size) else sum(column.tolist())
     pieces, power = limbs(x)
     total: Any = 0
     for shift, part in pieces:

@@ -206,7 +206,9 @@ def terms(patterns: Patterns, agreement: np.ndarray) -> Terms:
     m = rows.sum(axis=1)
     counts = np.asarray(patterns.rows).astype(np.int64)
     if exact_rows.identity(agreement):  # unweighted: Σ_k r_k² − m, an integer
-        agree = ((counts * counts).sum(axis=1) - counts.sum(axis=1)).astype(np.float64)
+        top = int(counts.sum(axis=1).max(initial=0))
+        whole = counts if _exact.fits_int64(top, top) else _exact.as_object(counts)
+        agree = ((whole * whole).sum(axis=1) - whole.sum(axis=1)).astype(np.float64)
     else:
         forms = exact_rows.Rows(counts).forms(agreement)
         num, power = exact_rows.less(forms, counts.sum(axis=1))
