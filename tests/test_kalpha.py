@@ -119,3 +119,30 @@ def test_count_form_has_no_observers():
     r = concord.krippendorff_alpha(counts)
     with pytest.raises(ValueError, match="coincidence matrix or number of raters"):
         r.q(0.8)
+
+
+def test_the_ordinal_level_of_text_needs_its_order_declared():
+    # Krippendorff's ordinal metric ranks the values: on text it sorted them alphabetically
+    # and gave -0.0785 here (high < low < medium) with no warning; every weighted kappa
+    # already refuses to guess an order, and so does alpha now. With the order given, the
+    # value is that of the same ratings coded 1 < 2 < 3 (0.6199 here).
+    import pandas as pd
+
+    x = [
+        ["low", "medium", "medium"],
+        ["medium", "medium", "high"],
+        ["low", "low", "low"],
+        ["high", "medium", "high"],
+    ]
+    with pytest.raises(ValueError, match="never sorts them alphabetically"):
+        concord.krippendorff_alpha(x, level="ordinal")
+    coded = [[{"low": 1, "medium": 2, "high": 3}[v] for v in row] for row in x]
+    want = concord.krippendorff_alpha(coded, level="ordinal").statistic
+    order = ["low", "medium", "high"]
+    assert concord.krippendorff_alpha(x, level="ordinal", labels=order).statistic == want
+    ordered = pd.DataFrame(x).astype(pd.CategoricalDtype(order, ordered=True))
+    assert concord.krippendorff_alpha(ordered, level="ordinal").statistic == want
+    stream = concord.accumulate(concord.krippendorff_alpha, level="ordinal")
+    stream.update(np.array(x, dtype=object))
+    with pytest.raises(ValueError, match="never sorts them alphabetically"):
+        stream.result()

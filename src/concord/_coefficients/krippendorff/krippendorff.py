@@ -68,6 +68,8 @@ def resolve_level(level: Any, labels: Labels, func: str) -> tuple[str, np.ndarra
     """Validate ``level``: return its name and, for a custom metric, its q×q matrix of δ²."""
     if isinstance(level, str):
         name = check_level(level, func)
+        if name == "ordinal" and not labels.numeric:
+            labels.scores(func, name)  # text needs its order declared: never alphabetical
         if name == "ratio" and (labels.scores(func, "ratio") < 0).any():
             param_error(
                 func,
