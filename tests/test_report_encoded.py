@@ -35,18 +35,8 @@ def _both(monkeypatch, results: list, frame: pd.DataFrame, plots: bool = False) 
 
 
 def _panel(seed: int) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    n, r, k = int(rng.integers(20, 400)), int(rng.integers(3, 7)), int(rng.integers(2, 6))
-    truth = rng.integers(0, k, n)
-    noise = rng.integers(-1, 2, (n, r)) * (rng.random((n, r)) < 0.4)
-    values = np.clip(truth[:, None] + noise, 0, k - 1).astype(float)
-    values[rng.random((n, r)) < 0.1] = np.nan
-    values[np.isnan(values).all(axis=1), 0] = 0.0  # every item rated (else no diagnostics)
-    if seed % 3 == 0:  # text categories
-        names = np.array(["low", "mid", "high", "top", "max"])
-        texts = np.where(np.isnan(values), None, names[np.nan_to_num(values).astype(int)])
-        return pd.DataFrame(texts, columns=[f"rater{j}" for j in range(r)])
-    return pd.DataFrame(values, columns=[f"rater{j}" for j in range(r)])
+    """The seeded panels of the reference generator (tests/reference/report/generate.py)."""
+    return GENERATE.panel(seed)
 
 
 def _diagnostics(frame: pd.DataFrame, lead) -> tuple:
@@ -132,32 +122,6 @@ def test_the_report_encodes_the_panel_once(monkeypatch):
     monkeypatch.setattr(categories, "item_data", lambda *a, **k: calls.append("item_data"))
     page = _page(results, frame)
     assert calls == ["rater_diagnostics"] and 'id="categories"' in page
-
-
-@pytest.mark.parametrize(
-    ("n", "r", "k"), [(1, 3, 2), (50, 3, 5), (400, 6, 4), (30, 9, 12), (7, 40, 3)]
-)
-def test_count_patterns_are_merges_patterns_of_the_counts(n, r, k):
-    """The report's count patterns straight from the codes, against merge of the n × k counts."""
-    from concord._data.labels import Labels
-    from concord._data.matrix import RatingMatrix
-    from concord._tables.patterns import count_patterns, merge
-
-    rng = np.random.default_rng(n * r * k)
-    codes = rng.integers(-1, k, (n, r))
-    codes[codes.max(axis=1) < 0, 0] = 0  # every item rated, as a RatingMatrix keeps them
-    matrix = RatingMatrix(codes, Labels(tuple(range(k)), True), tuple(range(r)))
-    got = count_patterns(codes, k)
-    want, _ = merge(matrix.counts(), np.ones(n, dtype=np.int64))
-    assert got is not None
-    assert np.array_equal(got.rows, want.rows) and got.rows.dtype == want.rows.dtype
-    assert np.array_equal(got.freq, want.freq) and got.freq.dtype == want.freq.dtype
-
-
-def test_count_patterns_leave_wide_tables_to_merge():
-    from concord._tables.patterns import count_patterns
-
-    assert count_patterns(np.zeros((3, 3), dtype=np.int64), 40) is None  # 4**40 > 2**62
 
 
 def _reference() -> tuple:

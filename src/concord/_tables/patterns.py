@@ -69,18 +69,6 @@ def from_codes(codes: np.ndarray, base: int, width: int) -> Patterns:
     return Patterns(decode(present, base, width), freq.astype(np.int64))
 
 
-def count_patterns(codes: np.ndarray, k: int) -> Patterns | None:
-    """Patterns of the items × categories count rows of label ``codes`` (n × r, -1: missing).
-
-    The rows :func:`merge` gives for ``RatingMatrix.counts()`` with unit
-    frequencies, in its order, without forming the n × k table: an item's
-    row as a radix code is Σ over its raters of base**code. None where the
-    codes (base r + 1) do not fit in int64; then merge the counts instead.
-    """
-    keys = _count_keys(codes, k)
-    return None if keys is None else from_codes(keys, codes.shape[1] + 1, k)
-
-
 def _count_keys(codes: np.ndarray, k: int) -> np.ndarray | None:
     """Each item's count row as a radix code, Σ of (r + 1)**code over its raters; None if wide."""
     base, width = codes.shape[1] + 1, k
@@ -98,7 +86,7 @@ def counted_patterns(codes: np.ndarray, k: int) -> tuple[Patterns, np.ndarray]:
     """:func:`merge` of the count rows of label ``codes`` with unit frequencies, without them.
 
     The patterns and each item's pattern, as ``merge(RatingMatrix.counts(),
-    ones)`` gives them (:func:`count_patterns`' radix keys, counted with one
+    ones)`` gives them (:func:`_count_keys`' radix keys, counted with one
     bincount where their range is small, else sorted); merge of the n × k
     counts where the keys do not fit in int64.
     """
